@@ -1,0 +1,25 @@
+"""meteor_core: METEOR (Banerjee & Lavie 2005) with its alignment kept, plus an nltk-compatible
+mode and BLEU alongside. No UI code here: the app, the CLI and the tests read the same frozen
+result objects.
+
+    from meteor_core import score
+    result = score("the cat sat on a mat", ["the cat sat on the mat"])
+    result.score, result.best.links, result.best.chunk_spans
+"""
+from .errors import MeteorInputError, MeteorParameterError
+from .formula import MeteorBreakdown, MeteorStats, compute
+from .params import (BUILTIN_STAGES, DEFAULT_PRESET, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS,
+                     MeteorConfig, MeteorParams)
+from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult,
+                     StageSnapshot, StageStatus)
+from .scorer import Scorer, __version__, score
+from .stages import SynonymTable
+from .tokenize import MAX_TOKENS, Token, tokenize
+
+__all__ = [
+    "BUILTIN_STAGES", "ChunkSpan", "CorpusResult", "DEFAULT_PRESET", "Link", "MAX_TOKENS",
+    "MODES", "MeteorBreakdown", "MeteorConfig", "MeteorInputError", "MeteorParameterError",
+    "MeteorParams", "MeteorStats", "MultiReferenceResult", "OBJECTIVES", "PRESETS",
+    "SMOOTHING_METHODS", "Scorer", "SegmentResult", "StageSnapshot", "StageStatus",
+    "SynonymTable", "Token", "__version__", "compute", "score", "tokenize",
+]

@@ -1,0 +1,120 @@
+"""BLEU beside METEOR, computed by nltk (not re-implemented): the per-order clipped counts come
+from nltk's modified_precision, the score from sentence_bleu / corpus_bleu. Only the positions
+of matched n-grams (for highlighting) are worked out here."""
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from .params import SMOOTHING_METHODS
+
+MAX_ORDER = 4
+
+#: What each nltk smoothing method corresponds to in sacrebleu, where there is an equivalent.
+SACREBLEU_EQUIVALENT = {
+    "none": "none",
+    "method1": "floor (epsilon 0.1)",
+    "method3": "exp (sacrebleu's default for sentence BLEU)",
+}
+
+
+@dataclass(frozen=True)
+class BleuOrder:
+    n: int
+    matched: int  # clipped n-gram matches
+    total: int  # n-grams in the candidate
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    score: float
+    orders: tuple[BleuOrder, ...]
+    brevity_penalty: float
+    candidate_length: int
+    reference_length: int  # closest reference length (nltk's rule)
+    smoothing: str
+    matched_ngrams: tuple[tuple[int, int, int], ...]  # (n, start, end) half-open token spans
+    zero_reason: str
+
+    @property
+    def precisions(self) -> tuple[float, ...]:
+        return tuple(o.precision for o in self.orders)
+
+    @property
+    def sacrebleu_equivalent(self) -> str:
+        return SACREBLEU_EQUIVALENT.get(self.smoothing, "no direct sacrebleu equivalent")
+
+
+def _smoothing_function(name: str):
+    from nltk.translate.bleu_score import SmoothingFunction
+
+    if name not in SMOOTHING_METHODS:
+        raise ValueError(f"unknown smoothing {name!r}; choose one of {', '.join(SMOOTHING_METHODS)}")
+    return getattr(SmoothingFunction(), "method0" if name == "none" else name)
+
+
+def _matched_spans(candidate: Sequence[str], references: Sequence[Sequence[str]]) -> list[tuple[int, int, int]]:
+    spans = []
+    for n in range(1, MAX_ORDER + 1):
+        limit: Counter = Counter()
+        for ref in references:
+            counts = Counter(tuple(ref[k:k + n]) for k in range(len(ref) - n + 1))
+            for gram, count in counts.items():
+                limit[gram] = max(limit[gram], count)
+        used: Counter = Counter()
+        for start in range(len(candidate) - n + 1):
+            gram = tuple(candidate[start:start + n])
+            if used[gram] < limit[gram]:  # clipping: only as many as the best reference has
+                used[gram] += 1
+                spans.append((n, start, start + n))
+    return spans
+
+
+def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]], smoothing: str = "none") -> BleuResult:
+    from nltk.translate import bleu_score as nb
+
+    candidate = list(candidate)
+    references = [list(r) for r in references]
+    orders = []
+    for n in range(1, MAX_ORDER + 1):
+        fraction = nb.modified_precision(references, candidate, n)
+        orders.append(BleuOrder(n, int(fraction.numerator), int(fraction.denominator)))
+    ref_len = nb.closest_ref_length(references, len(candidate))
+    bp = nb.brevity_penalty(ref_len, len(candidate))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nltk warns on zero counts; zero_reason says it instead
+        value = float(nb.sentence_bleu(references, candidate, smoothing_function=_smoothing_function(smoothing)))
+    reason = ""
+    missing = [o.n for o in orders if o.matched == 0]
+    if missing and smoothing == "none":
+        # The geometric mean with a zero precision is 0. nltk returns a tiny positive number
+        # instead (it substitutes the smallest float for the zero count): say so, report 0.
+        reason = (f"no matching {missing[0]}-gram: unsmoothed BLEU is 0 "
+                  f"(nltk returns {value:.3g} because it replaces the zero count by the smallest float)")
+        value = 0.0
+    elif value == 0.0 and missing:
+        reason = f"no matching {missing[0]}-gram"
+    return BleuResult(value, tuple(orders), float(bp), len(candidate), ref_len, smoothing,
+                      tuple(_matched_spans(candidate, references)), reason)
+
+
+def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]],
+                smoothing: str = "none") -> float:
+    from nltk.translate import bleu_score as nb
+
+    candidates = [list(c) for c in candidates]
+    references = [[list(r) for r in refs] for refs in references]
+    if smoothing == "none":
+        for n in range(1, MAX_ORDER + 1):  # a zero summed count makes corpus BLEU 0 (see above)
+            if sum(nb.modified_precision(refs, cand, n).numerator for cand, refs in zip(candidates, references)) == 0:
+                return 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(nb.corpus_bleu(references, candidates,
+                                    smoothing_function=_smoothing_function(smoothing)))

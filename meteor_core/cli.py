@@ -1,0 +1,194 @@
+"""python -m meteor_core {score,batch,corpus,setup-wordnet,presets}"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional, Sequence
+
+from .errors import MeteorInputError, MeteorParameterError
+from .params import BUILTIN_STAGES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorParams
+from .report import bleu_for, corpus_summary_dict, explain, result_to_dict
+from .scorer import Scorer
+from .stages import SynonymTable
+
+
+def _add_shared(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mode", choices=("paper", "nltk"), default="paper")
+    parser.add_argument("--objective", choices=OBJECTIVES, default="crossings",
+                        help="tie-break after maximum matches: fewest crossings (paper) or fewest chunks (METEOR 1.5 style)")
+    parser.add_argument("--stages", default=",".join(BUILTIN_STAGES), help="comma-separated: exact,stem,synonym")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default="2005")
+    parser.add_argument("--alpha", type=float)
+    parser.add_argument("--beta", type=float)
+    parser.add_argument("--gamma", type=float)
+    parser.add_argument("--tokenizer", choices=("default", "whitespace"), default="default")
+    parser.add_argument("--keep-case", action="store_true")
+    parser.add_argument("--drop-punctuation", action="store_true")
+    parser.add_argument("--zero-penalty-single-chunk", action="store_true",
+                        help="METEOR 1.5 convention: no penalty when every word matches in one chunk")
+    parser.add_argument("--synonyms", metavar="FILE", action="append", default=[],
+                        help="CSV/TSV synonym table (one group per row), added as a stage after the built-in ones")
+    parser.add_argument("--bleu-smoothing", choices=SMOOTHING_METHODS, default="none")
+    parser.add_argument("--node-budget", type=int, default=MeteorConfig().node_budget)
+
+
+def _scorer(args) -> Scorer:
+    preset = PRESETS[args.preset].params
+    params = MeteorParams(
+        preset.alpha if args.alpha is None else args.alpha,
+        preset.beta if args.beta is None else args.beta,
+        preset.gamma if args.gamma is None else args.gamma,
+    )
+    tables = [SynonymTable.from_file(path) for path in args.synonyms]
+    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    if args.mode == "paper":
+        stages += tuple(f"table:{t.name}" for t in tables)
+    config = MeteorConfig(
+        mode=args.mode, objective=args.objective, stages=stages, params=params,
+        tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
+        zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
+        bleu_smoothing=args.bleu_smoothing)
+    return Scorer(config, tables)
+
+
+def _cmd_score(args) -> int:
+    scorer = _scorer(args)
+    result = scorer.score(args.candidate, args.reference)
+    if args.json:
+        print(json.dumps(result_to_dict(result), ensure_ascii=False))
+    else:
+        print(explain(result))
+    return 0
+
+
+def _cmd_batch(args) -> int:
+    scorer = _scorer(args)
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            print(json.dumps({"error": f"line {number}: empty line"}))
+            continue
+        try:
+            item = json.loads(line)
+            if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
+                raise MeteorInputError('expected {"candidate": str, "references": [str, ...]}')
+            refs = item.get("references")
+            if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+                raise MeteorInputError('"references" must be a list of strings')
+            out = result_to_dict(scorer.score(item["candidate"], refs))
+        except json.JSONDecodeError as error:
+            out = {"error": f"line {number}: not valid JSON ({error.msg})"}
+        except (MeteorInputError, MeteorParameterError) as error:
+            out = {"error": f"line {number}: {error}"}
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return 0
+
+
+class _Progress:
+    def __init__(self, total: int, stream=sys.stderr, min_total: int = 50):
+        self.stream = stream
+        self.enabled = total >= min_total
+        self.step = max(1, total // 100)
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or (done % self.step and done != total):
+            return
+        width = 30
+        filled = width * done // total
+        self.stream.write(f"\rscoring [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _cmd_corpus(args) -> int:
+    from .corpus_io import read_corpus
+    from .report import bleu_for, segment_to_dict
+
+    rows = read_corpus(args.candidates, args.references, args.candidate_column,
+                       args.reference_column or None, args.id_column)
+    scorer = _scorer(args)
+    corpus = scorer.score_corpus(rows.candidates, rows.references, progress=_Progress(len(rows.candidates)))
+    summary = corpus_summary_dict(corpus)
+    header = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
+              "candidate_length", "reference_length", "best_reference", "optimal"]
+    table = []
+    for seg_id, seg in zip(rows.ids, corpus.segments):
+        b = seg.best
+        table.append([seg_id, b.score, bleu_for(seg).score, b.breakdown.precision, b.breakdown.recall,
+                      b.breakdown.penalty, b.stats.chunks, b.stats.matches, b.stats.candidate_length,
+                      b.stats.reference_length, seg.best_index, b.optimal])
+    if args.json:
+        segments = []
+        for row, seg in zip(table, corpus.segments):
+            segments.append({**dict(zip(header, row)), **{k: v for k, v in segment_to_dict(seg.best).items()
+                                                       if k in ("alignment", "chunk_spans", "matches_by_stage")}})
+        print(json.dumps({"segments": segments, "corpus": summary}, ensure_ascii=False))
+    elif args.tsv:
+        print("\t".join(header))
+        for row in table:
+            print("\t".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in row))
+    else:
+        print(f"{'id':>6} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
+        for row in table:
+            print(f"{row[0]:>6} {row[1]:8.4f} {row[2]:8.4f} {row[3]:6.3f} {row[4]:6.3f} {row[5]:6.3f} {row[6]:4d} {row[7]:4d}")
+        print()
+        print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
+        print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
+        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}")
+        print(f"matches by stage: {summary['matches_by_stage']}")
+        print(f"signature: {summary['signature']}")
+    return 0
+
+
+def _cmd_setup_wordnet(args) -> int:
+    from .wordnet import install_wordnet
+
+    status = install_wordnet(log=lambda m: print(m, file=sys.stderr))
+    return 0 if status.available else 1
+
+
+def _cmd_presets(args) -> int:
+    for key, preset in PRESETS.items():
+        p = preset.params
+        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}  {preset.label}: {preset.source}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR with its alignment explained")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("score", help="score one candidate against references and explain")
+    p.add_argument("--candidate", required=True)
+    p.add_argument("--reference", action="append", required=True)
+    p.add_argument("--json", action="store_true")
+    _add_shared(p)
+    p.set_defaults(func=_cmd_score)
+    p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
+    _add_shared(p)
+    p.set_defaults(func=_cmd_batch)
+    p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
+    p.add_argument("--candidates", required=True)
+    p.add_argument("--references", action="append", default=[])
+    p.add_argument("--candidate-column", default="candidate")
+    p.add_argument("--reference-column", action="append", default=[])
+    p.add_argument("--id-column")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true")
+    out.add_argument("--tsv", action="store_true")
+    _add_shared(p)
+    p.set_defaults(func=_cmd_corpus)
+    p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
+    p.set_defaults(func=_cmd_setup_wordnet)
+    p = sub.add_parser("presets", help="list parameter presets")
+    p.set_defaults(func=_cmd_presets)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (MeteorInputError, MeteorParameterError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2

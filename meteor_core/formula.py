@@ -1,0 +1,66 @@
+"""The arithmetic that turns alignment statistics into a score, kept apart from the alignment
+(sacrebleu style) so segment and corpus level share it and a person can check it by hand."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .params import MeteorParams
+
+
+@dataclass(frozen=True)
+class MeteorStats:
+    """Sufficient statistics of a segment (or a sum of segments)."""
+
+    matches: int
+    candidate_length: int
+    reference_length: int
+    chunks: int
+
+    def __add__(self, other: "MeteorStats") -> "MeteorStats":
+        return MeteorStats(
+            self.matches + other.matches,
+            self.candidate_length + other.candidate_length,
+            self.reference_length + other.reference_length,
+            self.chunks + other.chunks,
+        )
+
+
+ZERO_STATS = MeteorStats(0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class MeteorBreakdown:
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation: float  # chunks / matches
+    penalty: float
+    score: float
+    note: str = ""  # why a value is what it is, when that is not obvious (m = 0, penalty zeroed)
+
+
+def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> MeteorBreakdown:
+    """P = m/|cand|, R = m/|ref|, Fmean = PR/(alpha P + (1-alpha) R),
+    penalty = gamma (chunks/m)^beta, score = Fmean (1 - penalty).
+
+    The expressions are written in the same order as nltk's single_meteor_score so that equal
+    statistics give bit-identical floats in both modes.
+    """
+    m = stats.matches
+    if m == 0:
+        return MeteorBreakdown(0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                               note="no word matched: METEOR is undefined for m = 0 and reported as 0")
+    precision = float(m) / stats.candidate_length
+    recall = float(m) / stats.reference_length
+    alpha = params.alpha
+    denominator = alpha * precision + (1 - alpha) * recall
+    fmean = (precision * recall) / denominator
+    fragmentation = float(stats.chunks) / m
+    note = ""
+    if zero_penalty_single_chunk and stats.chunks == 1 and m == stats.candidate_length == stats.reference_length:
+        penalty = 0.0
+        note = "penalty set to 0: every word matched in one chunk (METEOR 1.5 convention)"
+    else:
+        penalty = params.gamma * fragmentation ** params.beta
+    score = (1 - penalty) * fmean
+    return MeteorBreakdown(precision, recall, fmean, fragmentation, penalty, score, note)

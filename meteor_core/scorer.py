@@ -1,0 +1,181 @@
+"""The one entry point that turns (candidate, references) into result objects."""
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence, Union
+
+from .align import align_paper, chunk_spans, count_crossings
+from .errors import MeteorInputError, MeteorParameterError
+from .formula import ZERO_STATS, MeteorStats, compute
+from .nltk_mode import align_nltk
+from .params import MeteorConfig
+from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult,
+                     StageSnapshot, StageStatus)
+from .stages import Stage, SynonymTable, build_stages
+from .tokenize import Token, tokenize
+
+__version__ = "0.1.0"
+
+TextOrTokens = Union[str, Sequence[str]]
+ReferencesInput = Union[str, Sequence[TextOrTokens]]
+
+NLTK_STAGE_DESCRIPTIONS = {
+    "exact": "same lowercased word, greedy right-to-left (nltk)",
+    "stem": "same Porter stem, greedy right-to-left (nltk)",
+    "synonym": "reference word is a WordNet lemma of the hypothesis *stem* (nltk, asymmetric)",
+}
+
+
+def _as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
+    if isinstance(references, str):
+        return [references]
+    references = list(references)
+    if not references:
+        raise MeteorInputError("at least one reference is needed")
+    if all(isinstance(r, str) for r in references):
+        return references
+    if all(not isinstance(r, str) for r in references):
+        return [list(r) for r in references]
+    raise MeteorInputError("references mix strings and token lists; give one kind")
+
+
+class Scorer:
+    """Holds the resolved stages (WordNet loaded once) for a configuration."""
+
+    def __init__(self, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
+        self.config = config or MeteorConfig()
+        self.synonym_tables = tuple(synonym_tables)
+        if self.config.mode == "nltk" and self.synonym_tables:
+            raise MeteorParameterError("nltk mode has no user synonym tables; use paper mode")
+        if self.config.mode == "paper":
+            self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
+                                                          self.synonym_tables)
+        else:
+            self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)
+        self.stage_status = tuple(
+            StageStatus(s.name, s.available,
+                        NLTK_STAGE_DESCRIPTIONS.get(s.name, s.description) if self.config.mode == "nltk" else s.description,
+                        s.unavailable_reason)
+            for s in self.stages)
+        self._wordnet = None
+        if self.config.mode == "nltk" and self.stages[-1].available:
+            from .wordnet import load_wordnet
+
+            self._wordnet = load_wordnet()[0]
+
+    # -- signature ----------------------------------------------------------------------
+    def signature(self) -> str:
+        import nltk
+
+        c = self.config
+        p = c.params
+        parts = [
+            f"meteor-lens:{__version__}",
+            f"mode:{c.mode}",
+            f"obj:{c.objective if c.mode == 'paper' else 'nltk-greedy'}",
+            "stages:" + "+".join(s.signature() for s in self.stages),
+            f"a:{p.alpha:g}", f"b:{p.beta:g}", f"g:{p.gamma:g}",
+            f"tok:{c.tokenizer}", f"case:{'kept' if c.keep_case else 'lc'}",
+            f"punct:{'dropped' if c.drop_punctuation else 'kept'}",
+        ]
+        if c.zero_penalty_single_chunk:
+            parts.append("pen0:1chunk")
+        parts.append(f"nltk:{nltk.__version__}")
+        return "|".join(parts)
+
+    # -- tokenization -------------------------------------------------------------------
+    def tokenize(self, text: TextOrTokens, field: str) -> tuple[Token, ...]:
+        c = self.config
+        return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
+                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens)
+
+    # -- scoring ------------------------------------------------------------------------
+    def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
+        cand_words = [t.norm for t in candidate]
+        ref_words = [t.norm for t in reference]
+        if self.config.mode == "paper":
+            per_stage = [(o.stage, o.links, o.candidate_edges, o.optimal, o.nodes)
+                         for o in align_paper(cand_words, ref_words, self.stages,
+                                              self.config.objective, self.config.node_budget)]
+        else:
+            per_stage = [(name, links, len(links), True, 0)
+                         for name, links in align_nltk(cand_words, ref_words, self._wordnet,
+                                                       lowercase_stems=not self.config.keep_case)]
+        snapshots = []
+        cumulative: list[Link] = []
+        for name, edges, candidate_edges, optimal, nodes in per_stage:
+            new = tuple(sorted((Link(e.candidate, e.reference, name, e.evidence) for e in edges),
+                               key=lambda l: l.candidate))
+            cumulative = sorted(cumulative + list(new), key=lambda l: l.candidate)
+            used_c = {l.candidate for l in cumulative}
+            used_r = {l.reference for l in cumulative}
+            snapshots.append(StageSnapshot(
+                name, new, tuple(cumulative),
+                tuple(i for i in range(len(candidate)) if i not in used_c),
+                tuple(j for j in range(len(reference)) if j not in used_r),
+                candidate_edges, optimal, nodes))
+        pairs = [(l.candidate, l.reference) for l in cumulative]
+        spans = tuple(ChunkSpan(*s) for s in chunk_spans(pairs))
+        stats = MeteorStats(len(pairs), len(candidate), len(reference), len(spans))
+        breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)
+        return SegmentResult(
+            candidate_tokens=candidate, reference_tokens=reference, links=tuple(cumulative),
+            chunk_spans=spans, crossings=count_crossings(pairs), stats=stats, breakdown=breakdown,
+            snapshots=tuple(snapshots), stage_status=self.stage_status,
+            optimal=all(s.optimal for s in snapshots), config=self.config)
+
+    def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
+        """Score a candidate against one or more references (strings or token lists)."""
+        reference_list = _as_reference_list(references)
+        cand_tokens = self.tokenize(candidate, "candidate")
+        per_reference = []
+        for number, reference in enumerate(reference_list, start=1):
+            field = "reference" if len(reference_list) == 1 else f"reference {number}"
+            per_reference.append(self.score_tokens(cand_tokens, self.tokenize(reference, field)))
+        best_index = 0
+        for index, result in enumerate(per_reference):
+            if result.score > per_reference[best_index].score:
+                best_index = index
+        return MultiReferenceResult(
+            candidate=candidate if isinstance(candidate, str) else " ".join(candidate),
+            references=tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
+            per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
+
+    def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
+                     progress: Optional[Callable[[int, int], None]] = None) -> CorpusResult:
+        """Segment results plus corpus METEOR from summed statistics (each segment at its best
+        reference) and the mean of segment scores."""
+        if len(candidates) != len(references):
+            raise MeteorInputError(
+                f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
+        if not candidates:
+            raise MeteorInputError("the corpus is empty")
+        segments = []
+        total = ZERO_STATS
+        for index, (candidate, refs) in enumerate(zip(candidates, references)):
+            try:
+                result = self.score(candidate, refs)
+            except MeteorInputError as error:
+                raise MeteorInputError(f"segment {index + 1}: {error}") from None
+            segments.append(result)
+            total = total + result.stats
+            if progress is not None:
+                progress(index + 1, len(candidates))
+        breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
+        mean = sum(s.score for s in segments) / len(segments)
+        return CorpusResult(tuple(segments), total, breakdown, mean, self.signature())
+
+
+def score(candidate: TextOrTokens, references: ReferencesInput, config: Optional[MeteorConfig] = None,
+          **config_changes) -> MultiReferenceResult:
+    """Convenience: score(candidate, references, mode="paper", ...)."""
+    config = (config or MeteorConfig()).with_changes(**config_changes) if config_changes else (config or MeteorConfig())
+    return _cached_scorer(config).score(candidate, references)
+
+
+_SCORERS: dict[MeteorConfig, Scorer] = {}
+
+
+def _cached_scorer(config: MeteorConfig) -> Scorer:
+    if config not in _SCORERS:
+        _SCORERS[config] = Scorer(config)
+    return _SCORERS[config]
