@@ -1,0 +1,55 @@
+"""Properties over random inputs: range, multi-reference max, corpus sums."""
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_core import MeteorConfig, MeteorParams, Scorer
+from meteor_core.formula import MeteorStats, compute
+
+VOCAB = ["the", "cat", "cats", "sat", "on", "mat", "a", "dog", ",", "car", "auto"]
+sentence = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=10)
+EXACT_STEM = Scorer(MeteorConfig(stages=("exact", "stem")))
+CHUNKS = Scorer(MeteorConfig(stages=("exact", "stem"), objective="chunks"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(cand=sentence, refs=st.lists(sentence, min_size=1, max_size=3),
+       alpha=st.floats(0, 1), beta=st.floats(0, 10), gamma=st.floats(0, 1))
+def test_score_in_unit_interval_and_multi_reference_is_max(cand, refs, alpha, beta, gamma):
+    scorer = Scorer(MeteorConfig(stages=("exact", "stem"), params=MeteorParams(alpha, beta, gamma)))
+    result = scorer.score(cand, refs)
+    singles = [scorer.score(cand, [ref]).score for ref in refs]
+    assert result.score == max(singles)
+    assert result.best_index == singles.index(max(singles))  # ties: the first
+    for r in result.per_reference:
+        b = r.breakdown
+        for value in (b.precision, b.recall, b.fmean, b.penalty, b.score):
+            assert not math.isnan(value) and 0.0 <= value <= 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(segments=st.lists(st.tuples(sentence, st.lists(sentence, min_size=1, max_size=2)), min_size=1, max_size=6))
+def test_corpus_statistics_are_sums_of_best_references(segments):
+    cands = [c for c, _ in segments]
+    refs = [r for _, r in segments]
+    for scorer in (EXACT_STEM, CHUNKS):
+        corpus = scorer.score_corpus(cands, refs)
+        total = MeteorStats(0, 0, 0, 0)
+        for cand, ref in segments:
+            total = total + scorer.score(cand, ref).stats
+        assert corpus.stats == total
+        assert corpus.breakdown == compute(total, scorer.config.params)
+        assert corpus.mean_segment_score == pytest.approx(
+            sum(scorer.score(c, r).score for c, r in segments) / len(segments), abs=1e-12)
+
+
+def test_corpus_is_not_the_mean():
+    corpus = EXACT_STEM.score_corpus(["the cat", "a dog sat on the mat"],
+                                     [["the cat sat"], ["the dog sat on a mat"]])
+    # Summed: m = 2 + 6, cand 2 + 6, ref 3 + 6, chunks 1 + 4 (a | dog sat on | the | mat).
+    # P = 1, R = 8/9, Fmean = 80/89, penalty 0.5 (5/8)^3 = 125/1024.
+    assert corpus.stats == MeteorStats(8, 8, 9, 5)
+    assert corpus.score == pytest.approx(80 / 89 * (1 - 125 / 1024), abs=1e-12)
+    assert corpus.score != pytest.approx(corpus.mean_segment_score)

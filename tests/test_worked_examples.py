@@ -1,0 +1,106 @@
+"""The spec's worked examples (section 6) and teaching notes (section 8), to 1e-6."""
+from fractions import Fraction
+
+import pytest
+
+from meteor_core import MeteorConfig, Scorer, score
+from meteor_core.report import bleu_for
+
+EXACT_WS = dict(stages=("exact",), tokenizer="whitespace")
+COUPON_REF = "o cupom vale para toda a loja até domingo"
+
+
+@pytest.mark.parametrize(
+    "candidate, reference, m, p, r, chunks, penalty, expected",
+    [
+        ("o cupom vale só até domingo", COUPON_REF, 5, Fraction(5, 6), Fraction(5, 9), 2, 0.032, 0.556322),
+        ("até domingo o cupom vale para toda a loja", COUPON_REF, 9, 1, 1, 2, 0.005487, 0.994513),
+        ("the president spoke to the audience", "the president then spoke to the audience",
+         6, 1, Fraction(6, 7), 2, 0.018519, 0.853462),
+        ("the dog", "the cat and the dog", 2, 1, Fraction(2, 5), 1, 0.0625, 0.398936),
+    ],
+)
+def test_spec_table(candidate, reference, m, p, r, chunks, penalty, expected):
+    best = score(candidate, reference, **EXACT_WS).best
+    assert best.stats.matches == m
+    assert best.stats.chunks == chunks
+    assert best.breakdown.precision == pytest.approx(float(p), abs=1e-12)
+    assert best.breakdown.recall == pytest.approx(float(r), abs=1e-12)
+    assert best.breakdown.penalty == pytest.approx(penalty, abs=1e-6)
+    assert best.score == pytest.approx(expected, abs=1e-6)
+
+
+def test_coupon_fmean_by_hand():
+    # Fmean = 10PR/(R+9P) with P=5/6, R=5/9: 50/87; penalty 0.5*(2/5)^3 = 4/125.
+    best = score("o cupom vale só até domingo", COUPON_REF, **EXACT_WS).best
+    assert best.breakdown.fmean == pytest.approx(50 / 87, abs=1e-12)
+    assert best.score == pytest.approx(50 / 87 * (1 - 4 / 125), abs=1e-12)
+    assert [(c.candidate_start, c.candidate_end, c.reference_start, c.reference_end)
+            for c in best.chunk_spans] == [(0, 3, 0, 3), (4, 6, 7, 9)]
+
+
+def test_identical_strings_still_pay_penalty_unless_asked():
+    text = "the cat sat on the mat"
+    assert score(text, text, **EXACT_WS).score == pytest.approx(1 - 0.5 / 6 ** 3, abs=1e-6)  # 0.997685
+    zeroed = score(text, text, zero_penalty_single_chunk=True, **EXACT_WS)
+    assert zeroed.score == 1.0
+    assert "METEOR 1.5" in zeroed.best.breakdown.note
+
+
+def test_no_match_is_zero_with_a_reason():
+    best = score("alpha beta", "gamma delta", **EXACT_WS).best
+    assert best.score == 0.0 and best.breakdown.penalty == 0.0
+    assert "undefined" in best.breakdown.note
+
+
+def test_bleu_examples():
+    reordered = score("até domingo o cupom vale para toda a loja", COUPON_REF, **EXACT_WS)
+    assert bleu_for(reordered).score == pytest.approx(0.8034, abs=1e-4)
+    short = bleu_for(score("o cupom vale só até domingo", COUPON_REF, **EXACT_WS))
+    assert short.score == 0.0
+    assert short.brevity_penalty == pytest.approx(0.607, abs=1e-3)
+    assert [(o.matched, o.total) for o in short.orders] == [(5, 6), (3, 5), (1, 4), (0, 3)]
+    assert "4-gram" in short.zero_reason
+
+
+def test_cat_mat_paper_vs_nltk(wordnet_reader):
+    cand, ref = "the cat sat on a mat", "the cat sat on the mat"
+    paper = score(cand, ref)
+    nltk_mode = score(cand, ref, mode="nltk")
+    assert paper.score == pytest.approx(0.8067, abs=1e-4)
+    assert nltk_mode.score == pytest.approx(0.7433, abs=1e-4)
+    assert paper.best.stats.chunks == 2 and nltk_mode.best.stats.chunks == 3
+    # nltk aligns hyp "the" (0) to reference position 4.
+    assert nltk_mode.best.link_for_candidate(0).reference == 4
+
+
+def test_gondola_nltk_misses_a_match(wordnet_reader):
+    cand, ref = "the auto and the car", "the gondola and the motorcar"
+    assert score(cand, ref).best.stats.matches == 5
+    assert score(cand, ref, mode="nltk").best.stats.matches == 4
+
+
+def test_feline_glossary_example(wordnet_reader):
+    # Glossaries claim feline~cat through WordNet, one chunk, 0.830. In WordNet 3.0 "feline"
+    # (feline.n.01 = felid) is a hypernym of cat, not a synonym: no synset is shared, so only
+    # the, sat, on, mat match, in 3 chunks. P = R = Fmean = 4/6; penalty 0.5 (3/4)^3 = 27/128.
+    best = score("The feline sat on a mat", "The cat sat on the mat").best
+    assert best.link_for_candidate(1) is None
+    assert wordnet_reader.synsets("feline") and not (
+        set(wordnet_reader.synsets("feline")) & set(wordnet_reader.synsets("cat")))
+    assert (best.stats.matches, best.stats.chunks) == (4, 3)
+    assert best.score == pytest.approx(4 / 6 * (1 - 27 / 128), abs=1e-12)
+
+
+def test_meaning_example_teaching_note(wordnet_reader):
+    ref = "people like foreign cars"
+    assert score("people like visiting places abroad", ref).score == pytest.approx(0.457, abs=1e-3)
+    assert score("consumers prefer imported cars", ref).score == pytest.approx(0.125, abs=1e-3)
+
+
+def test_reordered_example_fewest_chunks_vs_crossings():
+    ref, cand = "the cat sat on the mat", "on the mat sat the cat"
+    crossings = score(cand, ref, **EXACT_WS)
+    chunks = score(cand, ref, objective="chunks", zero_penalty_single_chunk=True, **EXACT_WS)
+    assert crossings.best.stats.chunks == 6 and crossings.score == pytest.approx(0.5, abs=1e-12)
+    assert chunks.best.stats.chunks == 3
