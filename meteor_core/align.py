@@ -89,7 +89,15 @@ def _max_matching(cands: list[int], adjacency: dict[int, list[int]]) -> dict[int
     return {u: r for r, u in match_ref.items()}
 
 
-def _components(edges: Sequence[StageEdge]) -> list[tuple[list[int], list[int]]]:
+def _components(edges: Sequence[StageEdge], adjacency: dict[int, list[int]], equivalence: bool
+                ) -> list[tuple[list[int], list[int]]]:
+    """Connected components of the stage's bipartite graph as (cands, refs), sorted."""
+    if equivalence:
+        # Equal keys relate all-to-all: candidates with the same partner list form a component.
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for c in sorted(adjacency):
+            groups.setdefault(tuple(adjacency[c]), []).append(c)
+        return [(cands, list(refs)) for refs, cands in groups.items()]
     parent: dict[tuple[int, int], tuple[int, int]] = {}
 
     def find(x):
@@ -102,12 +110,12 @@ def _components(edges: Sequence[StageEdge]) -> list[tuple[list[int], list[int]]]
         a, b = find((0, e.candidate)), find((1, e.reference))
         if a != b:
             parent[a] = b
-    groups: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
+    found: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
     for e in edges:
-        cands, refs = groups.setdefault(find((0, e.candidate)), (set(), set()))
+        cands, refs = found.setdefault(find((0, e.candidate)), (set(), set()))
         cands.add(e.candidate)
         refs.add(e.reference)
-    return [(sorted(c), sorted(r)) for c, r in groups.values()]
+    return [(sorted(c), sorted(r)) for c, r in found.values()]
 
 
 def solve_stage(
@@ -119,6 +127,8 @@ def solve_stage(
     node_budget: int = 20_000,
 ) -> StageAlignment:
     """Choose this stage's links among `edges`, given links `fixed` by earlier stages."""
+    if not edges:
+        return StageAlignment(stage.name, (), 0, True, 0)
     evidence = {(e.candidate, e.reference): e.evidence for e in edges}
     adjacency: dict[int, list[int]] = {}
     for e in edges:
@@ -129,7 +139,7 @@ def solve_stage(
     monotone = stage.equivalence and objective == "crossings"
     forced: list[tuple[int, int]] = []
     variable: list[tuple[list[int], list[int], int]] = []  # (cands, refs, max matching size)
-    for cands, refs in _components(edges):
+    for cands, refs in _components(edges, adjacency, stage.equivalence):
         n_edges = sum(len(adjacency[c]) for c in cands)
         if n_edges == 1:
             forced.append((cands[0], refs[0]))
@@ -180,6 +190,13 @@ class _BranchAndBound:
             for r in self.options[c]:
                 self.cross_base[(c, r)] = sum(1 for (k, l) in base if (c - k) * (r - l) < 0)
         self.base_crossings = count_crossings(base)
+        # Lower bound on crossings still to come: each candidate the component must still
+        # match adds at least its cheapest crossings with the base.
+        position = {c: k for k, c in enumerate(self.order)}
+        self.comp_min_cross: list[list[tuple[int, int]]] = [  # (cost, order index), cheapest first
+            sorted((min(self.cross_base[(c, r)] for r in adjacency[c]), position[c]) for c in cands)
+            for cands, _, _ in variable]
+        self.depth = 0
         # Per-candidate partner in the base (for chunk bounds) and whether a position can
         # ever be matched / linked to its right neighbour.
         self.partner: list[Optional[int]] = [None] * candidate_length
@@ -260,26 +277,43 @@ class _BranchAndBound:
             sys.setrecursionlimit(limit)
         return self.best_pairs, not self.exhausted, self.nodes
 
+    def _future_crossings(self) -> int:
+        total = 0
+        depth = self.depth
+        need, matched = self.need, self.matched
+        for comp, entries in enumerate(self.comp_min_cross):
+            still = need[comp] - matched[comp]
+            if still <= 0:
+                continue
+            for cost, k in entries:
+                if k > depth:
+                    if cost == 0:
+                        break  # the rest cost nothing either
+                    total += cost
+                    still -= 1
+                    if not still:
+                        break
+        return total
+
     def _bound_ok(self, crossings: int) -> bool:
+        best = self.best_cost
         if self.objective == "crossings":
-            if crossings > self.best_cost[0]:
-                return False
+            crossings += self._future_crossings()
+            if crossings != best[0]:
+                return crossings < best[0]  # the chunk bound only matters on a crossings tie
             bound = (crossings, self._chunk_lower_bound())
         else:
             bound = (self._chunk_lower_bound(), crossings)
-            if bound[0] > self.best_cost[0]:
-                return False
-        if bound > self.best_cost:
-            return False
-        if bound == self.best_cost and self._prefix_not_better():
-            return False
-        return True
+        if bound != best:
+            return bound < best
+        return not self._prefix_not_better()
 
     def _descend(self, depth: int, crossings: int) -> None:
         if depth == len(self.order):
             self._leaf(crossings)
             return
         c = self.order[depth]
+        self.depth = depth
         comp = self.comp_of[c]
         self.remaining[comp] -= 1
         need_after = self.need[comp] - self.matched[comp]
@@ -301,6 +335,7 @@ class _BranchAndBound:
             added = self.cross_base[(c, r)] + len(self.chosen_refs_sorted) - bisect_right(self.chosen_refs_sorted, r)
             previous_last = self.last[comp]
             self._take(c, r, comp)
+            self.depth = depth
             if self._bound_ok(crossings + added):
                 self._descend(depth + 1, crossings + added)
             self._untake(c, r, comp, previous_last)
@@ -317,6 +352,7 @@ class _BranchAndBound:
                 else:
                     self.decided[c] = _SKIP
                     self.vector.append(_SKIP)
+                    self.depth = depth
                     if self._bound_ok(crossings):
                         self._descend(depth + 1, crossings)
                     self.vector.pop()

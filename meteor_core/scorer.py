@@ -57,6 +57,7 @@ class Scorer:
                         s.unavailable_reason)
             for s in self.stages)
         self._wordnet = None
+        self._signature: Optional[str] = None
         if self.config.mode == "nltk" and self.stages[-1].available:
             from .wordnet import load_wordnet
 
@@ -64,6 +65,11 @@ class Scorer:
 
     # -- signature ----------------------------------------------------------------------
     def signature(self) -> str:
+        if self._signature is None:
+            self._signature = self._make_signature()
+        return self._signature
+
+    def _make_signature(self) -> str:
         import nltk
 
         c = self.config

@@ -81,8 +81,10 @@ class FeatureStage(Stage):
     equivalence = False
 
     def __init__(self, name: str, features: Callable[[str], tuple[str, ...]], description: str,
-                 signature: str = "", available: bool = True, unavailable_reason: str = ""):
+                 signature: str = "", available: bool = True, unavailable_reason: str = "",
+                 describe: Callable[[str], str] = str):
         self.name = name
+        self._describe = describe
         self.description = description
         self._features = lru_cache(maxsize=65536)(features)
         self._signature = signature or name
@@ -103,20 +105,22 @@ class FeatureStage(Stage):
     def edges(self, candidate_words, reference_words, candidate_free, reference_free):
         if not self._available:
             return []
-        ref_features = [(j, frozenset(self.features(reference_words[j]))) for j in reference_free]
-        ref_features = [(j, fs) for j, fs in ref_features if fs]
+        by_feature: dict[str, list[int]] = {}
+        for j in reference_free:
+            for feature in self.features(reference_words[j]):
+                by_feature.setdefault(feature, []).append(j)
+        if not by_feature:
+            return []
         found = []
         for i in candidate_free:
-            cand_features = self.features(candidate_words[i])
-            if not cand_features:
-                continue
-            for j, fs in ref_features:
-                # Evidence: the first shared feature in the candidate word's own order
-                # (WordNet's sense order), so it is deterministic and the most common sense.
-                for feature in cand_features:
-                    if feature in fs:
-                        found.append(StageEdge(i, j, feature))
-                        break
+            # Evidence: the first shared feature in the candidate word's own order (WordNet's
+            # sense order), so it is deterministic and names the most common shared sense.
+            first_shared: dict[int, str] = {}
+            for feature in self.features(candidate_words[i]):
+                for j in by_feature.get(feature, ()):
+                    first_shared.setdefault(j, feature)
+            for j in sorted(first_shared):
+                found.append(StageEdge(i, j, self._describe(first_shared[j])))
         return found
 
     def signature(self) -> str:
@@ -150,12 +154,11 @@ def wordnet_synonym_stage() -> FeatureStage:
 
     reader, status = load_wordnet()
 
-    def synsets(word: str) -> tuple[str, ...]:
-        return tuple(s.name() for s in reader.synsets(word))
-
     return FeatureStage(
-        "synonym", synsets, "share a WordNet synset", f"synonym(wn{status.version or '-'})",
+        "synonym", reader.synset_keys if reader is not None else (lambda w: ()),
+        "share a WordNet synset", f"synonym(wn{status.version or '-'})",
         available=status.available, unavailable_reason=status.message,
+        describe=reader.synset_name if reader is not None else str,
     )
 
 

@@ -6,7 +6,6 @@ character span [start, end) it came from, so the app can highlight the original 
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Sequence, Union
 
@@ -22,7 +21,8 @@ TOKENIZERS = ("default", "whitespace")
 # single punctuation/symbol characters.
 _DEFAULT_PATTERN = re.compile(r"\w+(?:['\u2019\-]\w+)*|[^\w\s]", re.UNICODE)
 _WHITESPACE_PATTERN = re.compile(r"\S+")
-_ALLOWED_CONTROL = {"\t", "\n", "\r"}
+# Unicode category Cc is exactly U+0000-U+001F and U+007F-U+009F; tab, newline, CR are whitespace.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,10 @@ TextOrTokens = Union[str, Sequence[str]]
 
 
 def _check_controls(text: str, field: str) -> None:
-    for offset, ch in enumerate(text):
-        if ch not in _ALLOWED_CONTROL and unicodedata.category(ch) == "Cc":
-            raise MeteorInputError(
+    found = _CONTROL.search(text)
+    if found:
+        offset, ch = found.start(), found.group(0)
+        raise MeteorInputError(
                 f"{field} contains control character U+{ord(ch):04X} at character {offset}; "
                 "remove it (only tab and newline are accepted as whitespace)"
             )
@@ -73,18 +74,24 @@ def tokenize(
         pattern = _DEFAULT_PATTERN if tokenizer == "default" else _WHITESPACE_PATTERN
         spans = [(m.group(0), m.start(), m.end()) for m in pattern.finditer(text)]
     else:
+        pieces = list(text)
+        joined = " ".join(p if isinstance(p, str) else "" for p in pieces)
+        # Fast check: every token a non-empty string without whitespace <=> the joined text
+        # splits back into exactly the same tokens. Only on failure look for the culprit.
+        if joined.split(" ") != pieces or len(joined.split()) != len(pieces):
+            for position, piece in enumerate(pieces):
+                if not isinstance(piece, str):
+                    raise MeteorInputError(f"{field} token {position} is not a string: {piece!r}")
+                if not piece or any(ch.isspace() for ch in piece):
+                    raise MeteorInputError(
+                        f"{field} token {position} ({piece!r}) is empty or contains whitespace")
+        _check_controls(joined, field)
         spans = []
         offset = 0
-        for position, piece in enumerate(text):
-            if not isinstance(piece, str):
-                raise MeteorInputError(f"{field} token {position} is not a string: {piece!r}")
-            _check_controls(piece, field)
-            if not piece or any(ch.isspace() for ch in piece):
-                raise MeteorInputError(
-                    f"{field} token {position} ({piece!r}) is empty or contains whitespace"
-                )
-            spans.append((piece, offset, offset + len(piece)))
-            offset += len(piece) + 1
+        for piece in pieces:
+            end = offset + len(piece)
+            spans.append((piece, offset, end))
+            offset = end + 1
     if drop_punctuation:
         spans = [span for span in spans if not is_punctuation(span[0])]
     if not spans:
