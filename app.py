@@ -1,5 +1,9 @@
+"""METEOR Lens: Streamlit entry point. Pages live in pages/."""
 import streamlit as st
 
 st.set_page_config(page_title="METEOR Lens", layout="wide")
-st.title("METEOR Lens")
-st.write("The Segment Explorer is coming; the scorer is in meteor_core.")
+page = st.navigation([
+    st.Page("pages/segment_explorer.py", title="Segment Explorer", default=True),
+    st.Page("pages/how_meteor_works.py", title="How METEOR works"),
+])
+page.run()

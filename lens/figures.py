@@ -1,0 +1,163 @@
+"""Plotly figures built from meteor_core result objects. Pure: result in, figure out."""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+import plotly.graph_objects as go
+
+from meteor_core.bleu import BleuResult
+from meteor_core.result import SegmentResult
+
+# Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
+STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00"}
+TABLE_COLOR = "#CC79A7"
+UNMATCHED_COLOR = "#8C8C8C"
+DIFF_COLOR = "#D55E00"
+CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
+
+
+def stage_color(stage: str) -> str:
+    return STAGE_COLORS.get(stage, TABLE_COLOR)
+
+
+def _unit_width(result: SegmentResult) -> int:
+    longest = max(len(t.text) for t in result.candidate_tokens + result.reference_tokens)
+    return max(44, 8 * min(longest, 18) + 14)
+
+
+def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
+                      links=None) -> go.Figure:
+    """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
+    numbered band per chunk on both rows. `links` overrides the result's links (step-through)."""
+    links = tuple(result.links if links is None else links)
+    highlight = set(highlight)
+    cand, ref = result.candidate_tokens, result.reference_tokens
+    fig = go.Figure()
+    y_cand, y_ref = 1.0, 0.0
+    stages_in_order = [s.stage for s in result.stage_status]
+    for stage in stages_in_order + sorted({l.stage for l in links} - set(stages_in_order)):
+        stage_links = [l for l in links if l.stage == stage]
+        xs, ys, mx, my, hover = [], [], [], [], []
+        for l in stage_links:
+            xs += [l.candidate, l.reference, None]
+            ys += [y_cand - 0.06, y_ref + 0.06, None]
+            mx.append((l.candidate + l.reference) / 2)
+            my.append(0.5)
+            hover.append(f"{stage}: {cand[l.candidate].text} [{l.candidate}] → {ref[l.reference].text} "
+                         f"[{l.reference}]<br>evidence: {l.evidence}")
+        color = stage_color(stage)
+        fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"{stage} ({len(stage_links)})",
+                                 line=dict(color=color, width=3), legendgroup=stage, hoverinfo="skip",
+                                 meta={"kind": "stage", "stage": stage}))
+        fig.add_trace(go.Scatter(x=mx, y=my, mode="markers", marker=dict(color=color, size=9, opacity=0.0),
+                                 hovertext=hover, hoverinfo="text", legendgroup=stage, showlegend=False,
+                                 name=f"{stage} links", meta={"kind": "link-hover", "stage": stage}))
+    if highlight:
+        xs, ys = [], []
+        for i, j in sorted(highlight):
+            xs += [i, j, None]
+            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
+                                 line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
+                                 hoverinfo="skip", meta={"kind": "diff"}))
+
+    stage_of_cand = {l.candidate: l for l in links}
+    stage_of_ref = {l.reference: l for l in links}
+    for row, tokens, y, partner, label in ((0, cand, y_cand, stage_of_cand, "candidate"),
+                                            (1, ref, y_ref, stage_of_ref, "reference")):
+        colors, symbols, hover, text_colors = [], [], [], []
+        for k, t in enumerate(tokens):
+            l = partner.get(k)
+            if l is None:
+                colors.append("white")
+                symbols.append("circle-open")
+                text_colors.append(UNMATCHED_COLOR)
+                hover.append(f"{label} [{k}] {t.text}<br>unmatched")
+            else:
+                colors.append(stage_color(l.stage))
+                symbols.append("circle")
+                text_colors.append("#111111")
+                other = ref[l.reference].text if row == 0 else cand[l.candidate].text
+                hover.append(f"{label} [{k}] {t.text}<br>{l.stage} match with {other}<br>evidence: {l.evidence}")
+        fig.add_trace(go.Scatter(
+            x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers+text",
+            text=[t.text for t in tokens], textposition="top center" if row == 0 else "bottom center",
+            textfont=dict(color=text_colors, size=14),
+            marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
+            hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
+
+    # Chunk bands, numbered, on both rows.
+    chunk_source = result.chunk_spans if links == tuple(result.links) else None
+    if chunk_source is not None:
+        for number, c in enumerate(chunk_source, start=1):
+            fill = CHUNK_FILLS[(number - 1) % 2]
+            for x0, x1, y0, y1, ly in ((c.candidate_start, c.candidate_end, 0.88, 1.42, 1.55),
+                                       (c.reference_start, c.reference_end, -0.42, 0.12, -0.55)):
+                fig.add_shape(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
+                              line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
+                              name=f"chunk {number}")
+                fig.add_annotation(x=(x0 + x1 - 1) / 2, y=ly, text=f"<b>{number}</b>", showarrow=False,
+                                   font=dict(size=12, color="#333333"))
+    n = max(len(cand), len(ref))
+    unit = _unit_width(result)
+    fig.update_layout(
+        title=title or None, height=360, width=max(700, unit * n + 120),
+        margin=dict(l=90, r=20, t=50 if title else 20, b=20),
+        xaxis=dict(visible=False, range=[-0.8, n - 0.2]),
+        yaxis=dict(range=[-0.75, 1.75], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
+                   showgrid=False, zeroline=False, fixedrange=True),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",
+        hoverlabel=dict(align="left"),
+    )
+    return fig
+
+
+def alignment_matrix(result: SegmentResult) -> go.Figure:
+    """Candidate x reference grid, a coloured square per link."""
+    cand, ref = result.candidate_tokens, result.reference_tokens
+    fig = go.Figure()
+    for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
+        ls = [l for l in result.links if l.stage == stage]
+        fig.add_trace(go.Scatter(
+            x=[l.candidate for l in ls], y=[l.reference for l in ls], mode="markers", name=stage,
+            marker=dict(symbol="square", size=16, color=stage_color(stage)),
+            hovertext=[f"{cand[l.candidate].text} → {ref[l.reference].text}<br>{stage}: {l.evidence}" for l in ls],
+            hoverinfo="text", meta={"kind": "stage", "stage": stage}))
+    fig.update_layout(
+        height=max(300, 22 * len(ref) + 140), width=max(400, 22 * len(cand) + 200),
+        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[t.text for t in cand], tickangle=-60,
+                   title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True),
+        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[t.text for t in ref], autorange="reversed",
+                   title="reference", showgrid=True),
+        margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
+    return fig
+
+
+def score_breakdown_chart(result: SegmentResult) -> go.Figure:
+    """P and R -> Fmean (pulled toward R) -> the penalty cuts it -> score."""
+    b = result.breakdown
+    labels = ["Precision", "Recall", "Fmean", "Score"]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=labels, y=[b.precision, b.recall, b.fmean, b.score],
+                         marker_color=["#56B4E9", "#0072B2", "#009E73", "#000000"], name="value",
+                         text=[f"{v:.3f}" for v in (b.precision, b.recall, b.fmean, b.score)], textposition="outside"))
+    fig.add_trace(go.Bar(x=["Score"], y=[b.fmean - b.score], base=[b.score], marker_color=DIFF_COLOR,
+                         name=f"cut by penalty ({b.penalty:.1%} of Fmean)", opacity=0.75))
+    fig.update_layout(barmode="overlay", height=320, yaxis=dict(range=[0, 1.12], title=None),
+                      margin=dict(l=20, r=20, t=30, b=20), legend=dict(orientation="h", y=1.12))
+    return fig
+
+
+def bleu_coverage(candidate_tokens, bleu: BleuResult) -> go.Figure:
+    """Which candidate tokens are covered by a matched n-gram, per order (clipped as BLEU does)."""
+    n_tokens = len(candidate_tokens)
+    z = [[0] * n_tokens for _ in range(4)]
+    for n, start, end in bleu.matched_ngrams:
+        for k in range(start, end):
+            z[n - 1][k] = 1
+    fig = go.Figure(go.Heatmap(
+        z=z, x=list(range(n_tokens)), y=[f"{n}-gram" for n in range(1, 5)], colorscale=[[0, "#F2F2F2"], [1, "#0072B2"]],
+        showscale=False, xgap=2, ygap=2, hovertemplate="token %{x}: %{y} %{z}<extra></extra>"))
+    fig.update_layout(height=200, width=max(500, 48 * n_tokens + 100), margin=dict(l=70, r=10, t=10, b=60),
+                      xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[t.text for t in candidate_tokens], tickangle=-45))
+    return fig

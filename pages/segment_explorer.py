@@ -1,0 +1,57 @@
+"""Segment Explorer: paste a candidate and references, see why METEOR gives that score."""
+import streamlit as st
+
+from lens import figures, ui
+
+st.title("Segment Explorer")
+candidate, references, config = ui.segment_inputs()
+exploration = ui.run_explore(candidate, references, config) if config is not None else None
+
+if exploration is not None:
+    result = exploration.result
+    ui.show_warnings(result.best)
+    if len(result.per_reference) > 1:
+        st.subheader("References")
+        rows = [{"": "★ best" if k == result.best_index else "", "reference": ref, "METEOR": round(r.score, 6),
+                 "matches": r.stats.matches, "chunks": r.stats.chunks}
+                for k, (ref, r) in enumerate(zip(result.references, result.per_reference))]
+        st.dataframe(rows, hide_index=True, width="stretch")
+        shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
+                         index=result.best_index, format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
+    else:
+        shown = 0
+    segment = result.per_reference[shown]
+
+    comparison = exploration.comparison
+    highlight = ()
+    if comparison is not None and comparison.differs and shown == result.best_index:
+        other = comparison.other.per_reference[result.best_index]
+        highlight = comparison.only_in_chosen
+        st.info(f"**{comparison.other_mode} mode aligns this pair differently**: {config.mode} {segment.score:.4f} "
+                f"vs {comparison.other_mode} {other.score:.4f}. Links only in this view are marked with an orange "
+                f"dotted overlay ({len(comparison.only_in_chosen)}); {comparison.other_mode} mode uses "
+                f"{len(comparison.only_in_other)} link(s) this view does not.")
+
+    st.subheader(f"Alignment — METEOR {segment.score:.4f}")
+    view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed")
+    if view == "diagram":
+        ui.show_diagram(segment, key="diagram", highlight=highlight)
+        st.caption("Candidate above, reference below. Lines: links, coloured by stage. Hollow grey: unmatched. "
+                   "Shaded numbered bands: chunks. Hover a token or the middle of a link for stage and evidence.")
+    else:
+        st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
+    if comparison is not None and comparison.differs and shown == result.best_index:
+        with st.expander(f"Show the {comparison.other_mode}-mode alignment"):
+            other = comparison.other.per_reference[result.best_index]
+            ui.show_diagram(other, key="other-diagram", highlight=comparison.only_in_other,
+                            title=f"{comparison.other_mode} mode: {other.score:.4f}")
+
+    st.subheader("Score breakdown")
+    ui.show_breakdown(segment)
+
+    st.subheader("BLEU side by side")
+    ui.show_bleu(exploration)
+
+    st.divider()
+    ui.export_json(exploration)
+    st.caption(f"Signature: `{result.signature}` · The diagram's camera icon saves it as PNG.")
