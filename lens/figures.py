@@ -25,8 +25,12 @@ def _unit_width(result: SegmentResult) -> int:
     return max(44, 8 * min(longest, 18) + 14)
 
 
+#: Width the diagram may take on a page; longer sentences switch to slanted token labels.
+MAX_DIAGRAM_WIDTH = 1100
+
+
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
-                      links=None) -> go.Figure:
+                      links=None, max_width: int = MAX_DIAGRAM_WIDTH) -> go.Figure:
     """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
     numbered band per chunk on both rows. `links` overrides the result's links (step-through)."""
     links = tuple(result.links if links is None else links)
@@ -61,8 +65,16 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                                  line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
                                  hoverinfo="skip", meta={"kind": "diff"}))
 
+    n = max(len(cand), len(ref))
+    unit = _unit_width(result)
+    slanted = unit * n + 120 > max_width
+    if slanted:  # labels at 60 degrees need only a font height of horizontal room each
+        unit = max(18, (max_width - 120) // n)
+    longest = max(len(t.text) for t in cand + ref)
+    label_room = (min(longest, 24) * 7.5 * 0.87 + 14) if slanted else 24  # pixels above/below the rows
     stage_of_cand = {l.candidate: l for l in links}
     stage_of_ref = {l.reference: l for l in links}
+    label_annotations: list[dict] = []
     for row, tokens, y, partner, label in ((0, cand, y_cand, stage_of_cand, "candidate"),
                                             (1, ref, y_ref, stage_of_ref, "reference")):
         colors, symbols, hover, text_colors = [], [], [], []
@@ -79,32 +91,48 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                 text_colors.append("#111111")
                 other = ref[l.reference].text if row == 0 else cand[l.candidate].text
                 hover.append(f"{label} [{k}] {t.text}<br>{l.stage} match with {other}<br>evidence: {l.evidence}")
+        if slanted:
+            for k, t in enumerate(tokens):
+                label_annotations.append(dict(
+                    x=k, y=y, yshift=12 if row == 0 else -12, text=t.text, showarrow=False, textangle=-60,
+                    xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
+                    font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
-            x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers+text",
-            text=[t.text for t in tokens], textposition="top center" if row == 0 else "bottom center",
+            x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",
+            text=None if slanted else [t.text for t in tokens],
+            textposition="top center" if row == 0 else "bottom center",
             textfont=dict(color=text_colors, size=14),
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
             hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
 
     # Chunk bands, numbered, on both rows.
     chunk_source = result.chunk_spans if links == tuple(result.links) else None
+    shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         for number, c in enumerate(chunk_source, start=1):
             fill = CHUNK_FILLS[(number - 1) % 2]
-            for x0, x1, y0, y1, ly in ((c.candidate_start, c.candidate_end, 0.88, 1.42, 1.55),
-                                       (c.reference_start, c.reference_end, -0.42, 0.12, -0.55)):
-                fig.add_shape(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
-                              line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
-                              name=f"chunk {number}")
-                fig.add_annotation(x=(x0 + x1 - 1) / 2, y=ly, text=f"<b>{number}</b>", showarrow=False,
-                                   font=dict(size=12, color="#333333"))
-    n = max(len(cand), len(ref))
-    unit = _unit_width(result)
+            top, bottom = ((0.88, 1.12), (-0.12, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
+            for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
+                                         (c.reference_start, c.reference_end, bottom, 0.20)):
+                shapes.append(dict(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
+                                   line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
+                                   name=f"chunk {number}"))
+                if slanted:  # numbers inside the gap between the rows, next to their band
+                    annotations.append(dict(x=(x0 + x1 - 1) / 2, y=ly, text=f"<b>{number}</b>", showarrow=False,
+                                            font=dict(size=11, color="#333333"), bgcolor="rgba(255,255,255,0.8)"))
+                else:
+                    annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
+                                            showarrow=False, font=dict(size=12, color="#333333")))
+    row_gap = 230  # pixels between the candidate and the reference row
+    top_margin = 60 if title else 40
+    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360
+    y_pad = (label_room + 25) / row_gap if slanted else 0.75
     fig.update_layout(
-        title=title or None, height=360, width=max(700, unit * n + 120),
-        margin=dict(l=90, r=20, t=50 if title else 20, b=20),
+        shapes=shapes, annotations=annotations + label_annotations,
+        title=title or None, height=height, width=max(700, unit * n + 120),
+        margin=dict(l=90, r=20, t=top_margin if slanted else (50 if title else 20), b=20),
         xaxis=dict(visible=False, range=[-0.8, n - 0.2]),
-        yaxis=dict(range=[-0.75, 1.75], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
+        yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",
         hoverlabel=dict(align="left"),

@@ -146,7 +146,9 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
 # -- renderers --------------------------------------------------------------------------
 def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None) -> None:
     fig = figures.alignment_diagram(result, title=title, highlight=highlight, links=links)
-    st.plotly_chart(fig, width="content", config=PLOTLY_CONFIG, key=key)
+    image_format = st.session_state.get("image_format", "png")
+    config = {**PLOTLY_CONFIG, "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "format": image_format}}
+    st.plotly_chart(fig, width="content", config=config, key=key)
 
 
 def show_warnings(result: SegmentResult) -> None:

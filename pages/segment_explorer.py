@@ -53,5 +53,9 @@ if exploration is not None:
     ui.show_bleu(exploration)
 
     st.divider()
-    ui.export_json(exploration)
-    st.caption(f"Signature: `{result.signature}` · The diagram's camera icon saves it as PNG.")
+    left, right = st.columns(2)
+    with left:
+        ui.export_json(exploration)
+    with right:
+        st.radio("Diagram image format (camera icon on the diagram)", ("png", "svg"), key="image_format", horizontal=True)
+    st.caption(f"Signature: `{result.signature}`")
