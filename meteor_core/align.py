@@ -253,18 +253,50 @@ class _BranchAndBound:
 
     # -- search -------------------------------------------------------------------------
     def _seed(self, variable_adjacency) -> None:
-        """Incumbent: any maximum matching (Kuhn), so a result exists even at budget 0."""
+        """Incumbent, so a result exists even at budget 0 and pruning starts strong: per
+        component, in monotone mode the in-order assignment with the fewest crossings against
+        the base (dynamic programme, ignoring the other components); otherwise any maximum
+        matching (Kuhn)."""
         pairs = []
         by_comp: dict[int, list[int]] = {}
         for c in self.order:
             by_comp.setdefault(self.comp_of[c], []).append(c)
-        for cands in by_comp.values():
-            pairs.extend(_max_matching(cands, variable_adjacency).items())
+        for comp, cands in by_comp.items():
+            if self.monotone:
+                pairs.extend(self._monotone_dp(cands, self.comp_refs[comp]))
+            else:
+                pairs.extend(_max_matching(cands, variable_adjacency).items())
         everything = self.base + pairs
         partner_of = dict(pairs)
         self.best_cost = self._cost(count_crossings(everything), count_chunks(everything))
         self.best_vector = [partner_of.get(c, _SKIP) for c in self.order]
         self.best_pairs = sorted(pairs)
+
+    def _monotone_dp(self, cands: list[int], refs: list[int]) -> list[tuple[int, int]]:
+        """Order-preserving matching of min(len) pairs minimising crossings with the base."""
+        short, long_, swap = (cands, refs, False) if len(cands) <= len(refs) else (refs, cands, True)
+        cost = (lambda a, b: self.cross_base[(b, a)]) if swap else (lambda a, b: self.cross_base[(a, b)])
+        p, q = len(short), len(long_)
+        inf = float("inf")
+        dp = [[inf] * (q + 1) for _ in range(p + 1)]
+        take = [[False] * (q + 1) for _ in range(p + 1)]
+        for j in range(q + 1):
+            dp[0][j] = 0
+        for i in range(1, p + 1):
+            for j in range(i, q + 1):
+                skip, use = dp[i][j - 1], dp[i - 1][j - 1] + cost(short[i - 1], long_[j - 1])
+                if use <= skip:
+                    dp[i][j], take[i][j] = use, True
+                else:
+                    dp[i][j] = skip
+        result, i, j = [], p, q
+        while i > 0:
+            if take[i][j]:
+                a, b = short[i - 1], long_[j - 1]
+                result.append((b, a) if swap else (a, b))
+                i -= 1
+            j -= 1
+        return result
 
     def run(self) -> tuple[list[tuple[int, int]], bool, int]:
         self._seed(self.options)
