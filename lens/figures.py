@@ -189,3 +189,27 @@ def bleu_coverage(candidate_tokens, bleu: BleuResult) -> go.Figure:
     fig.update_layout(height=200, width=max(500, 48 * n_tokens + 100), margin=dict(l=70, r=10, t=10, b=60),
                       xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[t.text for t in candidate_tokens], tickangle=-45))
     return fig
+
+
+def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
+    fig = go.Figure()
+    fig.add_trace(go.Histogram(x=meteor, name="METEOR", xbins=dict(start=0, end=1.0001, size=0.05),
+                               marker_color=STAGE_COLORS["exact"], opacity=0.75))
+    fig.add_trace(go.Histogram(x=bleu, name="BLEU", xbins=dict(start=0, end=1.0001, size=0.05),
+                               marker_color=STAGE_COLORS["synonym"], opacity=0.75))
+    fig.update_layout(barmode="overlay", height=300, margin=dict(l=20, r=20, t=30, b=30),
+                      xaxis=dict(title="segment score", range=[0, 1]), yaxis=dict(title="segments"),
+                      legend=dict(orientation="h", y=1.1))
+    return fig
+
+
+def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str, y_title: str,
+                   color: str = STAGE_COLORS["exact"]) -> go.Figure:
+    """One point per segment; customdata carries the row position for click-to-drill-down."""
+    fig = go.Figure(go.Scatter(
+        x=x, y=y, mode="markers", customdata=list(range(len(x))), text=ids,
+        marker=dict(color=color, size=8, opacity=0.7),
+        hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
+    fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30), xaxis=dict(title=x_title),
+                      yaxis=dict(title=y_title), clickmode="event+select", dragmode="select")
+    return fig

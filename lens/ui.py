@@ -72,7 +72,7 @@ def _write_query_params(references: list[str]) -> None:
 
 
 # -- inputs -----------------------------------------------------------------------------
-def segment_inputs(with_text: bool = True) -> tuple[str, list[str], Optional[MeteorConfig]]:
+def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[str, list[str], Optional[MeteorConfig]]:
     """Sidebar settings and (optionally) the text inputs. Returns (candidate, references, config);
     config is None when a setting is invalid (the message is already on the page)."""
     _init_state()
@@ -80,8 +80,9 @@ def segment_inputs(with_text: bool = True) -> tuple[str, list[str], Optional[Met
     for problem in ss.pop("_url_problems", []):
         st.warning(f"Link parameter ignored: {problem}")
     with st.sidebar:
-        st.selectbox("Worked example", ["—"] + [e.key for e in EXAMPLES], key="example", on_change=_load_example,
-                     format_func=lambda k: "choose one…" if k == "—" else BY_KEY[k].label)
+        if segment_page:
+            st.selectbox("Worked example", ["—"] + [e.key for e in EXAMPLES], key="example", on_change=_load_example,
+                         format_func=lambda k: "choose one…" if k == "—" else BY_KEY[k].label)
         st.radio("Mode", ("paper", "nltk"), key="mode", horizontal=True,
                  help="paper: Banerjee & Lavie 2005 with exact search. nltk: reproduces nltk's meteor_score.")
         st.radio("Alignment objective", ("crossings", "chunks"), key="objective", horizontal=True,
@@ -108,7 +109,8 @@ def segment_inputs(with_text: bool = True) -> tuple[str, list[str], Optional[Met
         st.text_area("Candidate (system output)", key="cand", height=80)
         st.text_area("References (one per line; add or remove lines)", key="refs", height=100)
     references = [line for line in ss.refs.split("\n") if line.strip()]
-    _write_query_params(references)
+    if segment_page:
+        _write_query_params(references)
     try:
         config = MeteorConfig(
             mode=ss.mode, objective=ss.objective,
@@ -156,8 +158,14 @@ def show_warnings(result: SegmentResult) -> None:
         st.warning(warning)
 
 
-def show_breakdown(result: SegmentResult) -> None:
+def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact: bool = False) -> None:
     b, s, p = result.breakdown, result.stats, result.config.params
+    if compact:
+        cols = st.columns(4)
+        for col, (label, value) in zip(cols, (("METEOR", f"{b.score:.4f}"), ("P / R", f"{b.precision:.3f} / {b.recall:.3f}"),
+                                              ("chunks / m", f"{s.chunks} / {s.matches}"), ("penalty", f"{b.penalty:.4f}"))):
+            col.metric(label, value)
+        return
     row1 = st.columns(5)
     for col, (label, value) in zip(row1, (("METEOR", f"{b.score:.4f}"), ("matches m", s.matches),
                                           ("chunks c", s.chunks), ("candidate length", s.candidate_length),
@@ -186,7 +194,7 @@ def show_breakdown(result: SegmentResult) -> None:
                    "(Fmean = 10PR/(R+9P)); the penalty divides chunks by the *matched* unigrams, not the "
                    "candidate length; with the 2005 parameters the penalty cuts at most 50%.")
     with right:
-        st.plotly_chart(figures.score_breakdown_chart(result), width="stretch", key="breakdown-chart")
+        st.plotly_chart(figures.score_breakdown_chart(result), width="stretch", key=key)
 
 
 def show_bleu(exploration: Exploration) -> None:

@@ -102,18 +102,23 @@ class _Progress:
 
 
 def _cmd_corpus(args) -> int:
-    from .corpus_io import read_corpus
-    from .report import bleu_for, segment_to_dict
+    from .corpus_io import read_corpus_files
+    from .report import segment_to_dict
 
-    rows = read_corpus(args.candidates, args.references, args.candidate_column,
-                       args.reference_column or None, args.id_column)
+    rows = read_corpus_files(args.candidates, args.references, args.candidate_column,
+                             args.reference_column or None, args.id_column)
+    for problem in rows.problems:
+        print(f"skipped: {problem}", file=sys.stderr)
     scorer = _scorer(args)
-    corpus = scorer.score_corpus(rows.candidates, rows.references, progress=_Progress(len(rows.candidates)))
+    corpus = scorer.score_corpus(rows.candidates, rows.references, progress=_Progress(len(rows.candidates)),
+                                 skip_invalid=True)
+    for skipped in corpus.skipped:
+        print(f"skipped: segment {rows.ids[skipped.index]}: {skipped.reason}", file=sys.stderr)
     summary = corpus_summary_dict(corpus)
     header = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
               "candidate_length", "reference_length", "best_reference", "optimal"]
     table = []
-    for seg_id, seg in zip(rows.ids, corpus.segments):
+    for seg_id, seg in zip((rows.ids[k] for k in corpus.indices), corpus.segments):
         b = seg.best
         table.append([seg_id, b.score, bleu_for(seg).score, b.breakdown.precision, b.breakdown.recall,
                       b.breakdown.penalty, b.stats.chunks, b.stats.matches, b.stats.candidate_length,

@@ -130,12 +130,20 @@ class MultiReferenceResult:
 
 
 @dataclass(frozen=True)
+class SkippedSegment:
+    index: int  # position in the input
+    reason: str
+
+
+@dataclass(frozen=True)
 class CorpusResult:
     segments: tuple[MultiReferenceResult, ...]
     stats: MeteorStats  # summed over segments, each at its best reference
     breakdown: MeteorBreakdown  # corpus METEOR from the summed statistics (spec section 1)
     mean_segment_score: float  # not the corpus METEOR: reported beside it, labelled
     signature: str
+    indices: tuple[int, ...] = ()  # input position of each scored segment
+    skipped: tuple[SkippedSegment, ...] = ()  # segments that could not be scored, with the reason
 
     @property
     def score(self) -> float:

@@ -8,7 +8,7 @@ from .errors import MeteorInputError, MeteorParameterError
 from .formula import ZERO_STATS, MeteorStats, compute
 from .nltk_mode import align_nltk
 from .params import MeteorConfig
-from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult,
+from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
                      StageSnapshot, StageStatus)
 from .stages import Stage, SynonymTable, build_stages
 from .tokenize import Token, tokenize
@@ -147,28 +147,35 @@ class Scorer:
             per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
-                     progress: Optional[Callable[[int, int], None]] = None) -> CorpusResult:
+                     progress: Optional[Callable[[int, int], None]] = None,
+                     skip_invalid: bool = False) -> CorpusResult:
         """Segment results plus corpus METEOR from summed statistics (each segment at its best
-        reference) and the mean of segment scores."""
+        reference) and the mean of segment scores. With skip_invalid, a segment that cannot be
+        scored is listed in `skipped` with the reason instead of stopping the run."""
         if len(candidates) != len(references):
             raise MeteorInputError(
                 f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
-        if not candidates:
-            raise MeteorInputError("the corpus is empty")
-        segments = []
+        segments, indices, skipped = [], [], []
         total = ZERO_STATS
         for index, (candidate, refs) in enumerate(zip(candidates, references)):
             try:
                 result = self.score(candidate, refs)
             except MeteorInputError as error:
-                raise MeteorInputError(f"segment {index + 1}: {error}") from None
-            segments.append(result)
-            total = total + result.stats
+                if not skip_invalid:
+                    raise MeteorInputError(f"segment {index + 1}: {error}") from None
+                skipped.append(SkippedSegment(index, str(error)))
+            else:
+                segments.append(result)
+                indices.append(index)
+                total = total + result.stats
             if progress is not None:
                 progress(index + 1, len(candidates))
+        if not segments:
+            raise MeteorInputError("no segment could be scored" + (f" ({skipped[0].reason}, ...)" if skipped else
+                                                                   ": the corpus is empty"))
         breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
         mean = sum(s.score for s in segments) / len(segments)
-        return CorpusResult(tuple(segments), total, breakdown, mean, self.signature())
+        return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))
 
 
 def score(candidate: TextOrTokens, references: ReferencesInput, config: Optional[MeteorConfig] = None,

@@ -70,7 +70,7 @@ def test_corpus_plain_and_mismatch(tmp_path, capsys):
     assert data["corpus"]["matches"] == 4 and data["corpus"]["chunks"] == 2
     refs.write_text("only one line\n", encoding="utf-8")
     code, _, err = run(capsys, "corpus", "--candidates", str(cands), "--references", str(refs))
-    assert code == 2 and "cand.txt has 2 segments" in err and "ref.txt has 1" in err
+    assert code == 2 and "cand.txt has 2 lines" in err and "ref.txt has 1" in err
 
 
 def test_corpus_tsv_columns(tmp_path, capsys):
