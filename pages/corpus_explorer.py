@@ -16,12 +16,11 @@ if analysis is not None:
     corpus_ui.show_not_scored(analysis)
     st.subheader("Summary")
     c = st.columns(5)
-    c[0].metric("Corpus METEOR (summed statistics)", f"{summary['corpus_meteor']:.4f}")
-    c[1].metric("Mean of segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
+    c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
+    c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
     c[2].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}")
     c[3].metric("Segments scored", summary["segments_scored"])
-    c[4].metric("Matches by stage", " / ".join(f"{v}" for v in summary["matches_by_stage"].values()),
-                help=", ".join(summary["matches_by_stage"]))
+    c[4].metric("Not scored", summary["segments_not_scored"])
     st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
                "a different number. Matches by stage: " + ", ".join(f"{k} {v}" for k, v in summary["matches_by_stage"].items()))

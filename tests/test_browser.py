@@ -72,3 +72,35 @@ def test_segment_explorer_in_chromium(server):
     assert "candidate" in traces and "reference" in traces
     assert shapes == 4  # 2 chunks x 2 rows
     assert "0.8067" in text
+
+
+def test_corpus_upload_and_drill_down_in_chromium(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    corpus = tmp_path / "upload.tsv"
+    corpus.write_text("id\tcandidate\treference\n"
+                      "u1\tthe cat sat on the mat\tthe cat sat on the mat\n"
+                      "u2\ton the mat sat the cat\tthe cat sat on the mat\n"
+                      "u3\tthe dog barked\tthe dog barked loudly\n", encoding="utf-8")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page.goto(f"{server}/corpus")
+        page.wait_for_selector("[data-testid=stDataFrame]", timeout=90_000)  # the sample corpus
+        page.get_by_text("Upload a table (TSV, CSV, JSONL)").click()
+        page.wait_for_selector("input[type=file]", state="attached", timeout=30_000)
+        page.set_input_files("input[type=file]", str(corpus))
+        page.get_by_text("upload.tsv: 3 rows").wait_for(timeout=60_000)
+        page.wait_for_timeout(1500)
+        grid = page.query_selector_all("[data-testid=stDataFrame]")[-1]
+        grid.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 12, box["y"] + 35 + 1 * 35 + 17)  # row 2 (u2)
+        page.get_by_text("Segment u2").wait_for(timeout=60_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(ARTIFACTS / "corpus_explorer_drill_down.png"))
+        body = page.inner_text("body")
+        browser.close()
+    assert "Candidate: on the mat sat the cat" in body
