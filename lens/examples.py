@@ -11,6 +11,7 @@ class Example:
     candidate: str
     references: tuple[str, ...]
     note: str
+    language: str = "en"
 
 
 EXAMPLES = (
@@ -37,6 +38,10 @@ EXAMPLES = (
     Example("objectives", "Fewest crossings vs fewest chunks", "on the mat sat the cat", ("the cat sat on the mat",),
             "Fewest crossings links each 'the' in order (6 chunks, 0.5); fewest chunks (METEOR 1.5 style) crosses "
             "them and gets 3 chunks."),
+    Example("pt-stem", "Portuguese: chegou ~ chegaram", "eles chegaram cedo à loja", ("ele chegou cedo ao armazém",),
+            "With language pt-BR, Snowball stems chegaram and chegou to 'cheg' and the MyThes thesaurus lists "
+            "armazém among the synonyms of loja. With exact matching alone they would be different words.",
+            "pt-BR"),
     Example("multi-ref", "Several references", "this is a good test", ("this is a test", "this is also a test"),
             "Each reference is scored; the best one counts."),
     Example("meaning", "Lexical metrics do not measure meaning", "people like visiting places abroad",

@@ -10,6 +10,8 @@ import streamlit as st
 from meteor_core import (BUILTIN_STAGES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorInputError,
                          MeteorParameterError, MeteorParams)
 from meteor_core.explore import Exploration, explore
+from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
+from meteor_core.languages import capabilities
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
 from meteor_core.wordnet import wordnet_status
@@ -18,7 +20,7 @@ from . import figures
 from .examples import BY_KEY, EXAMPLES
 
 DEFAULT_EXAMPLE = BY_KEY["coupon"]
-LANGUAGES = {"en": "English"}
+LANGUAGES = {code: lang.name for code, lang in ALL_LANGUAGES.items()}
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": "meteor-alignment", "scale": 2}}
 
 
@@ -37,7 +39,9 @@ def _init_state() -> None:
     stages = [s for s in qp.get("stages", ",".join(BUILTIN_STAGES)).split(",") if s in BUILTIN_STAGES]
     ss.stages = stages or list(BUILTIN_STAGES)
     ss.lang = qp.get("lang", "en") if qp.get("lang", "en") in LANGUAGES else "en"
-    ss.tok = qp.get("tok", "default") if qp.get("tok") in ("default", "whitespace") else "default"
+    if qp.get("lang") and qp.get("lang") not in LANGUAGES:
+        ss.setdefault("_url_problems", []).append(f"lang={qp.get('lang')!r} is not a supported language; using en")
+    ss.tok = qp.get("tok", "default") if qp.get("tok") in TOKENIZERS else "default"
     ss.preset = "2005"
     for name, default in (("alpha", 0.9), ("beta", 3.0), ("gamma", 0.5)):
         try:
@@ -56,6 +60,7 @@ def _load_example() -> None:
     if example is not None:
         st.session_state.cand = example.candidate
         st.session_state.refs = "\n".join(example.references)
+        st.session_state.lang = example.language
 
 
 def _apply_preset() -> None:
@@ -93,9 +98,14 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
         status = _wordnet_status()
         if not status.available:
             st.warning(f"Synonym stage unavailable: {status.message}")
-        st.selectbox("Language", list(LANGUAGES), key="lang", format_func=LANGUAGES.get,
-                     help="Stemmer and synonyms are English (Porter, WordNet).")
-        st.selectbox("Tokenizer", ("default", "whitespace"), key="tok")
+        st.selectbox("Language", list(LANGUAGES), key="lang", format_func=lambda c: f"{LANGUAGES[c]} ({c})",
+                     help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
+                          "where a thesaurus is installed. See 'What each language gets'.")
+        st.selectbox("Tokenizer", TOKENIZERS, key="tok",
+                     help="default: words and punctuation (characters for Chinese and Japanese); "
+                          "segmenter: jieba (zh) or janome (ja) word segmentation")
+        with st.expander("What each language gets"):
+            show_capabilities()
         st.checkbox("Keep case", key="keep_case")
         st.selectbox("Parameter preset", list(PRESETS), key="preset", on_change=_apply_preset,
                      format_func=lambda k: PRESETS[k].label)
@@ -116,11 +126,26 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
             mode=ss.mode, objective=ss.objective,
             stages=tuple(s for s in BUILTIN_STAGES if s in ss.stages) if ss.mode == "paper" else BUILTIN_STAGES,
             params=MeteorParams(float(ss.alpha), float(ss.beta), float(ss.gamma)), tokenizer=ss.tok,
-            keep_case=ss.keep_case, zero_penalty_single_chunk=ss.zero_pen, bleu_smoothing=ss.smoothing)
+            keep_case=ss.keep_case, zero_penalty_single_chunk=ss.zero_pen, bleu_smoothing=ss.smoothing,
+            language=ss.lang)
     except MeteorParameterError as error:
         st.error(f"Settings: {error}")
         return ss.cand, references, None
     return ss.cand, references, config
+
+
+TOKENIZERS = ("default", "whitespace", "char", "segmenter")
+
+
+@st.cache_data(show_spinner=False, ttl=300)
+def _capability_rows() -> list[dict]:
+    return [{"code": c.code, "language": c.name, "stemmer": c.stemmer, "synonyms": c.synonyms,
+             "tokenizers": c.tokenizers} for c in capabilities()]
+
+
+def show_capabilities() -> None:
+    """Per language, what this machine really has (stemmer, synonym source, tokenizers)."""
+    st.dataframe(_capability_rows(), hide_index=True, width="stretch")
 
 
 # -- core calls, cached -----------------------------------------------------------------

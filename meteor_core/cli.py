@@ -22,7 +22,9 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alpha", type=float)
     parser.add_argument("--beta", type=float)
     parser.add_argument("--gamma", type=float)
-    parser.add_argument("--tokenizer", choices=("default", "whitespace"), default="default")
+    parser.add_argument("--lang", default="en", help="language code (python -m meteor_core languages)")
+    parser.add_argument("--tokenizer", choices=("default", "whitespace", "char", "segmenter"), default="default",
+                        help="default: words and punctuation (characters for zh/ja); segmenter: jieba (zh) / janome (ja)")
     parser.add_argument("--keep-case", action="store_true")
     parser.add_argument("--drop-punctuation", action="store_true")
     parser.add_argument("--zero-penalty-single-chunk", action="store_true",
@@ -48,7 +50,7 @@ def _scorer(args) -> Scorer:
         mode=args.mode, objective=args.objective, stages=stages, params=params,
         tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
         zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
-        bleu_smoothing=args.bleu_smoothing)
+        bleu_smoothing=args.bleu_smoothing, language=args.lang)
     return Scorer(config, tables)
 
 
@@ -153,6 +155,16 @@ def _cmd_setup_wordnet(args) -> int:
     return 0 if status.available else 1
 
 
+def _cmd_languages(args) -> int:
+    from .languages import capabilities
+
+    rows = capabilities()
+    print(f"{'code':6s} {'language':22s} {'stemmer':28s} {'synonyms':48s} tokenizers")
+    for r in rows:
+        print(f"{r.code:6s} {r.name:22s} {r.stemmer:28s} {r.synonyms:48s} {r.tokenizers}")
+    return 0
+
+
 def _cmd_presets(args) -> int:
     for key, preset in PRESETS.items():
         p = preset.params
@@ -185,6 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_corpus)
     p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
     p.set_defaults(func=_cmd_setup_wordnet)
+    p = sub.add_parser("languages", help="per language: tokenizer, stemmer, synonym source available here")
+    p.set_defaults(func=_cmd_languages)
     p = sub.add_parser("presets", help="list parameter presets")
     p.set_defaults(func=_cmd_presets)
     return parser

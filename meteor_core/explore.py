@@ -32,7 +32,7 @@ class ModeComparison:
 class Exploration:
     result: MultiReferenceResult
     bleu: BleuResult
-    comparison: Optional[ModeComparison]  # None when the other mode cannot run (e.g. user tables)
+    comparison: Optional[ModeComparison]  # None when the other mode cannot run (user tables, not English)
 
 
 def explore(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
@@ -40,7 +40,7 @@ def explore(candidate: TextOrTokens, references: ReferencesInput, config: Meteor
     scorer = Scorer(config, synonym_tables) if synonym_tables else _cached_scorer(config)
     result = scorer.score(candidate, references)
     comparison = None
-    if not synonym_tables:
+    if not synonym_tables and config.language == "en":  # nltk mode exists for English only
         if config.mode == "paper":
             other_config = config.with_changes(mode="nltk", stages=BUILTIN_STAGES)
         else:

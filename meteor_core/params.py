@@ -77,8 +77,18 @@ class MeteorConfig:
     node_budget: int = DEFAULT_NODE_BUDGET
     max_tokens: int = MAX_TOKENS
     bleu_smoothing: str = "none"
+    language: str = "en"
 
     def __post_init__(self) -> None:
+        from .languages import LANGUAGES, resolve
+
+        lang = resolve(self.language)
+        if lang is None:
+            raise MeteorParameterError(
+                f"unknown language {self.language!r}; choose one of {', '.join(LANGUAGES)}")
+        object.__setattr__(self, "language", lang.code)
+        if self.tokenizer == "segmenter" and not lang.segmenter:
+            raise MeteorParameterError(f"the segmenter tokenizer is for zh and ja, not {lang.code}")
         if self.mode not in MODES:
             raise MeteorParameterError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if self.objective not in OBJECTIVES:
@@ -97,6 +107,9 @@ class MeteorConfig:
             if name not in BUILTIN_STAGES and not name.startswith("table:"):
                 raise MeteorParameterError(
                     f"unknown stage {name!r}; built-in stages are {', '.join(BUILTIN_STAGES)}")
+        if self.mode == "nltk" and lang.code != "en":
+            raise MeteorParameterError(
+                f"nltk mode reproduces nltk's English pipeline (Porter, WordNet); use paper mode for {lang.name}")
         if self.mode == "nltk":
             if stages != BUILTIN_STAGES[: len(stages)] or len(stages) != 3:
                 raise MeteorParameterError(

@@ -48,7 +48,7 @@ class Scorer:
             raise MeteorParameterError("nltk mode has no user synonym tables; use paper mode")
         if self.config.mode == "paper":
             self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
-                                                          self.synonym_tables)
+                                                          self.synonym_tables, self.config.language)
         else:
             self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)
         self.stage_status = tuple(
@@ -76,11 +76,12 @@ class Scorer:
         p = c.params
         parts = [
             f"meteor-lens:{__version__}",
+            f"lang:{c.language}",
             f"mode:{c.mode}",
             f"obj:{c.objective if c.mode == 'paper' else 'nltk-greedy'}",
             "stages:" + "+".join(s.signature() for s in self.stages),
             f"a:{p.alpha:g}", f"b:{p.beta:g}", f"g:{p.gamma:g}",
-            f"tok:{c.tokenizer}", f"case:{'kept' if c.keep_case else 'lc'}",
+            f"tok:{self._tokenizer_signature()}", f"case:{'kept' if c.keep_case else 'lc'}",
             f"punct:{'dropped' if c.drop_punctuation else 'kept'}",
         ]
         if c.zero_penalty_single_chunk:
@@ -88,11 +89,23 @@ class Scorer:
         parts.append(f"nltk:{nltk.__version__}")
         return "|".join(parts)
 
+    def _tokenizer_signature(self) -> str:
+        from .languages import resolve
+
+        lang = resolve(self.config.language)
+        if self.config.tokenizer == "segmenter":
+            import importlib.metadata as md
+
+            return f"{lang.segmenter}-{md.version(lang.segmenter)}"
+        if self.config.tokenizer == "default" and lang.char_level:
+            return "char"
+        return self.config.tokenizer
+
     # -- tokenization -------------------------------------------------------------------
     def tokenize(self, text: TextOrTokens, field: str) -> tuple[Token, ...]:
         c = self.config
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
-                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens)
+                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language)
 
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:

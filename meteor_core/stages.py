@@ -211,17 +211,101 @@ class SynonymTable:
                             f"table:{self.name}({len(self.groups)}groups)")
 
 
+class UnavailableStage(Stage):
+    """A stage the language or the machine cannot run: kept in the pipeline so every result
+    says so (never a silent downgrade)."""
+
+    def __init__(self, name: str, description: str, reason: str):
+        self.name = name
+        self.description = description
+        self._reason = reason
+
+    @property
+    def available(self) -> bool:
+        return False
+
+    @property
+    def unavailable_reason(self) -> str:
+        return self._reason
+
+    def edges(self, candidate_words, reference_words, candidate_free, reference_free):
+        return []
+
+    def signature(self) -> str:
+        return f"{self.name}(unavailable)"
+
+
+class ThesaurusStage(Stage):
+    """Synonyms from a MyThes thesaurus: a ~ b when b is listed among a's synonyms or a among
+    b's (symmetric). The thesaurus has no lemmatizer: only the listed forms match."""
+
+    equivalence = False
+
+    def __init__(self, thesaurus, language_name: str):
+        self.name = "synonym"
+        self.description = f"listed as synonyms in the {language_name} MyThes thesaurus"
+        self._thesaurus = thesaurus
+        self._relation = lru_cache(maxsize=65536)(thesaurus.relation)
+
+    def edges(self, candidate_words, reference_words, candidate_free, reference_free):
+        found = []
+        refs = list(reference_free)
+        for i in candidate_free:
+            if not any(ch.isalpha() for ch in candidate_words[i]):
+                continue
+            for j in refs:
+                evidence = self._relation(candidate_words[i], reference_words[j])
+                if evidence:
+                    found.append(StageEdge(i, j, evidence))
+        return found
+
+    def signature(self) -> str:
+        return f"synonym(mythes:{self._thesaurus.path.name})"
+
+
+def language_stem_stage(language: str, keep_case: bool) -> Stage:
+    from .languages import resolve
+
+    lang = resolve(language)
+    if lang.code == "en":
+        return stem_stage(keep_case)
+    if not lang.snowball:
+        return UnavailableStage("stem", "same stem", f"no stemmer for {lang.name}: only exact (and table) matches")
+    from nltk.stem.snowball import SnowballStemmer
+
+    stemmer = SnowballStemmer(lang.snowball)
+    return KeyStage("stem", lambda w: stemmer.stem(w), f"same Snowball {lang.snowball} stem (nltk)", "stem",
+                    f"stem(snowball-{lang.snowball})")
+
+
+def language_synonym_stage(language: str) -> Stage:
+    from .languages import Thesaurus, resolve, thesaurus_path
+
+    lang = resolve(language)
+    if lang.code == "en":
+        return wordnet_synonym_stage()
+    if lang.thesaurus:
+        path = thesaurus_path(lang)
+        if path is None:
+            return UnavailableStage("synonym", "thesaurus synonyms",
+                                    f"the {lang.name} thesaurus is not installed: the synonym stage is unavailable. "
+                                    f"Fix: apt-get install {lang.debian_package}")
+        return ThesaurusStage(Thesaurus(path), lang.name)
+    return UnavailableStage("synonym", "synonyms", f"no synonym resource for {lang.name} on this machine; "
+                                                   "add a user synonym table (CSV/TSV) for domain terms")
+
+
 def build_stages(names: Sequence[str], keep_case: bool = False,
-                 tables: Sequence[SynonymTable] = ()) -> tuple[Stage, ...]:
+                 tables: Sequence[SynonymTable] = (), language: str = "en") -> tuple[Stage, ...]:
     by_table = {f"table:{t.name}": t for t in tables}
     result = []
     for name in names:
         if name == "exact":
             result.append(exact_stage())
         elif name == "stem":
-            result.append(stem_stage(keep_case))
+            result.append(language_stem_stage(language, keep_case))
         elif name == "synonym":
-            result.append(wordnet_synonym_stage())
+            result.append(language_synonym_stage(language))
         elif name in by_table:
             result.append(by_table[name].stage())
         else:

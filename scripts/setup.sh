@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up a fresh machine for METEOR Lens: a virtualenv in .venv with requirements.txt, and
-# WordNet 3.0 for the synonym stage. With --test, also Debian's chromium for the browser test.
+# WordNet 3.0 for the synonym stage, and the Portuguese and French thesauri. With --test, also Debian's chromium for the browser test.
 # Offline machines: WordNet comes from Debian's wordnet-base + wordnet-sense-index (needs root
 # and apt-get); online machines without root can use nltk.download (tried automatically).
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 with_browser=0
 [ "${1:-}" = "--test" ] && with_browser=1
 
-packages=(wordnet-base wordnet-sense-index)
+packages=(wordnet-base wordnet-sense-index mythes-pt-br mythes-pt-pt mythes-fr)
 [ "$with_browser" = 1 ] && packages+=(chromium)
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   missing=()

@@ -101,3 +101,18 @@ def test_how_meteor_works_page(wordnet_reader):
     objective_titles = [f["layout"]["title"]["text"] for f in _figures(at) if f["layout"].get("title")]
     assert any("fewest crossings: 6 chunks" in t for t in objective_titles)
     assert any("fewest chunks: 3 chunks" in t for t in objective_titles)
+
+
+def test_language_from_url_and_capabilities():
+    at = _app(cand="eles chegaram cedo", ref="ele chegou cedo", lang="pt-BR")
+    diagram = _figures(at)[0]
+    legend = {t["name"] for t in diagram["data"] if t.get("meta", {}).get("kind") == "stage"}
+    assert "stem (1)" in legend
+    capability = next(d.value for d in at.dataframe if "stemmer" in d.value.columns)
+    assert "Snowball portuguese (nltk)" in list(capability["stemmer"])
+    assert "lang:pt-BR" in at.markdown[-1].value or any("lang:pt-BR" in c.value for c in at.caption)
+
+
+def test_unknown_language_in_url_is_reported():
+    at = _app(cand="a b", ref="a b", lang="xx")
+    assert any("lang='xx' is not a supported language" in w.value for w in at.warning)

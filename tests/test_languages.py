@@ -1,0 +1,92 @@
+"""Languages beyond English: hand-checked stem and synonym matches, character-level Chinese,
+and a capability table that tells the truth about missing resources."""
+import pytest
+
+from meteor_core import MeteorConfig, MeteorParameterError, Scorer, score
+from meteor_core import languages as langs
+from meteor_core.cli import main
+from meteor_core.languages import LANGUAGES, capabilities
+
+
+@pytest.mark.parametrize("lang, cand, ref, pair", [
+    ("pt-BR", "eles chegaram", "ele chegou", ("chegaram", "chegou")),
+    ("pt-PT", "nós chegamos", "eles chegaram", ("chegamos", "chegaram")),
+    ("fr", "ils parlaient", "il parlait", ("parlaient", "parlait")),
+    ("es", "ellos hablaban", "ella hablaba", ("hablaban", "hablaba")),
+    ("de", "die kinder spielten", "das kind spielte", ("spielten", "spielte")),
+    ("it", "parlavano", "parlava", ("parlavano", "parlava")),
+    ("ru", "книги", "книга", ("книги", "книга")),
+])
+def test_snowball_stem_matches(lang, cand, ref, pair):
+    best = score(cand, ref, language=lang, stages=("exact", "stem")).best
+    links = {(best.candidate_tokens[l.candidate].text, best.reference_tokens[l.reference].text): l.stage for l in best.links}
+    assert links[pair] == "stem"
+    assert f"lang:{lang}" in score(cand, ref, language=lang, stages=("exact", "stem")).signature
+
+
+def test_english_keeps_porter_and_portuguese_without_stem_stage_is_exact_only():
+    assert score("chegaram", "chegou", language="pt", stages=("exact",)).best.stats.matches == 0
+    assert "stem(porter)" in score("runs", "running").signature
+
+
+@pytest.mark.skipif(langs.thesaurus_path(LANGUAGES["pt-BR"]) is None, reason="mythes-pt-br not installed")
+def test_portuguese_thesaurus_synonym():
+    best = score("a loja", "o armazém", language="pt-BR").best
+    link = best.link_for_candidate(1)
+    assert link is not None and link.stage == "synonym" and "th_pt_BR.dat" in link.evidence
+
+
+@pytest.mark.skipif(langs.thesaurus_path(LANGUAGES["fr"]) is None, reason="mythes-fr not installed")
+def test_french_thesaurus_synonym_is_symmetric():
+    forward = score("abaissant", "humiliant", language="fr").best
+    backward = score("humiliant", "abaissant", language="fr").best
+    assert forward.stats.matches == backward.stats.matches == 1
+    assert forward.links[0].stage == backward.links[0].stage == "synonym"
+
+
+def test_chinese_character_level_by_hand():
+    # cand 我们去北京 (5 chars), ref 我们明天去北京 (7 chars): matches 我 们 去 北 京 (m = 5),
+    # chunks: 我们 | 去北京 -> 2. P = 1, R = 5/7, Fmean = (5/7) / (0.9 + 0.1*5/7) = 50/68,
+    # penalty 0.5 (2/5)^3 = 4/125.
+    best = score("我们去北京", "我们明天去北京", language="zh").best
+    assert [t.text for t in best.candidate_tokens] == ["我", "们", "去", "北", "京"]
+    assert (best.stats.matches, best.stats.chunks) == (5, 2)
+    assert best.breakdown.precision == 1.0 and best.breakdown.recall == pytest.approx(5 / 7)
+    assert best.score == pytest.approx(50 / 68 * (1 - 4 / 125), abs=1e-12)
+    assert {s.stage: s.available for s in best.stage_status} == {"exact": True, "stem": False, "synonym": False}
+
+
+def test_chinese_and_japanese_segmenters_recorded_in_signature():
+    zh = score("我们今天去北京大学", "我们去北京大学", language="zh", tokenizer="segmenter")
+    assert [t.text for t in zh.best.candidate_tokens] == ["我们", "今天", "去", "北京大学"]
+    assert "tok:jieba-" in zh.signature
+    ja = score("今日は良い天気です", "今日は天気です", language="ja", tokenizer="segmenter")
+    assert [t.text for t in ja.best.candidate_tokens] == ["今日", "は", "良い", "天気", "です"]
+    assert "tok:janome-" in ja.signature
+    with pytest.raises(MeteorParameterError, match="segmenter tokenizer is for zh and ja"):
+        MeteorConfig(language="en", tokenizer="segmenter")
+
+
+def test_nltk_mode_is_english_only():
+    with pytest.raises(MeteorParameterError, match="nltk mode reproduces nltk's English pipeline"):
+        MeteorConfig(mode="nltk", language="fr")
+
+
+def test_capability_table_reflects_a_missing_thesaurus(monkeypatch, tmp_path):
+    monkeypatch.setattr(langs, "MYTHES_DIR", tmp_path)  # no thesaurus files here
+    rows = {r.code: r for r in capabilities()}
+    assert rows["pt-BR"].synonyms_available is False
+    assert "apt-get install mythes-pt-br" in rows["pt-BR"].synonyms
+    assert rows["es"].synonyms.startswith("none")
+    result = Scorer(MeteorConfig(language="pt-BR")).score("a loja", ["o armazém"])
+    status = {s.stage: s for s in result.best.stage_status}
+    assert status["synonym"].available is False and "mythes-pt-br" in status["synonym"].message
+    assert any("mythes-pt-br" in w for w in result.best.warnings)
+
+
+def test_cli_languages_and_lang(capsys):
+    assert main(["languages"]) == 0
+    out = capsys.readouterr().out
+    assert "pt-BR" in out and "Snowball portuguese" in out and "jieba" in out
+    assert main(["score", "--lang", "pt", "--stages", "exact,stem", "--candidate", "chegaram", "--reference", "chegou"]) == 0
+    assert "stem 'cheg'" in capsys.readouterr().out
