@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from pathlib import Path
 from typing import Optional
@@ -114,40 +113,34 @@ def _cache_key(*parts) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
 
 
-def analyze_with_progress(corpus: CorpusInput, config: MeteorConfig) -> Optional[CorpusAnalysis]:
+def _run_cached(key: str, label: str, work):
+    """Run `work(progress)` once per session and input; sorting and filtering reuse the result."""
     cache = st.session_state.setdefault("_corpus_cache", {})
-    key = _cache_key("one", corpus, config)
     if key not in cache:
-        bar = st.progress(0.0, text=f"Scoring {len(corpus.candidates)} segments…")
+        bar = st.progress(0.0, text=label)
 
         def progress(done: int, total: int) -> None:
             if done == total or done % max(1, total // 50) == 0:
                 bar.progress(done / total, text=f"Scoring segment {done} of {total}…")
 
         try:
-            cache[key] = analyze_corpus(corpus, config, progress)
+            cache[key] = work(progress)
         except MeteorInputError as error:
-            bar.empty()
             st.error(str(error))
             return None
-        bar.empty()
+        finally:
+            bar.empty()
     return cache[key]
+
+
+def analyze_with_progress(corpus: CorpusInput, config: MeteorConfig) -> Optional[CorpusAnalysis]:
+    return _run_cached(_cache_key("one", corpus, config), f"Scoring {len(corpus.candidates)} segments…",
+                       lambda progress: analyze_corpus(corpus, config, progress))
 
 
 def compare_with_progress(a: CorpusInput, b: CorpusInput, config: MeteorConfig, names) -> Optional[SystemComparison]:
-    cache = st.session_state.setdefault("_corpus_cache", {})
-    key = _cache_key("two", a, b, config, tuple(names))
-    if key not in cache:
-        bar = st.progress(0.0, text="Scoring both systems…")
-        try:
-            cache[key] = compare_systems(a, b, config, tuple(names),
-                                         lambda d, t: bar.progress(d / t, text=f"Scoring segment {d} of {t}…"))
-        except MeteorInputError as error:
-            bar.empty()
-            st.error(str(error))
-            return None
-        bar.empty()
-    return cache[key]
+    return _run_cached(_cache_key("two", a, b, config, tuple(names)), "Scoring both systems…",
+                       lambda progress: compare_systems(a, b, config, tuple(names), progress))
 
 
 def show_not_scored(analysis: CorpusAnalysis, label: str = "") -> None:
