@@ -118,7 +118,6 @@ def main() -> None:
     print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems})")
     nltk_run = run_worker("nltk", path)
     paper = run_worker("paper", path)
-    nltk_mode = run_worker("nltk-mode", path) if False else None
     for name, r in (("nltk meteor_score", nltk_run), ("paper mode", paper)):
         print(f"{name:18s} end-to-end {r['end_to_end']:6.2f} s (load {r['load']:.2f} s, first pass {r['first_pass']:.2f} s)"
               f"   warm {r['warm_pairs_per_s']:7.0f} pairs/s   slowest pair {r['slowest'][0] * 1000:.1f} ms (#{r['slowest'][1]})")

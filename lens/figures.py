@@ -1,7 +1,7 @@
 """Plotly figures built from meteor_core result objects. Pure: result in, figure out."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable
 
 import plotly.graph_objects as go
 

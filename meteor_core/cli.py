@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 
 from .errors import MeteorInputError, MeteorParameterError
 from .params import BUILTIN_STAGES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorParams
-from .report import bleu_for, corpus_summary_dict, explain, result_to_dict
+from .report import explain, result_to_dict
 from .scorer import Scorer
 from .stages import SynonymTable
 
@@ -104,46 +104,42 @@ class _Progress:
 
 
 def _cmd_corpus(args) -> int:
+    from .corpus import analyze_corpus
     from .corpus_io import read_corpus_files
     from .report import segment_to_dict
 
-    rows = read_corpus_files(args.candidates, args.references, args.candidate_column,
-                             args.reference_column or None, args.id_column)
-    for problem in rows.problems:
-        print(f"skipped: {problem}", file=sys.stderr)
+    data = read_corpus_files(args.candidates, args.references, args.candidate_column,
+                             args.reference_column or None, args.id_column, args.human_column)
     scorer = _scorer(args)
-    corpus = scorer.score_corpus(rows.candidates, rows.references, progress=_Progress(len(rows.candidates)),
-                                 skip_invalid=True)
-    for skipped in corpus.skipped:
-        print(f"skipped: segment {rows.ids[skipped.index]}: {skipped.reason}", file=sys.stderr)
-    summary = corpus_summary_dict(corpus)
-    header = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
-              "candidate_length", "reference_length", "best_reference", "optimal"]
-    table = []
-    for seg_id, seg in zip((rows.ids[k] for k in corpus.indices), corpus.segments):
-        b = seg.best
-        table.append([seg_id, b.score, bleu_for(seg).score, b.breakdown.precision, b.breakdown.recall,
-                      b.breakdown.penalty, b.stats.chunks, b.stats.matches, b.stats.candidate_length,
-                      b.stats.reference_length, seg.best_index, b.optimal])
+    analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)))
+    summary = analysis.summary()
+    for problem in summary["not_scored"]:
+        print(f"not scored: {problem}", file=sys.stderr)
+    columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
+               "candidate_length", "reference_length", "best_reference", "optimal"]
+    rows = analysis.rows
     if args.json:
-        segments = []
-        for row, seg in zip(table, corpus.segments):
-            segments.append({**dict(zip(header, row)), **{k: v for k, v in segment_to_dict(seg.best).items()
-                                                       if k in ("alignment", "chunk_spans", "matches_by_stage")}})
+        segments = [{**{k: row[k] for k in columns},
+                     **{k: v for k, v in segment_to_dict(seg.best).items()
+                        if k in ("alignment", "chunk_spans", "matches_by_stage")}}
+                    for row, seg in zip(rows, analysis.corpus.segments)]
         print(json.dumps({"segments": segments, "corpus": summary}, ensure_ascii=False))
     elif args.tsv:
-        print("\t".join(header))
-        for row in table:
-            print("\t".join(f"{v:.6f}" if isinstance(v, float) else str(v) for v in row))
+        print("\t".join(columns))
+        for row in rows:
+            print("\t".join(f"{row[k]:.6f}" if isinstance(row[k], float) else str(row[k]) for k in columns))
     else:
         print(f"{'id':>6} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
-        for row in table:
-            print(f"{row[0]:>6} {row[1]:8.4f} {row[2]:8.4f} {row[3]:6.3f} {row[4]:6.3f} {row[5]:6.3f} {row[6]:4d} {row[7]:4d}")
+        for r in rows:
+            print(f"{r['id']:>6} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} {r['recall']:6.3f} "
+                  f"{r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         print()
         print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
         print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}")
         print(f"matches by stage: {summary['matches_by_stage']}")
+        for c in analysis.correlations:
+            print(f"{c.metric} vs human: Pearson {c.pearson}, Spearman {c.spearman}, Kendall tau-b {c.kendall_tau_b}")
         print(f"signature: {summary['signature']}")
     return 0
 
@@ -190,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidate-column", default="candidate")
     p.add_argument("--reference-column", action="append", default=[])
     p.add_argument("--id-column")
+    p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true")
     out.add_argument("--tsv", action="store_true")

@@ -15,9 +15,6 @@ from typing import Sequence
 
 from .stages import StageEdge, porter_stem
 
-_SCAN_ORDER_NOTE = "greedy right-to-left"
-
-
 def _match_by_form(hyp: list[tuple[int, str]], ref: list[tuple[int, str]], label: str):
     """nltk's _match_enums on (original position, form) lists."""
     ref_positions: dict[str, list[int]] = {}

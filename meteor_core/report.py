@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
-from .bleu import BleuResult, corpus_bleu, sentence_bleu
-from .result import CorpusResult, MultiReferenceResult, SegmentResult
+from .bleu import BleuResult, sentence_bleu
+from .result import MultiReferenceResult, SegmentResult
 
 
 def bleu_for(result: MultiReferenceResult, smoothing: Optional[str] = None) -> BleuResult:
@@ -69,34 +69,6 @@ def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = No
     out["warnings"] = list(best.warnings)
     out["signature"] = result.signature
     return out
-
-
-def corpus_summary_dict(corpus: CorpusResult) -> dict:
-    b = corpus.breakdown
-    s = corpus.stats
-    candidates = [[t.norm for t in seg.best.candidate_tokens] for seg in corpus.segments]
-    references = [[[t.norm for t in r.reference_tokens] for r in seg.per_reference] for seg in corpus.segments]
-    smoothing = corpus.segments[0].best.config.bleu_smoothing
-    by_stage: dict[str, int] = {}
-    for seg in corpus.segments:
-        for stage, count in seg.best.matches_by_stage().items():
-            by_stage[stage] = by_stage.get(stage, 0) + count
-    return {
-        "segments": len(corpus.segments),
-        "corpus_meteor": b.score,
-        "mean_segment_meteor": corpus.mean_segment_score,
-        "precision": b.precision, "recall": b.recall, "fmean": b.fmean,
-        "fragmentation": b.fragmentation, "penalty": b.penalty,
-        "matches": s.matches, "candidate_length": s.candidate_length,
-        "reference_length": s.reference_length, "chunks": s.chunks,
-        "matches_by_stage": by_stage,
-        "optimal_share": sum(seg.best.optimal for seg in corpus.segments) / len(corpus.segments),
-        "corpus_bleu": corpus_bleu(candidates, references, smoothing),
-        "bleu_smoothing": smoothing,
-        "signature": corpus.signature,
-        "note": "corpus_meteor is computed from statistics summed over segments (each at its best "
-                "reference), as the paper and METEOR 1.5 do; mean_segment_meteor is the plain average",
-    }
 
 
 def _frac(numerator: int, denominator: int) -> str:

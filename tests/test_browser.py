@@ -1,7 +1,6 @@
 """End to end in a real headless Chromium (Debian's, driven by Playwright): open a URL with
 query parameters, wait for the Plotly chart, check its traces in the DOM, save a screenshot."""
 import os
-import shutil
 import socket
 import subprocess
 import sys

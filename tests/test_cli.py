@@ -85,3 +85,19 @@ def test_corpus_tsv_columns(tmp_path, capsys):
 def test_bad_parameters_are_clear(capsys):
     code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--alpha", "1.5")
     assert code == 2 and "alpha must be in [0, 1]" in err
+
+
+def test_corpus_human_column_and_problems(tmp_path, capsys):
+    data = tmp_path / "h.tsv"
+    data.write_text("id\tcandidate\treference\thuman\n"
+                    "a\tthe cat sat\tthe cat sat\t90\n"
+                    "b\ta dog\tthe dog\t30\n"
+                    "c\tthe mat\tthe mat on the floor\toops\n"
+                    "d\tone two three\tone two four\t50\n", encoding="utf-8")
+    code, out, err = run(capsys, "corpus", "--candidates", str(data), "--id-column", "id", "--human-column", "human",
+                         "--stages", "exact", "--json")
+    result = json.loads(out)
+    assert code == 0 and [s["id"] for s in result["segments"]] == ["a", "b", "d"]
+    assert "line 4: human score 'oops' is not a number" in err
+    names = [c["metric"] for c in result["corpus"]["correlations"]]
+    assert names == ["METEOR", "BLEU"] and result["corpus"]["correlations"][0]["n"] == 3

@@ -2,7 +2,6 @@
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 from streamlit.testing.v1 import AppTest

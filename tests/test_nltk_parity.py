@@ -1,7 +1,6 @@
 """NLTK mode equals nltk.translate.meteor_score.meteor_score on the same token lists."""
 import random
 
-import pytest
 from nltk.translate.meteor_score import align_words, meteor_score
 
 from meteor_core import MeteorConfig, Scorer

@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from meteor_core import MeteorConfig, Scorer, score
+from meteor_core import score
 from meteor_core.report import bleu_for
 
 EXACT_WS = dict(stages=("exact",), tokenizer="whitespace")
