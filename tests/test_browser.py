@@ -86,13 +86,14 @@ def test_corpus_upload_and_drill_down_in_chromium(server, tmp_path):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.goto(f"{server}/corpus")
-        page.wait_for_selector("[data-testid=stDataFrame]", timeout=90_000)  # the sample corpus
+        tables = page.locator("[data-testid=stMain] [data-testid=stDataFrame]")
+        tables.first.wait_for(timeout=90_000)  # the sample corpus is scored
         page.get_by_text("Upload a table (TSV, CSV, JSONL)").click()
         page.wait_for_selector("input[type=file]", state="attached", timeout=30_000)
         page.set_input_files("input[type=file]", str(corpus))
         page.get_by_text("upload.tsv: 3 rows").wait_for(timeout=60_000)
         page.wait_for_timeout(1500)
-        grid = page.query_selector_all("[data-testid=stDataFrame]")[-1]
+        grid = tables.last
         grid.scroll_into_view_if_needed()
         page.wait_for_timeout(500)
         box = grid.bounding_box()
