@@ -202,16 +202,13 @@ class _BranchAndBound:
         self.partner: list[Optional[int]] = [None] * candidate_length
         for i, j in base:
             self.partner[i] = j
+        self.base_partner = list(self.partner)  # partner changes during the search; bounds use the base
         self.total_matches = len(base) + sum(self.need)
         self.decided: dict[int, int] = {}
         self.is_variable = [False] * candidate_length
         for c in self.order:
             self.is_variable[c] = True
-        self.can_link = [False] * max(candidate_length - 1, 0)
-        for i in range(candidate_length - 1):
-            left = self._possible(i)
-            right = self._possible(i + 1)
-            self.can_link[i] = any(r + 1 in right for r in left)
+        self._can_link: Optional[list[bool]] = None  # built on first use (only crossing ties need it)
         self.used_refs: set[int] = set()
         self.chosen_refs_sorted: list[int] = []
         self.vector: list[int] = []
@@ -221,15 +218,24 @@ class _BranchAndBound:
         self.best_vector: list[int] = []
         self.best_pairs: list[tuple[int, int]] = []
 
+    @property
+    def can_link(self) -> list[bool]:
+        """Whether positions i and i + 1 could ever form a link (optimistic, for chunk bounds)."""
+        if self._can_link is None:
+            possible = [self._possible(i) for i in range(self.n)]
+            self._can_link = [any(r + 1 in possible[i + 1] for r in possible[i]) for i in range(self.n - 1)]
+        return self._can_link
+
     def _possible(self, i: int) -> set[int]:
-        if self.partner[i] is not None:
-            return {self.partner[i]}
+        if self.base_partner[i] is not None:
+            return {self.base_partner[i]}
         return set(self.options.get(i, ()))
 
     # -- bounds -------------------------------------------------------------------------
     def _chunk_lower_bound(self) -> int:
         """chunks = matches - links; links bounded by optimistic links on undecided pairs."""
         links = 0
+        can_link = self.can_link
         partner = self.partner
         decided = self.decided
         variable = self.is_variable
@@ -237,7 +243,7 @@ class _BranchAndBound:
             left_open = variable[i] and i not in decided
             right_open = variable[i + 1] and (i + 1) not in decided
             if left_open or right_open:
-                links += self.can_link[i]
+                links += can_link[i]
             else:
                 a, b = partner[i], partner[i + 1]
                 if a is not None and b is not None and b == a + 1:
