@@ -111,13 +111,27 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--systems", default="Online-A,Online-B")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     pairs = load_pairs(args.systems.split(","), args.limit)
     path = "/tmp/meteor_bench_pairs.json"
     Path(path).write_text(json.dumps(pairs))
     print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems})")
-    nltk_run = run_worker("nltk", path)
-    paper = run_worker("paper", path)
+    # Median of --repeat fresh processes each, alternating, so machine noise hits both alike.
+    runs = {"nltk": [], "paper": []}
+    for _ in range(args.repeat):
+        for mode in runs:
+            runs[mode].append(run_worker(mode, path))
+
+    def median_run(results):
+        keys = ("end_to_end", "load", "first_pass", "warm_pairs_per_s")
+        out = dict(results[0])
+        for key in keys:
+            out[key] = sorted(r[key] for r in results)[len(results) // 2]
+        return out
+
+    nltk_run, paper = median_run(runs["nltk"]), median_run(runs["paper"])
+    print(f"medians of {args.repeat} runs each")
     for name, r in (("nltk meteor_score", nltk_run), ("paper mode", paper)):
         print(f"{name:18s} end-to-end {r['end_to_end']:6.2f} s (load {r['load']:.2f} s, first pass {r['first_pass']:.2f} s)"
               f"   warm {r['warm_pairs_per_s']:7.0f} pairs/s   slowest pair {r['slowest'][0] * 1000:.1f} ms (#{r['slowest'][1]})")
