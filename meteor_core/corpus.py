@@ -11,7 +11,7 @@ from .corpus_io import CorpusInput, RowProblem
 from .params import MeteorConfig
 from .report import bleu_for
 from .result import CorpusResult
-from .scorer import Scorer, _cached_scorer
+from .scorer import Scorer, scorer_for
 from .stats import kendall_tau_b, pearson, spearman
 
 Progress = Optional[Callable[[int, int], None]]
@@ -87,7 +87,7 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[flo
 
 
 def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None) -> CorpusAnalysis:
-    scorer: Scorer = _cached_scorer(config)
+    scorer: Scorer = scorer_for(config)
     corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True)
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [[t.norm for t in seg.best.candidate_tokens] for seg in corpus.segments]

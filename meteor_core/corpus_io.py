@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -51,7 +51,6 @@ class CorpusInput:
     references: tuple[tuple[str, ...], ...]
     human: Optional[tuple[Optional[float], ...]] = None
     problems: tuple[RowProblem, ...] = ()
-    source_lines: tuple[int, ...] = field(default=())
 
 
 def decode(data: bytes, name: str) -> str:
@@ -166,7 +165,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                                f"the columns are {', '.join(repr(c) for c in table.columns)}")
     if not reference_columns:
         raise MeteorInputError(f"{table.name}: choose at least one reference column")
-    ids, cands, refs, human, problems, lines = [], [], [], [], list(table.problems), []
+    ids, cands, refs, human, problems = [], [], [], [], list(table.problems)
     for row, line in zip(table.rows, table.lines):
         candidate = row.get(candidate_column)
         if not isinstance(candidate, str):
@@ -199,9 +198,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         cands.append(candidate)
         refs.append(tuple(segment_refs))
         human.append(score)
-        lines.append(line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
-                       tuple(problems), tuple(lines))
+                       tuple(problems))
 
 
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
@@ -216,10 +214,8 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
         if len(lines) != len(cand_lines):
             raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has {len(lines)}")
         ref_lines.append(lines)
-    numbers = tuple(range(1, len(cand_lines) + 1))
-    return CorpusInput(tuple(str(n) for n in numbers), tuple(cand_lines),
-                       tuple(tuple(lines[k] for lines in ref_lines) for k in range(len(cand_lines))),
-                       None, (), numbers)
+    return CorpusInput(tuple(str(n) for n in range(1, len(cand_lines) + 1)), tuple(cand_lines),
+                       tuple(tuple(lines[k] for lines in ref_lines) for k in range(len(cand_lines))))
 
 
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: str = "candidate",

@@ -10,7 +10,7 @@ from .bleu import BleuResult
 from .params import BUILTIN_STAGES, MeteorConfig
 from .report import bleu_for
 from .result import MultiReferenceResult
-from .scorer import ReferencesInput, Scorer, TextOrTokens, _cached_scorer
+from .scorer import ReferencesInput, Scorer, TextOrTokens, scorer_for
 from .stages import SynonymTable
 
 
@@ -37,7 +37,7 @@ class Exploration:
 
 def explore(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
             synonym_tables: Sequence[SynonymTable] = ()) -> Exploration:
-    scorer = Scorer(config, synonym_tables) if synonym_tables else _cached_scorer(config)
+    scorer = Scorer(config, synonym_tables) if synonym_tables else scorer_for(config)
     result = scorer.score(candidate, references)
     comparison = None
     if not synonym_tables and config.language == "en":  # nltk mode exists for English only
@@ -45,7 +45,7 @@ def explore(candidate: TextOrTokens, references: ReferencesInput, config: Meteor
             other_config = config.with_changes(mode="nltk", stages=BUILTIN_STAGES)
         else:
             other_config = config.with_changes(mode="paper")
-        other = _cached_scorer(other_config).score(candidate, references)
+        other = scorer_for(other_config).score(candidate, references)
         mine = {(l.candidate, l.reference) for l in result.best.links}
         theirs = {(l.candidate, l.reference) for l in other.per_reference[result.best_index].links}
         comparison = ModeComparison(other_config.mode, other, tuple(sorted(mine - theirs)),

@@ -1,6 +1,7 @@
 """The one entry point that turns (candidate, references) into result objects."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Optional, Sequence, Union
 
 from .align import align_paper, chunk_spans, count_crossings
@@ -195,13 +196,11 @@ def score(candidate: TextOrTokens, references: ReferencesInput, config: Optional
           **config_changes) -> MultiReferenceResult:
     """Convenience: score(candidate, references, mode="paper", ...)."""
     config = (config or MeteorConfig()).with_changes(**config_changes) if config_changes else (config or MeteorConfig())
-    return _cached_scorer(config).score(candidate, references)
+    return scorer_for(config).score(candidate, references)
 
 
-_SCORERS: dict[MeteorConfig, Scorer] = {}
-
-
-def _cached_scorer(config: MeteorConfig) -> Scorer:
-    if config not in _SCORERS:
-        _SCORERS[config] = Scorer(config)
-    return _SCORERS[config]
+@lru_cache(maxsize=32)
+def scorer_for(config: MeteorConfig) -> Scorer:
+    """A shared Scorer per configuration (stages and their word caches built once). Bounded:
+    an app whose users try many parameter values must not keep every Scorer alive."""
+    return Scorer(config)

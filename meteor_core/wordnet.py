@@ -227,8 +227,9 @@ def wordnet_status() -> WordNetStatus:
 
 def install_wordnet(log=print) -> WordNetStatus:
     """Make WordNet 3.0 available: already there, Debian copy, nltk.download, or apt-get."""
-    if _find_corpus_dir() is not None:
-        log(f"WordNet already available at {_find_corpus_dir()}")
+    existing = _find_corpus_dir()
+    if existing is not None:
+        log(f"WordNet already available at {existing}")
     elif copy_from_debian() is not None:
         log(f"Copied WordNet from {DEBIAN_WORDNET_DIR} to {default_target_dir()}")
     else:
