@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_support
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +17,45 @@ def wordnet_reader():
     if not status.available:
         pytest.fail(status.message)
     return reader
+
+
+@pytest.fixture(scope="module")
+def streamlit_server(tmp_path_factory):
+    """One app server per test module; its output is checked by browser_support.assert_clean."""
+    from browser_support import StreamlitServer, require_chromium
+
+    require_chromium()
+    server = StreamlitServer(tmp_path_factory.mktemp("streamlit"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def browser_page(chromium):
+    """A fresh browser context (own session) per test, JavaScript errors recorded."""
+    from browser_support import watch_page_errors
+
+    context = chromium.new_context(viewport={"width": 1400, "height": 1800})
+    page = context.new_page()
+    watch_page_errors(page)
+    try:
+        yield page
+    finally:
+        context.close()
