@@ -106,7 +106,8 @@ class Scorer:
     def tokenize(self, text: TextOrTokens, field: str) -> tuple[Token, ...]:
         c = self.config
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
-                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language)
+                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language,
+                        unicode_normalize=c.mode != "nltk")  # nltk mode matches as nltk: str.lower only
 
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
