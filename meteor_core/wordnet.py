@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import threading
+import weakref
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
@@ -91,26 +92,24 @@ class _LazyLemmaIndex:
         for pos, suffix in reader._FILEMAP.items():
             with reader.open(f"index.{suffix}") as fp:
                 self._lines[pos] = [line for line in fp.read().split("\n") if line and not line.startswith(" ")]
-        self._cache: dict = {}
+        # Bounded: any string can be looked up, and a long-running server sees unlimited words.
+        self._lookup = lru_cache(maxsize=65536)(self._parse_entry)
 
-    def _lookup(self, lemma: str) -> dict:
-        entry = self._cache.get(lemma)
-        if entry is None:
-            entry = {}
-            probe = lemma + " "
-            for pos, lines in self._lines.items():
-                k = bisect_left(lines, probe)
-                if k < len(lines) and lines[k].startswith(probe):
-                    fields = lines[k].split()
-                    n_synsets = int(fields[2])
-                    n_pointers = int(fields[3])
-                    start = 4 + n_pointers + 2
-                    offsets = [int(x) for x in fields[start:start + n_synsets]]
-                    entry[pos] = offsets
-                    if pos == "a":
-                        sats = self._reader.satellite_offsets
-                        entry["s"] = [o for o in offsets if o in sats]
-            self._cache[lemma] = entry
+    def _parse_entry(self, lemma: str) -> dict:
+        entry = {}
+        probe = lemma + " "
+        for pos, lines in self._lines.items():
+            k = bisect_left(lines, probe)
+            if k < len(lines) and lines[k].startswith(probe):
+                fields = lines[k].split()
+                n_synsets = int(fields[2])
+                n_pointers = int(fields[3])
+                start = 4 + n_pointers + 2
+                offsets = [int(x) for x in fields[start:start + n_synsets]]
+                entry[pos] = offsets
+                if pos == "a":
+                    sats = self._reader.satellite_offsets
+                    entry["s"] = [o for o in offsets if o in sats]
         return entry
 
     def __contains__(self, lemma) -> bool:
@@ -152,6 +151,16 @@ def _reader_class():
         def __init__(self, root):
             self._file_lock = threading.RLock()
             super().__init__(root, None)
+            _open_readers.add(self)
+
+        def _forget_files_after_fork(self):
+            """In a forked child the open handles share their file offsets with the parent's:
+            drop them (each process reopens its own on first use) and the lock (another
+            thread may have held it at the fork)."""
+            self._file_lock = threading.RLock()
+            self._data_file_map = {}
+            self._key_count_file = None
+            self._key_synset_file = None
 
         def map_wn(self, version="wordnet"):
             return None
@@ -196,6 +205,18 @@ def _reader_class():
             return self.synset_from_pos_and_offset(key[0], int(key[1:])).name()
 
     return FastWordNetReader
+
+
+_open_readers: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for reader in list(_open_readers):
+        reader._forget_files_after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def lexnames_text() -> str:
