@@ -87,9 +87,9 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[flo
 
 
 def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,
-                   scorer: Optional[Scorer] = None, workers: Optional[int] = 1) -> CorpusAnalysis:
+                   scorer: Optional[Scorer] = None, workers: Optional[int] = None) -> CorpusAnalysis:
     """scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
-    workers: processes to score on (None: all cores)."""
+    workers: processes to score on (None: all cores; small corpora stay in this process)."""
     scorer = scorer or scorer_for(config)
     corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
                                  workers=workers)

@@ -106,15 +106,19 @@ def score_or_error(scorer, pair):
         return error
 
 
-#: Below this many segments a pool costs more to start than it saves.
+#: Below this many segments a pool costs more to start than it saves: forked workers start in
+#: milliseconds; forkserver workers (threaded callers: the app) import everything and load
+#: WordNet again, about 2 s.
 MIN_PARALLEL_SEGMENTS = 200
+MIN_PARALLEL_SEGMENTS_FRESH_WORKERS = 3000
 
 
 def score_segments(scorer, candidates: Sequence, references: Sequence, workers: Optional[int] = 1) -> Iterator:
     """scorer.score for each (candidate, references), in order, on `workers` processes (None:
     all cores): a MultiReferenceResult or the MeteorInputError of each segment."""
     workers = resolve_workers(workers)
-    if len(candidates) < MIN_PARALLEL_SEGMENTS:
+    minimum = MIN_PARALLEL_SEGMENTS if _start_method() == "fork" else MIN_PARALLEL_SEGMENTS_FRESH_WORKERS
+    if len(candidates) < minimum:
         workers = 1
     for chunk in map_ordered(scorer, score_or_error, zip(candidates, references), workers):
         yield from chunk

@@ -53,11 +53,13 @@ def test_first_invalid_segment_stops_a_pooled_run_with_its_number(wordnet_reader
         Scorer(MeteorConfig(stages=("exact",))).score_corpus(candidates, references, workers=2)
 
 
-def test_pool_from_a_threaded_caller(wordnet_reader):
+def test_pool_from_a_threaded_caller(wordnet_reader, monkeypatch):
     """A threaded process (the Streamlit server) gets forkserver workers, not fork."""
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SEGMENTS_FRESH_WORKERS", 200)  # a pool even for a test-sized corpus
     scorer = Scorer(MeteorConfig(stages=("exact", "stem")))
-    candidates = [f"the cat number {k} sat" for k in range(parallel.MIN_PARALLEL_SEGMENTS)]
-    references = [[f"a cat number {k} sits"] for k in range(parallel.MIN_PARALLEL_SEGMENTS)]
+    count = parallel.MIN_PARALLEL_SEGMENTS_FRESH_WORKERS
+    candidates = [f"the cat number {k} sat" for k in range(count)]
+    references = [[f"a cat number {k} sits"] for k in range(count)]
     out = {}
     stop = threading.Event()
     idle = threading.Thread(target=stop.wait)
