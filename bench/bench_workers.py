@@ -64,6 +64,9 @@ def run_batch(path: Path, workers: int, sample_every: float = 0.0) -> dict:
             if sample_every and now - last >= sample_every:
                 last = now
                 samples.append((lines, *_tree_rss_kb(proc.pid)))
+                if len(samples) % 60 == 1:  # a line a minute, so a long run shows its memory as it goes
+                    print(f"    {now - start:6.0f} s: {lines:>8,} lines, RSS {samples[-1][1] / 1024:7.1f} MB total, "
+                          f"largest process {samples[-1][2] / 1024:6.1f} MB", flush=True)
         proc.wait()
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the batch process and its workers
     cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
@@ -74,7 +77,7 @@ def run_batch(path: Path, workers: int, sample_every: float = 0.0) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--systems", default="Online-A,Online-B")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3, help="0: skip the timing runs")
     parser.add_argument("--rss-lines", type=int, default=200_000, help="0: skip the long-stream memory run")
     args = parser.parse_args()
 
@@ -90,7 +93,7 @@ def main() -> None:
           f"on the machine shows in the absolute times, less in the ratios (runs alternate)")
 
     runs: dict[str, list] = {"nltk": [], "1": [], str(cores): []}
-    for _ in range(args.repeat):
+    for _ in range(args.repeat if args.repeat else 0):
         runs["nltk"].append(run_worker("nltk", pairs_path)["wall"])
         for workers in (1, cores):
             result = run_batch(jsonl, workers)
@@ -100,13 +103,20 @@ def main() -> None:
     def median(values):
         return sorted(values)[len(values) // 2]
 
+    if args.repeat:
+        report_timing(runs, pairs, cores, args.repeat, median)
+    if args.rss_lines:
+        report_memory(jsonl, args.rss_lines, cores)
+
+
+def report_timing(runs, pairs, cores, repeat, median) -> None:
     nltk_s = median(runs["nltk"])
     one = median([r["seconds"] for r in runs["1"]])
     many = median([r["seconds"] for r in runs[str(cores)]])
     one_cpu = median([r["cpu"] for r in runs["1"]])
     many_cpu = median([r["cpu"] for r in runs[str(cores)]])
     same = {r["sha256"] for r in runs["1"] + runs[str(cores)]}
-    print(f"medians of {args.repeat} runs, end to end (process start, imports, WordNet, pool start-up)")
+    print(f"medians of {repeat} runs, end to end (process start, imports, WordNet, pool start-up)")
     print(f"  nltk meteor_score loop           {nltk_s:7.2f} s")
     print(f"  batch --workers 1                {one:7.2f} s   {len(pairs) / one:6.0f} lines/s   CPU {one_cpu:6.2f} s")
     print(f"  batch --workers {cores:<2d}               {many:7.2f} s   {len(pairs) / many:6.0f} lines/s   CPU {many_cpu:6.2f} s")
@@ -116,28 +126,30 @@ def main() -> None:
     print(f"ratio nltk / batch on {cores} workers: {nltk_s / many:.2f}x;  nltk / batch on 1 worker: {nltk_s / one:.2f}x")
     print(f"output identical across all runs and worker counts: {len(same) == 1}")
 
-    if args.rss_lines:
-        long_path = Path("/tmp/meteor_bench_workers_long.jsonl")
-        with open(jsonl, "rb") as f:
-            block = f.read()
-        with open(long_path, "wb") as out:
-            written = 0
-            while written < args.rss_lines:
-                take = block.splitlines(keepends=True)[: args.rss_lines - written]
-                out.write(b"".join(take))
-                written += len(take)
-        result = run_batch(long_path, cores, sample_every=1.0)
-        long_path.unlink()
-        print(f"\n{args.rss_lines:,} lines on {cores} workers: {result['seconds']:.0f} s, "
-              f"{result['lines']:,} output lines, exit {result['returncode']}")
-        samples = result["samples"]
-        if samples:
-            print("  RSS of the whole process tree (main + workers) as the stream goes:")
-            for k in range(10):
-                lines, total, largest = samples[min(len(samples) - 1, (k + 1) * len(samples) // 10 - 1)]
-                print(f"    after {lines:>8,} lines: {total / 1024:7.1f} MB total, largest process {largest / 1024:6.1f} MB")
-            print(f"  peak: {max(s[1] for s in samples) / 1024:.1f} MB total, "
-                  f"{max(s[2] for s in samples) / 1024:.1f} MB largest process")
+
+def report_memory(jsonl: Path, rss_lines: int, cores: int) -> None:
+    long_path = Path("/tmp/meteor_bench_workers_long.jsonl")
+    with open(jsonl, "rb") as f:
+        block = f.read()
+    with open(long_path, "wb") as out:
+        written = 0
+        while written < rss_lines:
+            take = block.splitlines(keepends=True)[: rss_lines - written]
+            out.write(b"".join(take))
+            written += len(take)
+    print(f"\n{rss_lines:,} lines on {cores} workers, RSS sampled every second:", flush=True)
+    result = run_batch(long_path, cores, sample_every=1.0)
+    long_path.unlink()
+    print(f"\n{rss_lines:,} lines on {cores} workers: {result['seconds']:.0f} s, "
+          f"{result['lines']:,} output lines, exit {result['returncode']}")
+    samples = result["samples"]
+    if samples:
+        print("  RSS of the whole process tree (main + workers) as the stream goes:")
+        for k in range(10):
+            lines, total, largest = samples[min(len(samples) - 1, (k + 1) * len(samples) // 10 - 1)]
+            print(f"    after {lines:>8,} lines: {total / 1024:7.1f} MB total, largest process {largest / 1024:6.1f} MB")
+        print(f"  peak: {max(s[1] for s in samples) / 1024:.1f} MB total, "
+              f"{max(s[2] for s in samples) / 1024:.1f} MB largest process")
 
 
 if __name__ == "__main__":
