@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
-from typing import Optional, Sequence
+import time
+from typing import Iterator, Optional, Sequence
 
 from .errors import MeteorInputError, MeteorParameterError
 from .params import BUILTIN_STAGES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorParams
@@ -42,7 +45,7 @@ def _scorer(args) -> Scorer:
         preset.beta if args.beta is None else args.beta,
         preset.gamma if args.gamma is None else args.gamma,
     )
-    tables = [SynonymTable.from_file(path) for path in args.synonyms]
+    tables = [_synonym_table(path) for path in args.synonyms]
     stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
     if args.mode == "paper":
         stages += tuple(f"table:{t.name}" for t in tables)
@@ -54,42 +57,168 @@ def _scorer(args) -> Scorer:
     return Scorer(config, tables)
 
 
+def _synonym_table(path: str) -> SynonymTable:
+    try:
+        return SynonymTable.from_file(path)
+    except csv.Error as error:  # e.g. a field over the csv module's 128 KB limit
+        raise MeteorInputError(f"synonym table {path}: {error}") from None
+
+
+def _warn_unavailable_stages(scorer: Scorer) -> None:
+    """A missing resource is said on stderr once, not only inside each result's signature."""
+    for status in scorer.stage_status:
+        if not status.available:
+            print(f"warning: {status.stage} stage unavailable: {status.message}", file=sys.stderr)
+
+
+def _json_line(out: dict) -> str:
+    """One line of JSON that is always valid UTF-8 (a lone surrogate quoted in a message is
+    written as its \\u escape)."""
+    line = json.dumps(out, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(out, ensure_ascii=True)
+    return line
+
+
 def _cmd_score(args) -> int:
     scorer = _scorer(args)
     result = scorer.score(args.candidate, args.reference)
     if args.json:
-        print(json.dumps(result_to_dict(result), ensure_ascii=False))
+        print(_json_line(result_to_dict(result)))
     else:
         print(explain(result))
     return 0
 
 
-def _cmd_batch(args) -> int:
-    scorer = _scorer(args)
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            print(json.dumps({"error": f"line {number}: empty line"}))
+#: A batch line longer than this is reported and skipped without being held in memory whole
+#: (each text is limited to 200,000 characters anyway).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+class _LineTooLong(bytes):
+    """Stands in for a line over MAX_LINE_BYTES (only its length is kept)."""
+
+
+def _numbered_lines(stream) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw bytes) for every line of a binary stream, split on b"\\n" only (a
+    U+2028 or a lone CR inside a line is data, not a line end); memory bounded per line."""
+    number, limit = 0, MAX_LINE_BYTES
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            size = len(raw)
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line
+                raw = stream.readline(limit)
+                size += len(raw)
+            yield number, _LineTooLong(str(size - raw.endswith(b"\n")).encode())
             continue
-        try:
-            item = json.loads(line)
-            if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
-                raise MeteorInputError('expected {"candidate": str, "references": [str, ...]}')
-            refs = item.get("references")
-            if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-                raise MeteorInputError('"references" must be a list of strings')
-            out = result_to_dict(scorer.score(item["candidate"], refs))
-        except json.JSONDecodeError as error:
-            out = {"error": f"line {number}: not valid JSON ({error.msg})"}
-        except (MeteorInputError, MeteorParameterError) as error:
-            out = {"error": f"line {number}: {error}"}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+        yield number, raw
+
+
+class _LineProblem(Exception):
+    pass
+
+
+def _parse_batch_line(raw: bytes) -> tuple[str, list]:
+    if isinstance(raw, _LineTooLong):
+        raise _LineProblem(f"{int(raw):,} bytes is over the {MAX_LINE_BYTES:,}-byte line limit")
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM):]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _LineProblem(f"not UTF-8 ({error.reason} at byte {error.start} of the line)") from None
+    if not text.strip():
+        raise _LineProblem("empty line")
+    try:
+        item = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _LineProblem(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise _LineProblem("not usable JSON (nested too deeply)") from None
+    except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit
+        raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
+    if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
+        raise _LineProblem('expected {"candidate": str, "references": [str, ...]}')
+    refs = item.get("references")
+    if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        raise _LineProblem('"references" must be a list of strings')
+    return item["candidate"], refs
+
+
+def batch_line(scorer: Scorer, numbered: tuple[int, bytes]) -> str:
+    """One input line (raw bytes) -> exactly one output line: the result, or {"error": ...}.
+    Runs in the worker processes of --workers, so it is a module-level function."""
+    number, raw = numbered
+    try:
+        candidate, references = _parse_batch_line(raw)
+        out = result_to_dict(scorer.score(candidate, references))
+    except (_LineProblem, MeteorInputError, MeteorParameterError) as error:
+        out = {"error": f"line {number}: {error}"}
+    except Exception as error:  # a bug costs this line, never the lines after it
+        out = {"error": f"line {number}: internal error ({type(error).__name__}: {error}); please report it"}
+    return _json_line(out)
+
+
+class _StreamProgress:
+    """Lines done and rate on stderr, twice a second, only when stderr is a terminal."""
+
+    def __init__(self, label: str, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = _isatty(self.stream)
+        self.label = label
+        self.start = self.last = time.monotonic()
+        self.done = 0
+
+    def add(self, count: int) -> None:
+        self.done += count
+        now = time.monotonic()
+        if self.enabled and now - self.last >= 0.5:
+            self.last = now
+            self.stream.write(f"\r{self.label}: {self.done:,} lines ({self.done / (now - self.start):,.0f}/s)")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last != self.start:
+            self.stream.write(f"\r{self.label}: {self.done:,} lines in {time.monotonic() - self.start:.1f} s\n")
+            self.stream.flush()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _cmd_batch(args) -> int:
+    from .parallel import map_ordered, resolve_workers
+
+    workers = resolve_workers(args.workers)
+    scorer = _scorer(args)
+    _warn_unavailable_stages(scorer)
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    progress = _StreamProgress("batch")
+    try:
+        for outputs in map_ordered(scorer, batch_line, _numbered_lines(stdin), workers):
+            sys.stdout.write("".join(line + "\n" for line in outputs))
+            sys.stdout.flush()
+            progress.add(len(outputs))
+    finally:
+        progress.close()
     return 0
 
 
 class _Progress:
     def __init__(self, total: int, stream=sys.stderr, min_total: int = 50):
         self.stream = stream
-        self.enabled = total >= min_total
+        self.enabled = total >= min_total and _isatty(stream)
         self.step = max(1, total // 100)
 
     def __call__(self, done: int, total: int) -> None:
@@ -106,12 +235,15 @@ class _Progress:
 def _cmd_corpus(args) -> int:
     from .corpus import analyze_corpus
     from .corpus_io import read_corpus_files
+    from .parallel import resolve_workers
     from .report import segment_to_dict
 
     data = read_corpus_files(args.candidates, args.references, args.candidate_column,
                              args.reference_column or None, args.id_column, args.human_column)
     scorer = _scorer(args)
-    analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)))
+    _warn_unavailable_stages(scorer)
+    analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
+                              workers=resolve_workers(args.workers))
     summary = analysis.summary()
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
@@ -168,6 +300,12 @@ def _cmd_presets(args) -> int:
     return 0
 
 
+def _add_workers(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="processes to score on (default 0: all cores; 1: this process, each line answered "
+                             "as soon as it is read). Output order and results do not depend on it")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR with its alignment explained")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -178,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_shared(p)
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
+    _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
@@ -190,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true")
     out.add_argument("--tsv", action="store_true")
+    _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_corpus)
     p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
@@ -201,10 +341,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _utf8_output() -> None:
+    """Output is always UTF-8, whatever the locale; a character that cannot be encoded (a
+    lone surrogate quoted in a message) is written as its escape instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a text stream we may reconfigure
+            pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    _utf8_output()
     try:
         return args.func(args)
     except (MeteorInputError, MeteorParameterError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly. Point stdout at /dev/null so the
+        # interpreter's final flush does not raise again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 141  # 128 + SIGPIPE, what a shell reports for a command stopped by a closed pipe
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

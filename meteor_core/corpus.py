@@ -86,9 +86,13 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[flo
                              len(human)) for name, values in metric_scores.items())
 
 
-def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None) -> CorpusAnalysis:
-    scorer: Scorer = scorer_for(config)
-    corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True)
+def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,
+                   scorer: Optional[Scorer] = None, workers: Optional[int] = None) -> CorpusAnalysis:
+    """scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
+    workers: processes to score on (None: all cores; small corpora stay in this process)."""
+    scorer = scorer or scorer_for(config)
+    corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
+                                 workers=workers)
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [[t.norm for t in seg.best.candidate_tokens] for seg in corpus.segments]
     references = [[[t.norm for t in r.reference_tokens] for r in seg.per_reference] for seg in corpus.segments]
