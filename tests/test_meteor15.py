@@ -238,6 +238,9 @@ def test_input_limits(scorer):
     with pytest.raises(MeteorInputError, match="characters; the limit"):
         scorer.score("x" * 200_000, ["w"])
     assert scorer.score("\ud800 cat", ["cat"]).score > 0  # a lone surrogate is just a word no file has
+    # within the token limit but 150 x 150 possible matches: refused at once, not minutes of search
+    with pytest.raises(MeteorInputError, match="more than 20,000 possible matches"):
+        scorer.score(" ".join(["the"] * 150), [" ".join(["the"] * 150)])
 
 
 # -- parameters ------------------------------------------------------------------------------------

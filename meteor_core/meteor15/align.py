@@ -22,11 +22,17 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Optional, Sequence
 
+from ..errors import MeteorInputError
 from .data import MAX_PHRASE_WORDS, Meteor15Data
 from .normalize import java_hash, java_lower
 from .snowball import stem
 
 BEAM_SIZE = 40
+#: Possible matches (all modules pooled) one pair may have. The jar has no limit; its search
+#: does work in proportion to this number (each match can be tried from 40 partial
+#: alignments), so a pair of long, repetitive texts is refused instead of taking minutes.
+#: Real sentence pairs have tens to a few thousand (see bench/validate_meteor15.py).
+MAX_MATCHES = 20_000
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 #: What the jar's scorer hands its aligner as search weights (MeteorScorer), by module kind.
 SEARCH_WEIGHTS = {"exact": 1.0, "stem": 0.5, "synonym": 0.5, "paraphrase": 0.5}
@@ -77,6 +83,22 @@ _POINT = 1 << 52  # one weighted match point; more than any chunks * _CHUNK + di
 _by_key = itemgetter(_KEY)
 
 
+class _Pool(list):
+    """The matches of every module, one list per reference position, with a running count
+    checked against MAX_MATCHES before matches are made."""
+
+    def __init__(self, positions: int):
+        super().__init__([] for _ in range(positions))
+        self.size = 0
+
+    def reserve(self, count: int) -> None:
+        self.size += count
+        if self.size > MAX_MATCHES:
+            raise MeteorInputError(
+                f"this pair has more than {MAX_MATCHES:,} possible matches (long, repetitive texts): METEOR 1.5's "
+                "search would take too long; score shorter segments")
+
+
 class Matcher:
     """Builds the pooled match lists for a list of modules (names from MODULES)."""
 
@@ -91,19 +113,19 @@ class Matcher:
         by_key: dict[int, list[int]] = {}
         for i, key in enumerate(h1):
             by_key.setdefault(key, []).append(i)
+        out.reserve(sum(len(by_key.get(key, ())) for key in h2))
         for j, key in enumerate(h2):
             for i in by_key.get(key, ()):
                 out[j].append(Match(j, 1, i, 1, k))
 
     def _stem(self, k, w1, w2, h1, h2, out):
-        s1 = [java_hash(stem(w)) for w in w1]
         by_key: dict[int, list[int]] = {}
-        for i, key in enumerate(s1):
-            by_key.setdefault(key, []).append(i)
+        for i, w in enumerate(w1):
+            by_key.setdefault(java_hash(stem(w)), []).append(i)
         for j, w in enumerate(w2):
-            for i in by_key.get(java_hash(stem(w)), ()):
-                if h1[i] != h2[j]:
-                    out[j].append(Match(j, 1, i, 1, k))
+            found = [i for i in by_key.get(java_hash(stem(w)), ()) if h1[i] != h2[j]]  # different words only
+            out.reserve(len(found))
+            out[j].extend(Match(j, 1, i, 1, k) for i in found)
 
     def _synsets(self, word: str) -> frozenset[int]:
         """The synsets the jar's synonym module gives a word: its own plus those of its base
@@ -127,9 +149,9 @@ class Matcher:
             related: set[int] = set()
             for s in self.synsets(w):
                 related |= index.get(s, set())
-            for i in sorted(related):
-                if h1[i] != h2[j]:
-                    out[j].append(Match(j, 1, i, 1, k))
+            found = [i for i in sorted(related) if h1[i] != h2[j]]  # different words only
+            out.reserve(len(found))
+            out[j].extend(Match(j, 1, i, 1, k) for i in found)
 
     def _paraphrase(self, k, w1, w2, out):
         crcs1, crcs2 = _ngram_crcs(w1), _ngram_crcs(w2)
@@ -159,10 +181,12 @@ class Matcher:
         # order (the n-grams come sorted by start, then length).
         for j, n, ref in found2:
             for entry, para in by_ref.get(ref, ()):
+                out.reserve(len(where1.get(para, ())))
                 for i in where1.get(para, ()):
                     out[j].append(Match(j, n, i, length[para], k, entry, "reference"))
         for i, n, ref in found1:
             for entry, para in by_ref.get(ref, ()):
+                out.reserve(len(where2.get(para, ())))
                 for j in where2.get(para, ()):
                     out[j].append(Match(j, length[para], i, n, k, entry, "candidate"))
 
@@ -173,10 +197,10 @@ class Matcher:
         h2 = [java_hash(w) for w in words2]
         identical = len(h1) == len(h2) and h1 == h2
         modules = self.modules[:1] if identical else self.modules
-        out: list[list[Match]] = [[] for _ in words2]
+        out = _Pool(len(words2))
         counts = []
         for k, module in enumerate(modules):
-            before = sum(len(lst) for lst in out)
+            before = out.size
             if module == "exact":
                 self._exact(k, h1, h2, out)
             elif module == "stem":
@@ -185,7 +209,7 @@ class Matcher:
                 self._synonym(k, words1, words2, h1, h2, out)
             elif module == "paraphrase" and self.data is not None:
                 self._paraphrase(k, words1, words2, out)
-            counts.append(sum(len(lst) for lst in out) - before)
+            counts.append(out.size - before)
         counts += [0] * (len(self.modules) - len(counts))
         best, fixed = self._search(out, len(words1), len(words2))
         chosen = tuple(m for m in best if m is not None)
