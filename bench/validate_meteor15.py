@@ -10,7 +10,10 @@ with -l en -norm, printed to 6 decimals: agreement means |ours - jar| <= 1e-6). 
 disagreement is sent to the real jar again (-stdio) and classified by which of its statistics
 differ from ours: tokens (normalizer), function words, a module's matches, chunks (search),
 none (arithmetic), or none with the jar now agreeing with us (the stored file differs from a
-fresh jar run). Also the anchor cases of meteor15_anchor_cases.tsv that use English settings.
+fresh jar run). Also the anchor cases of meteor15_anchor_cases.tsv that use English settings,
+and the 6,010 WMT21 segments the jar scored with the 2005 parameters on lower-cased
+whitespace tokens (-lower -p "0.9 3.0 0.5 0.5", weights 1.0; -m exact, and -m exact stem
+synonym): another normalization, other parameters and module lists.
 
 Timing: the same 3,000 pairs (the first 3,000 lines of outputs.tsv.gz) scored end to end,
 start-up and data loading included, in fresh processes, alternating jar and meteor15 mode
@@ -40,6 +43,8 @@ if not SHARED.exists():
 OUTPUTS = SHARED / "wmt22-toen" / "outputs.tsv.gz"
 JAR_SCORES = SHARED / "meteor15" / "wmt22_meteor15_seg.tsv.gz"
 ANCHORS = SHARED / "meteor15" / "meteor15_anchor_cases.tsv"
+WMT21_OUTPUTS = SHARED / "wmt21-toen" / "outputs.tsv.gz"
+WMT21_2005 = SHARED / "meteor15" / "wmt21_meteor15_2005params_seg.tsv.gz"
 TOLERANCE = 1e-6
 
 SCORE_SCRIPT = """
@@ -103,6 +108,31 @@ def validate(limit: int | None, workers: int) -> None:
     if disagreements:
         classify(disagreements, Scorer(MeteorConfig(mode="meteor15")))
     anchors(Scorer(MeteorConfig(mode="meteor15")))
+    with_2005_parameters(limit)
+
+
+def with_2005_parameters(limit: int | None) -> None:
+    from meteor_core import MeteorConfig, MeteorParams, Scorer
+
+    if not WMT21_2005.exists():
+        return
+    outputs = {(row[0], row[1], row[3]): row for row in read_tsv(WMT21_OUTPUTS)}
+    rows = read_tsv(WMT21_2005)[:limit] if limit else read_tsv(WMT21_2005)
+    params = MeteorParams(0.9, 3.0, 0.5, 0.5)
+    for column, stages in ((3, ("exact",)), (4, ("exact", "stem", "synonym"))):
+        scorer = Scorer(MeteorConfig(mode="meteor15", stages=stages, params=params, weights=(1.0,) * len(stages),
+                                     tokenizer="whitespace"))
+        differ = []
+        for row in rows:
+            output = outputs[(row[0], row[1], row[2])]
+            ours = scorer.score(output[6], [output[7]]).score
+            if abs(ours - float(row[column])) > TOLERANCE:
+                differ.append((row[:3], row[column], ours))
+        agree = len(rows) - len(differ)
+        print(f"WMT21, 2005 parameters, -lower, -m \"{' '.join(stages)}\": {agree}/{len(rows)} = "
+              f"{100 * agree / len(rows):.4f}% within {TOLERANCE:g}")
+        for key, jar_score, ours in differ[:5]:
+            print(f"  {key}: jar {jar_score} ours {ours:.6f}")
 
 
 def classify(disagreements, scorer) -> None:
