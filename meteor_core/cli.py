@@ -10,21 +10,30 @@ import time
 from typing import Iterator, Optional, Sequence
 
 from .errors import MeteorInputError, MeteorParameterError
-from .params import BUILTIN_STAGES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorParams
+from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
+                     parse_weights, resolve_params)
 from .report import explain, result_to_dict
 from .scorer import Scorer
 from .stages import SynonymTable
 
 
 def _add_shared(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=("paper", "nltk"), default="paper")
+    parser.add_argument("--mode", choices=MODES, default="paper",
+                        help="paper (2005 definition), nltk (nltk's meteor_score), meteor15 (the METEOR 1.5 jar, "
+                             "-l en -norm)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="crossings",
-                        help="tie-break after maximum matches: fewest crossings (paper) or fewest chunks (METEOR 1.5 style)")
-    parser.add_argument("--stages", default=",".join(BUILTIN_STAGES), help="comma-separated: exact,stem,synonym")
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="2005")
+                        help="paper mode's tie-break after maximum matches: fewest crossings or fewest chunks")
+    parser.add_argument("--stages", help=f"comma-separated; default {','.join(BUILTIN_STAGES)} "
+                                         f"(meteor15: the jar's -m, default {','.join(METEOR15_STAGES)})")
+    parser.add_argument("--preset", choices=sorted(PRESETS),
+                        help="parameter set; default 2005 (nltk mode: nltk, meteor15 mode: meteor-1.5-en)")
     parser.add_argument("--alpha", type=float)
     parser.add_argument("--beta", type=float)
     parser.add_argument("--gamma", type=float)
+    parser.add_argument("--delta", type=float,
+                        help="meteor15: weight of content vs function words (the jar's 4th -p value, default 0.75)")
+    parser.add_argument("--weights", help="meteor15: module weights like the jar's -w, one per module "
+                                          "(default: the first of 1.0 0.6 0.8 0.6 by position)")
     parser.add_argument("--lang", default="en", help="language code (python -m meteor_core languages)")
     parser.add_argument("--tokenizer", choices=("default", "whitespace", "char", "segmenter"), default="default",
                         help="default: words and punctuation (characters for zh/ja); segmenter: jieba (zh) / janome (ja)")
@@ -39,21 +48,21 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
 
 
 def _scorer(args) -> Scorer:
-    preset = PRESETS[args.preset].params
-    params = MeteorParams(
-        preset.alpha if args.alpha is None else args.alpha,
-        preset.beta if args.beta is None else args.beta,
-        preset.gamma if args.gamma is None else args.gamma,
-    )
+    params = resolve_params(args.mode, args.preset, args.alpha, args.beta, args.gamma, args.delta)
     tables = [_synonym_table(path) for path in args.synonyms]
-    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
-    if args.mode == "paper":
-        stages += tuple(f"table:{t.name}" for t in tables)
+    stages = None
+    if args.stages is not None:
+        stages = tuple(s for s in args.stages.replace(",", " ").split())
+    if args.mode == "paper" and tables:
+        stages = (stages or BUILTIN_STAGES) + tuple(f"table:{t.name}" for t in tables)
+    if args.weights is not None and args.mode != "meteor15":
+        raise MeteorParameterError("--weights sets METEOR 1.5 module weights: use --mode meteor15")
     config = MeteorConfig(
         mode=args.mode, objective=args.objective, stages=stages, params=params,
         tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
         zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
-        bleu_smoothing=args.bleu_smoothing, language=args.lang)
+        bleu_smoothing=args.bleu_smoothing, language=args.lang,
+        weights=parse_weights(args.weights) if args.weights is not None else None)
     return Scorer(config, tables)
 
 
@@ -283,6 +292,20 @@ def _cmd_setup_wordnet(args) -> int:
     return 0 if status.available else 1
 
 
+def _cmd_setup_meteor15(args) -> int:
+    from pathlib import Path
+
+    from .meteor15.data import install
+
+    try:
+        status = install(Path(args.data_dir) if args.data_dir else None, Path(args.wheel) if args.wheel else None,
+                         with_jar=args.with_jar, log=lambda m: print(m, file=sys.stderr))
+    except (OSError, RuntimeError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0 if status.available else 1
+
+
 def _cmd_languages(args) -> int:
     from .languages import capabilities
 
@@ -296,7 +319,8 @@ def _cmd_languages(args) -> int:
 def _cmd_presets(args) -> int:
     for key, preset in PRESETS.items():
         p = preset.params
-        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}  {preset.label}: {preset.source}")
+        delta = f" delta={p.delta:g}" if p.delta is not None else ""
+        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}{delta}  {preset.label}: {preset.source}")
     return 0
 
 
@@ -334,6 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_corpus)
     p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
     p.set_defaults(func=_cmd_setup_wordnet)
+    p = sub.add_parser("setup-meteor15", help="fetch METEOR 1.5's data (pip download pycocoevalcap==1.2) and convert "
+                                              "it for meteor15 mode")
+    p.add_argument("--data-dir", help="where to put it (default: $METEOR15_DATA or ~/.local/share/meteor-lens/meteor15)")
+    p.add_argument("--wheel", help="use this pycocoevalcap-1.2 wheel instead of downloading it")
+    p.add_argument("--with-jar", action="store_true", help="also keep the original jar (the tests' oracle; needs Java)")
+    p.set_defaults(func=_cmd_setup_meteor15)
     p = sub.add_parser("languages", help="per language: tokenizer, stemmer, synonym source available here")
     p.set_defaults(func=_cmd_languages)
     p = sub.add_parser("presets", help="list parameter presets")

@@ -42,6 +42,15 @@ def _as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
 class Scorer:
     """Holds the resolved stages (WordNet loaded once) for a configuration."""
 
+    def __new__(cls, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
+        # METEOR 1.5 mode is its own pipeline (the jar's normalizer, pooled modules, beam
+        # search): a Meteor15Scorer, with the same methods and result types.
+        if cls is Scorer and config is not None and config.mode == "meteor15":
+            from .meteor15.scorer import Meteor15Scorer
+
+            return Meteor15Scorer(config, synonym_tables)
+        return super().__new__(cls)
+
     def __init__(self, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
         self.config = config or MeteorConfig()
         self.synonym_tables = tuple(synonym_tables)
