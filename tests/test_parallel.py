@@ -100,3 +100,14 @@ def test_workers_argument():
     for bad in (-1, 1.5, True, "2"):
         with pytest.raises(Exception, match="workers must be a positive integer"):
             parallel.resolve_workers(bad)
+
+
+def test_meteor15_pool_gives_the_single_process_results(wordnet_reader):
+    """METEOR 1.5 mode has its own scorer class: the pool must build the same one in the
+    workers, and the jar's corpus aggregate must not depend on the number of processes."""
+    candidates, references = _corpus(wordnet_reader)
+    scorer = Scorer(MeteorConfig(mode="meteor15"))
+    pooled = scorer.score_corpus(candidates, references, skip_invalid=True, workers=2)
+    single = scorer.score_corpus(candidates, references, skip_invalid=True, workers=1)
+    assert pooled == single
+    assert pooled.meteor15 is not None and pooled.score == single.score

@@ -173,20 +173,21 @@ class Meteor15Scorer:
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,
-                     skip_invalid: bool = False) -> CorpusResult:
+                     skip_invalid: bool = False, workers: Optional[int] = 1) -> CorpusResult:
         """Segment results and the jar's corpus score: its statistics summed over segments (each
-        at its best reference) and scored once, as `EVAL` and pycocoevalcap compute it."""
+        at its best reference) and scored once, as `EVAL` and pycocoevalcap compute it.
+        workers: processes to score on (None or 0: all cores); the results are the same."""
+        from ..parallel import score_segments
+
         if len(candidates) != len(references):
             raise MeteorInputError(
                 f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
         segments, indices, skipped = [], [], []
-        for index, (candidate, refs) in enumerate(zip(candidates, references)):
-            try:
-                result = self.score(candidate, refs)
-            except MeteorInputError as error:
+        for index, result in enumerate(score_segments(self, candidates, references, workers)):
+            if isinstance(result, MeteorInputError):
                 if not skip_invalid:
-                    raise MeteorInputError(f"segment {index + 1}: {error}") from None
-                skipped.append(SkippedSegment(index, str(error)))
+                    raise MeteorInputError(f"segment {index + 1}: {result}") from None
+                skipped.append(SkippedSegment(index, str(result)))
             else:
                 segments.append(result)
                 indices.append(index)
