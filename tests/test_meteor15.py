@@ -376,3 +376,15 @@ def test_data_dir_override(tmp_path, monkeypatch):
     monkeypatch.delenv(m15data.ENV_VAR)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert m15data.data_dir() == tmp_path / "xdg" / "meteor-lens" / "meteor15"
+
+
+def test_undefined_values_are_exported_as_valid_json():
+    """An empty candidate: the jar's Java arithmetic gives NaN for P, Fmean and the penalty and
+    scores 0. The export must stay valid JSON (no NaN) and say why the values are 0."""
+    from meteor_core.report import result_to_dict
+
+    result = Scorer(MeteorConfig(mode="meteor15")).score("   ", ["a b"])
+    text = json.dumps(result_to_dict(result), allow_nan=False)  # raises on NaN or infinity
+    data = json.loads(text)
+    assert data["score"] == 0.0 and data["precision"] == 0.0 and data["penalty"] == 0.0
+    assert "undefined" in data["note"]

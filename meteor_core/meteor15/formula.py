@@ -78,8 +78,16 @@ def compute(stats: WeightedStats, alpha: float, beta: float, gamma: float, delta
         score = max(score, 0.0)
         if perfect:
             note = "penalty 0: every word matched in one chunk (METEOR 1.5 convention)"
+    # The Java arithmetic above decides the score; the values shown and exported are finite
+    # (NaN is not JSON and never equal to itself): an undefined quantity is reported as 0 and
+    # the note says why, as paper mode does for m = 0.
     return WeightedBreakdown(test_weighted, test_weighted_length, ref_weighted, ref_weighted_length,
-                             precision, recall, fmean, fragmentation, penalty, score, perfect, note)
+                             _finite(precision), _finite(recall), _finite(fmean), _finite(fragmentation),
+                             _finite(penalty), score, perfect, note)
+
+
+def _finite(value: float) -> float:
+    return value if math.isfinite(value) else 0.0
 
 
 def aggregate(segments: Iterable[WeightedStats], modules: Sequence[tuple[str, float]]) -> WeightedStats:
