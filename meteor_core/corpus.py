@@ -214,19 +214,16 @@ class SystemComparison:
         return out
 
 
-def _identical_candidates(corpora: Sequence[CorpusInput], names: Sequence[str]) -> list[str]:
-    notes = []
-    for a in range(len(corpora)):
-        for b in range(a + 1, len(corpora)):
-            if corpora[a].candidates and corpora[a].candidates == corpora[b].candidates:
-                notes.append(f"{names[a]} and {names[b]} have identical outputs on every line")
-    return notes
-
-
 def compare_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
                     progress: Progress = None, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
                     seed: int = DEFAULT_SEED) -> SystemComparison:
     """Score each system (analyze_corpus), pair segments by line, test every pair."""
+    return compare_analyses(analyze_systems(corpora, config, names, progress), names, config, resamples, trials, seed)
+
+
+def analyze_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
+                    progress: Progress = None) -> tuple[CorpusAnalysis, ...]:
+    """analyze_corpus for each system, one progress count over all of them."""
     names = tuple(names)
     if len(corpora) != len(names):
         raise ValueError("one name per system")
@@ -241,13 +238,26 @@ def compare_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names:
         offset = done
         analyses.append(analyze_corpus(corpus, config, (lambda d, t, o=offset: progress(o + d, total)) if progress else None))
         done += len(corpus.candidates)
+    return tuple(analyses)
+
+
+def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], config: MeteorConfig,
+                     resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
+                     seed: int = DEFAULT_SEED) -> SystemComparison:
+    """Pair scored systems by line and run the significance tests (no rescoring: the app
+    changes resamples or seed without scoring again)."""
+    names = tuple(names)
     common = set(analyses[0].lines)
     for analysis in analyses[1:]:
         common &= set(analysis.index_of_line)
     common_lines = tuple(sorted(common))
     if not common_lines:
         raise MeteorInputError("no segment was scored in every system: nothing to compare")
-    notes = _identical_candidates(corpora, names)
+    notes = []
+    for a in range(len(analyses)):
+        for b in range(a + 1, len(analyses)):
+            if [s.candidate for s in analyses[a].corpus.segments] == [s.candidate for s in analyses[b].corpus.segments]:
+                notes.append(f"{names[a]} and {names[b]} have identical outputs on every scored line")
     smoothing = config.bleu_smoothing
     if smoothing not in BLEU_SMOOTHING_FROM_SUMS:
         notes.append(f"BLEU significance uses unsmoothed corpus BLEU: nltk's {smoothing} depends on more than "
