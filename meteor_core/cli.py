@@ -138,8 +138,8 @@ def _cmd_corpus(args) -> int:
         print(f"not scored: {problem}", file=sys.stderr)
     for note in summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
-    columns = ["id", "line", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
-               "candidate_length", "reference_length", "best_reference", "optimal"]
+    columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
+               "candidate_length", "reference_length", "best_reference", "optimal", "line"]
     rows = analysis.rows
     if args.json:
         segments = [{**{k: row[k] for k in columns},

@@ -250,3 +250,23 @@ def brute_force_tau_b(x, y):
             else:
                 discordant += 1
     return (concordant - discordant) / ((concordant + discordant + ties_x) * (concordant + discordant + ties_y)) ** 0.5
+
+
+def test_cli_tsv_escapes_ids_and_column_options_need_a_table(tmp_path, capsys):
+    from meteor_core.cli import main
+
+    rows = [{"id": "a\tb", "candidate": "the cat", "reference": "the cat"},
+            {"id": "two\nlines\\", "candidate": "a dog", "reference": "the dog"}]
+    table = tmp_path / "ids.jsonl"
+    table.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert main(["corpus", "--candidates", str(table), "--id-column", "id", "--tsv", "--stages", "exact"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    assert out[-1] == "" and len(out) == 4  # header + 2 rows: nothing split
+    assert [line.split("\t")[0] for line in out[1:3]] == ["a\\tb", "two\\nlines\\\\"]
+    assert all(len(line.split("\t")) == len(out[0].split("\t")) for line in out[:3])
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a\n")
+    ref.write_text("a\n")
+    for option in (["--id-column", "id"], ["--human-column", "human"]):
+        assert main(["corpus", "--candidates", str(hyp), "--references", str(ref), *option]) == 2
+        assert "column options apply to TSV, CSV and JSONL tables" in capsys.readouterr().err
