@@ -24,15 +24,23 @@ SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
 CAP_NOTE = f"Limits: {MAX_FILE_BYTES // (1024 * 1024)} MB per file, {MAX_SEGMENTS:,} segments, {MAX_COLUMNS:,} columns."
 NONE = "—"
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=&^%@\"'])")
+#: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).
+_MARKDOWN_PUNCTUATION = re.compile(r"[!#$%&()*+\-./:<=>@\[\\\]^_`{|}~]")
+
+
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|www)([:.])")
 
 
 def plain(value) -> str:
-    """Any text, made safe for st.markdown/caption/warning labels: every ASCII punctuation
-    character backslash-escaped (CommonMark renders it literally), so no link, image, emphasis,
-    HTML or Streamlit directive can come from user input; line breaks become spaces."""
+    """Any text, made safe for st.markdown/caption/alert/expander labels: the ASCII
+    punctuation markdown could read as syntax becomes numeric character references (&#58; for
+    ':'), which markdown shows as the character and never reads as syntax; and since GFM turns
+    URL- and e-mail-looking text into links after decoding those, an invisible word joiner
+    (U+2060) goes into 'http:', 'www.' and before '@'. No link, image, emphasis or HTML can
+    come from user input. Line breaks become spaces. Text shown on its own uses st.text."""
     text = re.sub(r"[\r\n\u2028\u2029]+", " ", str(value))
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    text = _AUTOLINK.sub("\\1\u2060\\2", text).replace("@", "\u2060@")
+    return _MARKDOWN_PUNCTUATION.sub(lambda m: f"&#{ord(m.group())};", text)
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -137,7 +145,8 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     if len(columns) < 2:
         _error(f"{table.name}: {len(columns)} column(s) found; a corpus needs a candidate and a reference column")
         return None
-    st.caption(plain(f"{table.name}: {table.data_lines} data lines; columns: {', '.join(shorten(c, 40) for c in columns[:30])}"
+    st.caption(plain(f"{table.name}: {table.data_lines} rows after the header; columns: "
+                     f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
     cols = st.columns(4)
     ref_default = [c for c in columns if c.lower().startswith("ref")][:1]

@@ -49,11 +49,14 @@ if analysis is not None:
         st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
                         key="histograms")
     with right:
-        corpus_ui.selectable_scatter(
-            selection, figures.metric_scatter(list(frame["bleu"]), list(frame["meteor"]), hover_ids, "BLEU", "METEOR",
-                                              keys=lines),
-            (analysis.corpus.signature, tuple(lines)), name="scatter", others=("table",))
-        st.caption("Click a point, or drag a box around points, to open that segment below.")
+        scatter = figures.metric_scatter(list(frame["bleu"]), list(frame["meteor"]), hover_ids, "BLEU", "METEOR",
+                                         keys=lines)
+        # Streamlit turns point clicks off while the box tool is the drag mode: start in pan mode.
+        scatter.update_layout(dragmode="pan")
+        corpus_ui.selectable_scatter(selection, scatter, (analysis.corpus.signature, tuple(lines)), name="scatter",
+                                     others=("table",))
+        st.caption("Click a point to open that segment below, or choose the box tool (top right of the chart) "
+                   "and drag a box around points.")
 
     if analysis.correlations:
         st.subheader("Agreement with human scores")
@@ -96,9 +99,9 @@ if analysis is not None:
         segment = analysis.corpus.segments[k]
         st.subheader(plain(f"Segment {analysis.ids[k]}") + (f" (line {selection.line})"
                                                               if analysis.ids[k] != str(selection.line) else ""))
-        st.markdown("**Candidate:** " + plain(segment.candidate))
-        st.markdown(f"**Best reference** ({segment.best_index + 1} of {len(segment.references)}): "
-                    + plain(segment.references[segment.best_index]))
+        st.text(f"Candidate: {segment.candidate}")
+        st.text(f"Best reference ({segment.best_index + 1} of {len(segment.references)}): "
+                f"{segment.references[segment.best_index]}")
         ui.show_warnings(segment.best)
         ui.show_diagram(segment.best, key="drill-diagram")
         ui.show_breakdown(segment.best, key="drill-breakdown")

@@ -108,11 +108,11 @@ if comparison is not None:
             seg_a, seg_b = first.segment(line), second.segment(line)
             seg_id = first.ids[first.index_of_line[line]]
             st.subheader(plain(f"Segment {seg_id}") + (f" (line {line})" if seg_id != str(line) else ""))
-            st.markdown("**Reference:** " + plain(seg_a.references[seg_a.best_index]))
+            st.text(f"Reference: {seg_a.references[seg_a.best_index]}")
             for label, name, analysis, segment in (("A", name_a, first, seg_a), ("B", name_b, second, seg_b)):
                 k = analysis.index_of_line[line]
-                st.markdown(f"**{label}: {plain(name)}** — METEOR {segment.score:.4f}, BLEU {analysis.bleu[k].score:.4f}  \n"
-                            + plain(segment.candidate))
+                st.markdown(f"**{label}: {plain(name)}** — METEOR {segment.score:.4f}, BLEU {analysis.bleu[k].score:.4f}")
+                st.text(segment.candidate)
                 ui.show_diagram(segment.best, key=f"diagram-{label}")
             corpus_ui.breakdown_table({f"A: {name_a}": seg_a.best, f"B: {name_b}": seg_b.best})
         else:
