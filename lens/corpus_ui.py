@@ -157,10 +157,9 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
              and not c.lower().startswith(("human", "score", "da", "line"))]
     if multi:
         candidate_columns = cols[0].multiselect(
-            "System columns (two or more)", columns, default=system_like or other[:2], key=f"{key}-cand-cols")
+            "System columns (two or more)", columns, default=(system_like or other)[:8], key=f"{key}-cand-cols")
     else:
-        default = _guess(columns, ("candidate", "system", "hyp", "mt", "output"), None, exclude=ref_default) or \
-            next(c for c in columns if c not in ref_default)
+        default = (system_like or other or [c for c in columns if c not in ref_default])[0]
         candidate_columns = [cols[0].selectbox("Candidate column", columns, index=columns.index(default),
                                                key=f"{key}-cand-col-0")]
     reference_columns = cols[1].multiselect("Reference column(s)", columns, default=ref_default or

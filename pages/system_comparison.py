@@ -61,10 +61,12 @@ if comparison is not None:
     pairs = pd.DataFrame([{
         "metric": p.metric, "system A": p.system_a, "system B": p.system_b, "B − A": p.difference,
         "95% CI of B − A": f"{p.difference_ci_low:+.4f} – {p.difference_ci_high:+.4f}",
-        "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization,
-        "verdict at 0.05": p.verdict()} for p in sig.pairs])
-    st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", column_config={
-        "B − A": number("B − A (score points, 0-1 scale)", format="%+.4f"),
+        "verdict at 0.05": p.verdict(),
+        "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization}
+        for p in sig.pairs])
+    st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", height=min(700, 35 * (len(pairs) + 1) + 3),
+                 column_config={
+        "B − A": number("B − A (0-1 scale)", format="%+.4f"),
         "p (paired bootstrap)": number("p (paired bootstrap)", format="%.4f"),
         "p (approx. randomization)": number("p (approx. randomization)", format="%.4f")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "

@@ -194,3 +194,14 @@ def test_comparison_pairs_by_line_when_ids_repeat():
     deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert sorted(deltas["meteor_delta"]) == pytest.approx(sorted([5 / 6 * 0.968 - 431 / 432, 431 / 432 - 5 / 6 * 0.968]))
     assert sorted(deltas["line"]) == [2, 3]
+
+
+def test_default_columns_are_systems_not_ids_or_references():
+    data = (b"id\treference\tOnline-B\tLT22\tOnline-Y\n"
+            b"1\tthe cat sat\tthe cat sat\ta cat sat\tcat\n2\tthe dog\tthe dog\ta dog\tdog\n")
+    at = _upload(_page("corpus_explorer.py"), "wmt.tsv", data)
+    assert at.selectbox(key="corpus-cand-col-0").value == "Online-B"
+    at = _upload(_page("system_comparison.py"), "wmt.tsv", data, page="compare")
+    assert at.multiselect(key="compare-cand-cols").value == ["Online-B", "LT22", "Online-Y"]
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert list(ranking["system"]) == ["Online-B", "LT22", "Online-Y"]
