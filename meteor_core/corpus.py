@@ -268,6 +268,15 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
     statistics = {"METEOR": [meteor_statistics(s) for s in segments], "BLEU": [bleu_statistics(b) for b in bleus]}
     functions = {"METEOR": meteor_from_sums(config.params, config.zero_penalty_single_chunk),
                  "BLEU": bleu_from_sums(smoothing)}
+    for name, analysis, stats in zip(names, analyses, statistics["METEOR"]):
+        # The tests recompute corpus METEOR from matches, lengths and chunks. A mode whose corpus
+        # score needs other statistics would be tested on the wrong number: say so.
+        if len(analysis.lines) == len(common_lines):
+            recomputed = float(functions["METEOR"](stats.sum(axis=0, keepdims=True))[0])
+            if abs(recomputed - analysis.corpus.score) > 1e-9:
+                notes.append(f"{name}: corpus METEOR from summed matches, lengths and chunks is {recomputed:.6f}, "
+                             f"but this mode's corpus score is {analysis.corpus.score:.6f}; the METEOR tests use "
+                             "the former")
     report = paired_significance(names, statistics, functions, resamples, trials, seed, notes=notes)
     return SystemComparison(names, tuple(analyses), common_lines, report, config)
 

@@ -163,6 +163,10 @@ def test_bleu_significance_agrees_with_sacrebleu():
         # Same corpus BLEU (sacreBLEU reports 0-100).
         assert ours[name].score_b * 100 == pytest.approx(sacre["bs"][name].score, abs=1e-9)
     assert ours["bad"].score_a * 100 == pytest.approx(sacre["bs"]["good"].score, abs=1e-9)
+    for name, analysis in zip(names, comparison.analyses):  # same corpus scores as the Corpus Explorer's
+        assert comparison.significance.score(name, "METEOR").score == pytest.approx(analysis.corpus.score, abs=1e-12)
+        assert comparison.significance.score(name, "BLEU").score == pytest.approx(analysis.corpus_bleu, abs=1e-12)
+    assert comparison.significance.notes == ()
     # Clear-cut cases: same decisions at p < 0.05 with both tests.
     assert ours["bad"].p_value_bootstrap < 0.05 and sacre["bs"]["bad"].p_value < 0.05
     assert ours["bad"].p_value_randomization < 0.05 and sacre["ar"]["bad"].p_value < 0.05
