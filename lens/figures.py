@@ -204,10 +204,11 @@ def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
 
 
 def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str, y_title: str,
-                   color: str = STAGE_COLORS["exact"]) -> go.Figure:
-    """One point per segment; customdata carries the row position for click-to-drill-down."""
+                   color: str = STAGE_COLORS["exact"], keys=None) -> go.Figure:
+    """One point per segment; customdata carries `keys` (default: the row position) for
+    click-to-drill-down. `ids` go into the hover as given: escape HTML before."""
     fig = go.Figure(go.Scatter(
-        x=x, y=y, mode="markers", customdata=list(range(len(x))), text=ids,
+        x=x, y=y, mode="markers", customdata=list(range(len(x))) if keys is None else list(keys), text=ids,
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30), xaxis=dict(title=x_title),

@@ -1,4 +1,4 @@
-"""python -m meteor_core {score,batch,corpus,setup-wordnet,presets}"""
+"""python -m meteor_core {score,batch,corpus,compare,setup-wordnet,languages,presets}"""
 from __future__ import annotations
 
 import argparse
@@ -241,23 +241,46 @@ class _Progress:
         self.stream.flush()
 
 
+def _tsv_field(value) -> str:
+    """One TSV field whatever the text: backslash, tab, newline and CR escaped (as in
+    PostgreSQL's text format), so a field never splits a row or a line."""
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    text = str(value)
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _shown_id(value: str) -> str:
+    """An id for the fixed-width table: control characters escaped, long ids cut."""
+    text = _tsv_field(value)
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Optional[str] = None):
+    from .corpus_io import read_corpus_files
+
+    return read_corpus_files(candidates or args.candidates, args.references, candidate_column or args.candidate_column,
+                             args.reference_column or None, args.id_column, args.human_column)
+
+
 def _cmd_corpus(args) -> int:
     from .corpus import analyze_corpus
-    from .corpus_io import read_corpus_files
     from .parallel import resolve_workers
     from .report import segment_to_dict
 
-    data = read_corpus_files(args.candidates, args.references, args.candidate_column,
-                             args.reference_column or None, args.id_column, args.human_column)
+    data = _corpus_input(args)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
                               workers=resolve_workers(args.workers))
     summary = analysis.summary()
+    print(analysis.counts_sentence() + f" (segment id: {analysis.id_source})", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
+    for note in summary["human_scores_ignored"]:
+        print(f"note: {note}", file=sys.stderr)
     columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
-               "candidate_length", "reference_length", "best_reference", "optimal"]
+               "candidate_length", "reference_length", "best_reference", "optimal", "line"]
     rows = analysis.rows
     if args.json:
         segments = [{**{k: row[k] for k in columns},
@@ -268,20 +291,96 @@ def _cmd_corpus(args) -> int:
     elif args.tsv:
         print("\t".join(columns))
         for row in rows:
-            print("\t".join(f"{row[k]:.6f}" if isinstance(row[k], float) else str(row[k]) for k in columns))
+            print("\t".join(_tsv_field(row[k]) for k in columns))
     else:
-        print(f"{'id':>6} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
+        width = max([6] + [len(_shown_id(r["id"])) for r in rows])
+        print(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
         for r in rows:
-            print(f"{r['id']:>6} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} {r['recall']:6.3f} "
-                  f"{r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
+            print(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
+                  f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         print()
+        print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
         print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}")
         print(f"matches by stage: {summary['matches_by_stage']}")
         for c in analysis.correlations:
-            print(f"{c.metric} vs human: Pearson {c.pearson}, Spearman {c.spearman}, Kendall tau-b {c.kendall_tau_b}")
+            print(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson}, Spearman {c.spearman}, "
+                  f"Kendall tau-b {c.kendall_tau_b}")
         print(f"signature: {summary['signature']}")
+    return 0
+
+
+def _system_names(paths: Sequence[str]) -> list[str]:
+    """File names without the folder; a repeated name gets its position."""
+    from pathlib import Path
+
+    names = [Path(p).name for p in paths]
+    return [n if names.count(n) == 1 else f"{n} ({k + 1})" for k, n in enumerate(names)]
+
+
+def _cmd_compare(args) -> int:
+    from .corpus import compare_systems
+    from .corpus_io import format_of
+    from .parallel import resolve_workers
+
+    if len(args.candidates) == 1 and format_of(args.candidates[0]) != "txt":
+        columns = args.candidate_column
+        if len(columns) < 2:
+            raise MeteorInputError(f"{args.candidates[0]} is a table: name two or more system columns with "
+                                   "--candidate-column A --candidate-column B")
+        corpora = [_corpus_input(args, column, args.candidates[0]) for column in columns]
+        names = list(columns)
+    else:
+        if args.candidate_column or args.reference_column or args.id_column:
+            raise MeteorInputError("column options apply to one TSV/CSV/JSONL table; with plain-text files "
+                                   "give one file per system after --candidates")
+        if len(args.candidates) < 2:
+            raise MeteorInputError("give two or more candidate files (one per system) after --candidates")
+        corpora = [_corpus_input(args, None, path) for path in args.candidates]
+        names = _system_names(args.candidates)
+    if len(set(names)) != len(names):
+        raise MeteorInputError("a system is given twice: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    scorer = _scorer(args)
+    _warn_unavailable_stages(scorer)
+    comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
+                                 resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
+                                 workers=resolve_workers(args.workers))
+    for name, analysis in zip(comparison.names, comparison.analyses):
+        print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
+        for problem in analysis.not_scored:
+            print(f"not scored ({name}): {problem}", file=sys.stderr)
+    sig = comparison.significance
+    if args.json:
+        print(json.dumps({
+            "systems": comparison.ranking(), "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
+            "significance": sig.to_dict(), "segments_compared": len(comparison.common_lines),
+            "lines_left_out": list(comparison.left_out),
+            "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
+                              for name, a in zip(comparison.names, comparison.analyses)},
+            "signature": comparison.analyses[0].corpus.signature + "|" + sig.signature,
+        }, ensure_ascii=False, default=str))
+        return 0
+    width = max(len(n) for n in names)
+    print(f"{len(comparison.common_lines)} segments scored in every system"
+          + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
+    print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
+          f"seed {sig.seed}; intervals 95%")
+    print()
+    print(f"{'rank':>4}  {'system':<{width}}  {'corpus METEOR [95% CI]':>28}  {'mean seg.':>9}  {'BLEU [95% CI]':>28}")
+    for r in comparison.ranking():
+        print(f"{r['rank']:>4}  {r['system']:<{width}}  {r['corpus_meteor']:.4f} [{r['meteor_ci_low']:.4f}, "
+              f"{r['meteor_ci_high']:.4f}]      {r['mean_segment_meteor']:9.4f}  {r['corpus_bleu']:.4f} "
+              f"[{r['bleu_ci_low']:.4f}, {r['bleu_ci_high']:.4f}]")
+    print()
+    print("pairs (difference = B - A):")
+    for p in sig.pairs:
+        print(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
+              f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
+              f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
+    for note in sig.notes:
+        print(f"note: {note}")
+    print(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
     return 0
 
 
@@ -330,6 +429,26 @@ def _add_workers(parser: argparse.ArgumentParser) -> None:
                              "as soon as it is read). Output order and results do not depend on it")
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1..1000000")
+    return value
+
+
+def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
+    p.add_argument("--references", action="append", default=[], help="plain-text reference file (repeat for more)")
+    p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
+    p.add_argument("--id-column", help="table column with segment ids (default: the line number)")
+    if human:
+        p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
+    else:
+        p.set_defaults(human_column=None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR with its alignment explained")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -345,17 +464,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
     p.add_argument("--candidates", required=True)
-    p.add_argument("--references", action="append", default=[])
-    p.add_argument("--candidate-column", default="candidate")
-    p.add_argument("--reference-column", action="append", default=[])
-    p.add_argument("--id-column")
-    p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
+    _add_corpus_columns(p)
+    p.add_argument("--candidate-column", help="table column with the system output (default: candidate)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true")
-    out.add_argument("--tsv", action="store_true")
+    out.add_argument("--tsv", action="store_true", help="tab-separated; tab, newline, CR and backslash escaped")
     _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_corpus)
+    p = sub.add_parser("compare", help="two or more systems on the same references: ranking, paired bootstrap "
+                                       "and approximate randomization p-values, 95%% intervals")
+    p.add_argument("--candidates", required=True, nargs="+",
+                   help="one plain-text file per system, or one TSV/CSV/JSONL table with --candidate-column per system")
+    _add_corpus_columns(p, human=False)
+    p.add_argument("--candidate-column", action="append", default=[], help="a system's column in a table (repeat)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--resamples", type=_positive_int, default=1000, help="paired bootstrap resamples (default 1000)")
+    p.add_argument("--trials", type=_positive_int, default=10000,
+                   help="approximate randomization trials (default 10000)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345, as sacreBLEU)")
+    _add_workers(p)
+    _add_shared(p)
+    p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
     p.set_defaults(func=_cmd_setup_wordnet)
     p = sub.add_parser("setup-meteor15", help="fetch METEOR 1.5's data (pip download pycocoevalcap==1.2) and convert "

@@ -127,7 +127,7 @@ def test_corpus_human_column_and_problems(tmp_path, capsys):
     code, out, err = run(capsys, "corpus", "--candidates", str(data), "--id-column", "id", "--human-column", "human",
                          "--stages", "exact", "--json")
     result = json.loads(out)
-    assert code == 0 and [s["id"] for s in result["segments"]] == ["a", "b", "d"]
+    assert code == 0 and [s["id"] for s in result["segments"]] == ["a", "b", "c", "d"]  # c: scored, not correlated
     assert "line 4: human score 'oops' is not a number" in err
     names = [c["metric"] for c in result["corpus"]["correlations"]]
     assert names == ["METEOR", "BLEU"] and result["corpus"]["correlations"][0]["n"] == 3
