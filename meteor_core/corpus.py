@@ -273,9 +273,14 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
         smoothing = "none"
     segments = [[a.segment(line) for line in common_lines] for a in analyses]
     bleus = [[a.bleu[a.index_of_line[line]] for line in common_lines] for a in analyses]
-    statistics = {"METEOR": [meteor_statistics(s) for s in segments], "BLEU": [bleu_statistics(b) for b in bleus]}
-    functions = {"METEOR": meteor_from_sums(config.params, config.zero_penalty_single_chunk),
-                 "BLEU": bleu_from_sums(smoothing)}
+    if config.mode == "meteor15":  # the jar's weighted statistics and aggregate rule
+        statistics = {"METEOR": [_meteor15_statistics(s) for s in segments]}
+        functions = {"METEOR": _meteor15_from_sums(config)}
+    else:
+        statistics = {"METEOR": [meteor_statistics(s) for s in segments]}
+        functions = {"METEOR": meteor_from_sums(config.params, config.zero_penalty_single_chunk)}
+    statistics["BLEU"] = [bleu_statistics(b) for b in bleus]
+    functions["BLEU"] = bleu_from_sums(smoothing)
     for name, analysis, stats in zip(names, analyses, statistics["METEOR"]):
         # The tests recompute corpus METEOR from matches, lengths and chunks. A mode whose corpus
         # score needs other statistics would be tested on the wrong number: say so.
@@ -287,6 +292,24 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
                              "the former")
     report = paired_significance(names, statistics, functions, resamples, trials, seed, notes=notes)
     return SystemComparison(names, tuple(analyses), common_lines, report, config)
+
+
+def _meteor15_statistics(segments: Sequence[MultiReferenceResult]):
+    import numpy as np
+
+    from .meteor15.formula import statistics_row
+
+    return np.array([statistics_row(s.best.meteor15.stats) for s in segments], dtype=np.float64)
+
+
+def _meteor15_from_sums(config: MeteorConfig):
+    import numpy as np
+
+    from .meteor15.formula import score_rows
+
+    p = config.params
+    modules = tuple(zip(config.stages, config.weights))
+    return lambda sums: np.array(score_rows(sums, modules, p.alpha, p.beta, p.gamma, p.delta))
 
 
 # -- exports ---------------------------------------------------------------------------

@@ -223,3 +223,34 @@ def test_compare_cli_refuses_a_column_with_itself_or_a_reference(tmp_path):
               "--id-column", "id", "--json", "--resamples", "50", "--trials", "50", "--stages", "exact")
     assert ok.returncode == 0, ok.stderr
     assert [s["system"] for s in json.loads(ok.stdout)["systems"]] == ["A", "B"]  # B misses a word per line
+
+
+def test_meteor15_resampling_uses_the_jar_aggregate():
+    """In meteor15 mode the tests resample the jar's weighted statistics: summing the rows of
+    any subset and scoring them equals the jar's aggregate of that subset (perfect segments add
+    no chunk), and the observed METEOR of a comparison is the mode's corpus score."""
+    from meteor_core import MeteorConfig, Scorer
+    from meteor_core.corpus import analyze_corpus, compare_analyses
+    from meteor_core.corpus_io import CorpusInput
+    from meteor_core.meteor15.formula import score_rows, statistics_row
+
+    config = MeteorConfig(mode="meteor15")
+    scorer = Scorer(config)
+    refs = [("the cat sat on the mat",), ("a quick brown fox",), ("hello world",), ("the prime minister spoke",)]
+    systems = {"A": ["the cat sat on the mat", "a fast brown fox", "hello world", "the premier spoke"],
+               "B": ["on the mat the cat sat", "quick brown fox", "hello there world", "the minister spoke"]}
+    corpora = {name: scorer.score_corpus(c, refs) for name, c in systems.items()}
+    p = config.params
+    modules = tuple(zip(config.stages, config.weights))
+    for corpus in corpora.values():
+        for subset in ([0, 1, 2, 3], [0, 2], [0, 0, 3], [2]):
+            rows = [statistics_row(corpus.segments[k].best.meteor15.stats) for k in subset]
+            summed = [sum(column) for column in zip(*rows)]
+            expected = scorer.corpus_result([corpus.segments[k] for k in subset]).score
+            assert score_rows([summed], modules, p.alpha, p.beta, p.gamma, p.delta)[0] == expected
+    analyses = [analyze_corpus(CorpusInput(tuple(str(k) for k in range(4)), tuple(c), tuple(refs)), config, workers=1)
+                for c in systems.values()]
+    report = compare_analyses(analyses, ["A", "B"], config, resamples=50, trials=50).significance
+    assert report.score("A", "METEOR").score == corpora["A"].score
+    assert report.score("B", "METEOR").score == corpora["B"].score
+    assert not report.notes

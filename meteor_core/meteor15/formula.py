@@ -127,3 +127,30 @@ def jar_stats_line(stats: WeightedStats) -> str:
             values += [0, 0, 0, 0]
     values += [stats.chunks, stats.candidate_matches, stats.reference_matches]
     return " ".join(f"{float(v):.1f}" for v in values)
+
+
+# -- the same aggregate for resampling (paired bootstrap, approximate randomization) -------------
+def statistics_row(stats: WeightedStats) -> tuple[int, ...]:
+    """A segment's statistics as numbers that add up to the jar's aggregate: lengths, function
+    words, the chunks it adds (none when it is perfect, as addStats), then per module its four
+    counts. Summing rows and calling `score_rows` gives what `aggregate` + `compute` give."""
+    row = [stats.candidate_length, stats.reference_length, stats.candidate_function_words,
+           stats.reference_function_words, 0 if is_perfect(stats) else stats.chunks]
+    for m in stats.modules:
+        row += [m.candidate_content, m.candidate_function, m.reference_content, m.reference_function]
+    return tuple(row)
+
+
+def score_rows(rows, modules: Sequence[tuple[str, float]], alpha: float, beta: float, gamma: float,
+               delta: float) -> list[float]:
+    """Scores of summed statistics rows (one per resample), each through `compute` itself, so
+    that a resampled corpus is scored by exactly the jar's arithmetic."""
+    out = []
+    for row in rows:
+        counts = [ModuleMatches(name, weight, *(int(v) for v in row[5 + 4 * k:9 + 4 * k]))
+                  for k, (name, weight) in enumerate(modules)]
+        stats = WeightedStats(int(row[0]), int(row[1]), int(row[2]), int(row[3]), tuple(counts), int(row[4]),
+                              sum(c.candidate_content + c.candidate_function for c in counts),
+                              sum(c.reference_content + c.reference_function for c in counts))
+        out.append(compute(stats, alpha, beta, gamma, delta).score)
+    return out
