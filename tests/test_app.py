@@ -80,12 +80,12 @@ def test_bad_input_gives_a_message_not_a_traceback(params, message):
 
 
 def test_user_text_is_not_html():
-    source = (ROOT / "lens" / "ui.py").read_text() + "".join(p.read_text() for p in (ROOT / "pages").glob("*.py"))
+    source = (ROOT / "lens" / "ui.py").read_text() + "".join(p.read_text() for p in (ROOT / "app_pages").glob("*.py"))
     assert "unsafe_allow_html" not in source
 
 
 def test_how_meteor_works_page(wordnet_reader):
-    at = AppTest.from_file(str(ROOT / "pages" / "how_meteor_works.py"), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "how_meteor_works.py"), default_timeout=120)
     for key, value in COUPON.items():
         at.query_params[key] = value
     at.run()

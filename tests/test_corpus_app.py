@@ -16,7 +16,7 @@ GOOD = ("id\tcandidate\treference\thuman\n"
 
 
 def _page(name: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "app_pages" / name), default_timeout=120)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
