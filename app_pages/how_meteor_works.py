@@ -1,79 +1,61 @@
-"""How METEOR works: a step-through of the computation on the current pair."""
+"""How METEOR works: a step-through of the computation on the current pair. The steps and their
+texts come from meteor_core.methods (true for the chosen mode and objective); this page draws."""
 import streamlit as st
 
 from lens import ui
 from lens.examples import BY_KEY
+from lens.ui import md_escape
 from meteor_core import MeteorConfig
+from meteor_core.methods import crossing_pairs, describe, walkthrough
 
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
          "in the sidebar). Each step changes one thing.")
 candidate, references, config = ui.segment_inputs(with_text=False)
-st.caption(f"Candidate: {candidate}")
-st.caption(f"Reference(s): {' | '.join(references)}")
+ui.show_pair(candidate, references)
 exploration = ui.run_explore(candidate, references, config) if config is not None else None
 
 if exploration is not None:
     segment = exploration.result.best
-    b, s, p = segment.breakdown, segment.stats, config.params
-    steps = ["tokens"] + [f"after {snap.stage}" for snap in segment.snapshots] + [
-        "chunks", "P and R", "Fmean", "penalty", "score"]
-    step = st.select_slider("Step", steps, value=steps[0])
-    k = steps.index(step)
-    n_stages = len(segment.snapshots)
-    if k == 0:
-        st.markdown(f"**Tokens.** The candidate has {s.candidate_length} tokens, the reference "
-                    f"{s.reference_length}. Matching compares lowercased forms.")
-        ui.show_diagram(segment, key="step-diagram", links=())
-    elif k <= n_stages:
-        snap = segment.snapshots[k - 1]
-        status = next(st_ for st_ in segment.stage_status if st_.stage == snap.stage)
-        if not status.available:
-            st.warning(f"The {snap.stage} stage is unavailable: {status.message}")
-        st.markdown(f"**Stage {k}: {snap.stage}** ({status.description}). It looks only at the words still "
-                    f"unmatched and adds **{len(snap.new_links)}** link(s), choosing the most matches, then "
-                    f"the fewest crossings. Unmatched now: {len(snap.unmatched_candidate)} candidate, "
-                    f"{len(snap.unmatched_reference)} reference words.")
-        for link in snap.new_links:
-            st.caption(f"{segment.candidate_tokens[link.candidate].text} → "
-                       f"{segment.reference_tokens[link.reference].text}: {link.evidence}")
-        ui.show_diagram(segment, key="step-diagram", links=snap.links)
-    else:
-        explanation = {
-            "chunks": f"**Chunks.** The {s.matches} matched words group into **{s.chunks}** chunk(s): runs of "
-                      "adjacent candidate words mapped in the same order onto adjacent reference words.",
-            "P and R": f"**Precision** = m / |cand| = {s.matches}/{s.candidate_length} = {b.precision:.4f}; "
-                       f"**recall** = m / |ref| = {s.matches}/{s.reference_length} = {b.recall:.4f}.",
-            "Fmean": f"**Fmean** = PR / (αP + (1-α)R) = {b.fmean:.4f} with α = {p.alpha:g}: with α = 0.9 this is "
-                     "10PR/(R+9P), pulled toward recall (recall weighs 9x).",
-            "penalty": f"**Penalty** = γ (chunks/matches)^β = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} = "
-                       f"{b.penalty:.4f}. The denominator is the matched words, not the candidate length.",
-            "score": f"**METEOR** = Fmean × (1 − Penalty) = {b.fmean:.4f} × {1 - b.penalty:.4f} = **{b.score:.4f}**.",
-        }[step]
-        if s.matches == 0 and step != "chunks":
-            explanation = b.note
-        st.markdown(explanation)
-        ui.show_diagram(segment, key="step-diagram")
-        if step in ("Fmean", "penalty", "score"):
-            ui.show_breakdown(segment)
+    method = describe(config)
+    st.markdown(f"**Method.** {md_escape(method.summary)}")
+    if method.notes:
+        st.caption("  \n".join(md_escape(note) for note in method.notes))
+    steps = walkthrough(segment)
+    labels = [step.label for step in steps]
+    if st.session_state.get("w_how_step") not in labels:  # a new pair or example starts at the first step
+        st.session_state["w_how_step"] = labels[0]
+    if len(steps) > 1:
+        st.select_slider("Step", labels, key="w_how_step")
+    number = labels.index(st.session_state["w_how_step"])
+    step = steps[number]
+    st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
+    for warning in step.warnings:
+        st.warning(md_escape(warning))
+    if step.details:
+        st.caption("  \n".join(md_escape(line) for line in step.details))
+    ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
+                    crossings=step.crossings, show_chunks=step.show_chunks)
+    if step.formula:
+        st.latex(ui.formula_latex(segment, [step.formula]))
 
 st.divider()
+st.header("What a crossing is")
+example = BY_KEY["objectives"]
+st.write("Two links cross when one goes to the right of the other on one row and to the left on the other; each "
+         "x marks a crossing pair. " + md_escape(example.note))
+left, right = st.columns(2)
+for column, objective in ((left, "crossings"), (right, "chunks")):
+    with column:
+        r = ui.cached_explore(example.candidate, example.references, MeteorConfig(objective=objective)).result.best
+        ui.show_diagram(r, key=f"objective-{objective}", crossings=crossing_pairs(r.links),
+                        title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")
+
 st.header("The glossary example: “The feline sat on a mat”")
 cat = BY_KEY["cat-feline"]
-st.write(cat.note)
+st.write(md_escape(cat.note))
 glossary = ui.cached_explore(cat.candidate, cat.references, MeteorConfig())
 g = glossary.result.best
 st.write(f"What METEOR (2005, exact + stem + WordNet) really gives: **{g.score:.4f}** with "
          f"{g.stats.matches} matches in {g.stats.chunks} chunks, not 0.830.")
 ui.show_diagram(g, key="glossary-diagram")
-
-st.header("When the objectives disagree")
-example = BY_KEY["objectives"]
-st.write(example.note)
-left, right = st.columns(2)
-for column, objective in ((left, "crossings"), (right, "chunks")):
-    with column:
-        r = ui.cached_explore(example.candidate, example.references,
-                              MeteorConfig(objective=objective)).result.best
-        ui.show_diagram(r, key=f"objective-{objective}",
-                        title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")

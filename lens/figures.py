@@ -1,7 +1,11 @@
-"""Plotly figures built from meteor_core result objects. Pure: result in, figure out."""
+"""Plotly figures built from meteor_core result objects. Pure: result in, figure out.
+
+Plotly renders a subset of HTML in text, hover labels and tick labels (<b>, <a href>, <br>):
+every piece of user text (tokens, evidence, ids) goes through `esc` so it shows as typed."""
 from __future__ import annotations
 
-from typing import Iterable
+import html
+from typing import Iterable, Optional, Sequence
 
 import plotly.graph_objects as go
 
@@ -14,6 +18,13 @@ TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
 DIFF_COLOR = "#D55E00"
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
+CROSSING_COLOR = "#D55E00"
+NEW_LINK_HALO = "rgba(240,228,66,0.85)"
+
+
+def esc(text: object) -> str:
+    """User text as Plotly shows it literally: <, > and & become entities Plotly decodes."""
+    return html.escape(str(text), quote=False)
 
 
 def stage_color(stage: str) -> str:
@@ -30,14 +41,25 @@ MAX_DIAGRAM_WIDTH = 1100
 
 
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
-                      links=None, max_width: int = MAX_DIAGRAM_WIDTH) -> go.Figure:
+                      links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
+                      new_links: Sequence = (), crossings: Sequence = ()) -> go.Figure:
     """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
-    numbered band per chunk on both rows. `links` overrides the result's links (step-through)."""
+    numbered band per chunk on both rows. For a step-through: `links` overrides the result's
+    links, `new_links` get a halo, `crossings` (pairs of links) are highlighted with an x where
+    they cross; chunk bands are drawn when `show_chunks` (default: when all links are drawn)."""
+    show_chunks = links is None if show_chunks is None else show_chunks
     links = tuple(result.links if links is None else links)
     highlight = set(highlight)
     cand, ref = result.candidate_tokens, result.reference_tokens
     fig = go.Figure()
     y_cand, y_ref = 1.0, 0.0
+    if new_links:  # under the links: drawn first
+        xs, ys = [], []
+        for l in new_links:
+            xs += [l.candidate, l.reference, None]
+            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"new in this step ({len(new_links)})",
+                                 line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
     stages_in_order = [s.stage for s in result.stage_status]
     for stage in stages_in_order + sorted({l.stage for l in links} - set(stages_in_order)):
         stage_links = [l for l in links if l.stage == stage]
@@ -47,8 +69,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             ys += [y_cand - 0.06, y_ref + 0.06, None]
             mx.append((l.candidate + l.reference) / 2)
             my.append(0.5)
-            hover.append(f"{stage}: {cand[l.candidate].text} [{l.candidate}] → {ref[l.reference].text} "
-                         f"[{l.reference}]<br>evidence: {l.evidence}")
+            hover.append(f"{stage}: {esc(cand[l.candidate].text)} [{l.candidate}] → {esc(ref[l.reference].text)} "
+                         f"[{l.reference}]<br>evidence: {esc(l.evidence)}")
         color = stage_color(stage)
         fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"{stage} ({len(stage_links)})",
                                  line=dict(color=color, width=3), legendgroup=stage, hoverinfo="skip",
@@ -64,6 +86,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
                                  line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
                                  hoverinfo="skip", meta={"kind": "diff"}))
+    if crossings:
+        _add_crossings(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)
 
     n = max(len(cand), len(ref))
     unit = _unit_width(result)
@@ -81,32 +105,33 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for k, t in enumerate(tokens):
             l = partner.get(k)
             if l is None:
-                colors.append("white")
+                colors.append(UNMATCHED_COLOR)  # circle-open draws its outline in the marker colour
                 symbols.append("circle-open")
                 text_colors.append(UNMATCHED_COLOR)
-                hover.append(f"{label} [{k}] {t.text}<br>unmatched")
+                hover.append(f"{label} [{k}] {esc(t.text)}<br>unmatched")
             else:
                 colors.append(stage_color(l.stage))
                 symbols.append("circle")
                 text_colors.append("#111111")
                 other = ref[l.reference].text if row == 0 else cand[l.candidate].text
-                hover.append(f"{label} [{k}] {t.text}<br>{l.stage} match with {other}<br>evidence: {l.evidence}")
+                hover.append(f"{label} [{k}] {esc(t.text)}<br>{l.stage} match with {esc(other)}<br>"
+                             f"evidence: {esc(l.evidence)}")
         if slanted:
             for k, t in enumerate(tokens):
                 label_annotations.append(dict(
-                    x=k, y=y, yshift=12 if row == 0 else -12, text=t.text, showarrow=False, textangle=-60,
+                    x=k, y=y, yshift=12 if row == 0 else -12, text=esc(t.text), showarrow=False, textangle=-60,
                     xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
                     font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
             x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",
-            text=None if slanted else [t.text for t in tokens],
+            text=None if slanted else [esc(t.text) for t in tokens],
             textposition="top center" if row == 0 else "bottom center",
             textfont=dict(color=text_colors, size=14),
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
             hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
 
     # Chunk bands, numbered, on both rows.
-    chunk_source = result.chunk_spans if links == tuple(result.links) else None
+    chunk_source = result.chunk_spans if show_chunks else None
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         for number, c in enumerate(chunk_source, start=1):
@@ -140,6 +165,31 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     return fig
 
 
+def _add_crossings(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float, y_bottom: float) -> None:
+    """The links of crossing pairs over-drawn, and an x where each pair crosses."""
+    cand, ref = result.candidate_tokens, result.reference_tokens
+    involved = {l for pair in crossings for l in pair}
+    xs, ys = [], []
+    for l in sorted(involved, key=lambda l: l.candidate):
+        xs += [l.candidate, l.reference, None]
+        ys += [y_top, y_bottom, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"links in a crossing ({len(involved)})",
+                             line=dict(color=CROSSING_COLOR, width=5), opacity=0.55, hoverinfo="skip",
+                             meta={"kind": "crossing-links"}))
+    px, py, hover = [], [], []
+    for a, b in crossings:
+        # x(t) = i + (j - i) t along each link, t = 0 on the candidate row: equal where they cross
+        t = (b.candidate - a.candidate) / ((a.reference - a.candidate) - (b.reference - b.candidate))
+        px.append(a.candidate + (a.reference - a.candidate) * t)
+        py.append(y_top - (y_top - y_bottom) * t)
+        hover.append(f"crossing: {esc(cand[a.candidate].text)} [{a.candidate}] → {esc(ref[a.reference].text)} "
+                     f"[{a.reference}]<br>and {esc(cand[b.candidate].text)} [{b.candidate}] → "
+                     f"{esc(ref[b.reference].text)} [{b.reference}]")
+    fig.add_trace(go.Scatter(x=px, y=py, mode="markers", name=f"crossings ({len(crossings)})",
+                             marker=dict(symbol="x", size=13, color=CROSSING_COLOR, line=dict(width=1, color="white")),
+                             hovertext=hover, hoverinfo="text", meta={"kind": "crossings"}))
+
+
 def alignment_matrix(result: SegmentResult) -> go.Figure:
     """Candidate x reference grid, a coloured square per link."""
     cand, ref = result.candidate_tokens, result.reference_tokens
@@ -149,13 +199,14 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=[l.candidate for l in ls], y=[l.reference for l in ls], mode="markers", name=stage,
             marker=dict(symbol="square", size=16, color=stage_color(stage)),
-            hovertext=[f"{cand[l.candidate].text} → {ref[l.reference].text}<br>{stage}: {l.evidence}" for l in ls],
+            hovertext=[f"{esc(cand[l.candidate].text)} → {esc(ref[l.reference].text)}<br>{stage}: {esc(l.evidence)}"
+                       for l in ls],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
     fig.update_layout(
         height=max(300, 22 * len(ref) + 140), width=max(400, 22 * len(cand) + 200),
-        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[t.text for t in cand], tickangle=-60,
+        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True),
-        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[t.text for t in ref], autorange="reversed",
+        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
                    title="reference", showgrid=True),
         margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
     return fig
@@ -171,7 +222,7 @@ def score_breakdown_chart(result: SegmentResult) -> go.Figure:
                          text=[f"{v:.3f}" for v in (b.precision, b.recall, b.fmean, b.score)], textposition="outside"))
     fig.add_trace(go.Bar(x=["Score"], y=[b.fmean - b.score], base=[b.score], marker_color=DIFF_COLOR,
                          name=f"cut by penalty ({b.penalty:.1%} of Fmean)", opacity=0.75))
-    fig.update_layout(barmode="overlay", height=320, yaxis=dict(range=[0, 1.12], title=None),
+    fig.update_layout(barmode="overlay", height=320, width=440, yaxis=dict(range=[0, 1.12], title=None),
                       margin=dict(l=20, r=20, t=30, b=20), legend=dict(orientation="h", y=1.12))
     return fig
 
@@ -187,7 +238,8 @@ def bleu_coverage(candidate_tokens, bleu: BleuResult) -> go.Figure:
         z=z, x=list(range(n_tokens)), y=[f"{n}-gram" for n in range(1, 5)], colorscale=[[0, "#F2F2F2"], [1, "#0072B2"]],
         showscale=False, xgap=2, ygap=2, hovertemplate="token %{x}: %{y} %{z}<extra></extra>"))
     fig.update_layout(height=200, width=max(500, 48 * n_tokens + 100), margin=dict(l=70, r=10, t=10, b=60),
-                      xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[t.text for t in candidate_tokens], tickangle=-45))
+                      xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[esc(t.text) for t in candidate_tokens],
+                                 tickangle=-45))
     return fig
 
 
@@ -207,7 +259,7 @@ def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str,
                    color: str = STAGE_COLORS["exact"]) -> go.Figure:
     """One point per segment; customdata carries the row position for click-to-drill-down."""
     fig = go.Figure(go.Scatter(
-        x=x, y=y, mode="markers", customdata=list(range(len(x))), text=ids,
+        x=x, y=y, mode="markers", customdata=list(range(len(x))), text=[esc(i) for i in ids],
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30), xaxis=dict(title=x_title),
