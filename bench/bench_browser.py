@@ -8,7 +8,7 @@ a quiet second). Each sample opens a fresh browser context (a new Streamlit sess
 unmeasured warm-up visit per page so server caches are warm for both sides.
 
     .venv/bin/python bench/bench_browser.py                  # this checkout
-    .venv/bin/python bench/bench_browser.py --root /tmp/base  # another checkout (e.g. a baseline commit)
+    .venv/bin/python bench/bench_browser.py --root /tmp/base .   # before and after, interleaved
     .venv/bin/python bench/bench_browser.py --rounds 5 --pages / /how
 """
 from __future__ import annotations
@@ -83,46 +83,53 @@ def measure(browser, url: str, target: str, quiet_ms: int = 1000, timeout_ms: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--root", type=Path, default=ROOT, help="checkout whose app.py is measured")
+    parser.add_argument("--root", type=Path, nargs="+", default=[ROOT],
+                        help="checkout(s) whose app.py is measured; several are interleaved in the same rounds")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pages", nargs="*", default=list(PAGES))
     args = parser.parse_args()
+    roots = [r.resolve() for r in args.root]
 
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "baseline.py").write_text(BASELINE_SCRIPT)
-        app = StreamlitServer(tmp, script=args.root.resolve() / "app.py")
+        apps = [StreamlitServer(tmp, script=root / "app.py") for root in roots]
         baseline = StreamlitServer(tmp, script=tmp / "baseline.py")
+        samples: dict[tuple[int, str], list[tuple[dict, dict]]] = {}
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for path in args.pages:  # warm-up: imports, WordNet, cached core calls
-                    measure(browser, app.url(path), PAGES[path])
+                for app in apps:  # warm-up: imports, WordNet, cached core calls
+                    for path in args.pages:
+                        measure(browser, app.url(path), PAGES[path])
                 measure(browser, baseline.url("/"), "figure")
-                samples: dict[str, list[tuple[dict, dict]]] = {path: [] for path in args.pages}
                 for _ in range(args.rounds):
                     for path in args.pages:
-                        base = measure(browser, baseline.url("/"), "figure")
-                        mine = measure(browser, app.url(path), PAGES[path])
-                        samples[path].append((base, mine))
+                        for index, app in enumerate(apps):
+                            base = measure(browser, baseline.url("/"), "figure")
+                            mine = measure(browser, app.url(path), PAGES[path])
+                            samples.setdefault((index, path), []).append((base, mine))
                 browser.close()
         finally:
-            app.stop()
+            for app in apps:
+                app.stop()
             baseline.stop()
 
-    print(f"checkout: {args.root.resolve()}  rounds: {args.rounds}  (browser clock, ms since navigation; "
-          "ratio = page / one-chart baseline in the same round, median over rounds)")
-    print(f"{'page':10s} {'main':>8s} {'baseline':>9s} {'ratio':>6s}   {'settled':>8s} {'baseline':>9s} {'ratio':>6s}")
-    for path, pairs in samples.items():
-        main_ratio = statistics.median(m["main"] / b["main"] for b, m in pairs)
-        settled_ratio = statistics.median(m["settled"] / b["settled"] for b, m in pairs)
-        print(f"{path:10s} {statistics.median(m['main'] for _, m in pairs):8.0f} "
-              f"{statistics.median(b['main'] for b, _ in pairs):9.0f} {main_ratio:6.2f}   "
-              f"{statistics.median(m['settled'] for _, m in pairs):8.0f} "
-              f"{statistics.median(b['settled'] for b, _ in pairs):9.0f} {settled_ratio:6.2f}")
-
+    print(f"rounds: {args.rounds}; browser clock, ms since navigation; ratio = page / one-chart baseline in the "
+          "same round, median over rounds")
+    for index, root in enumerate(roots):
+        print(f"\ncheckout: {root}")
+        print(f"{'page':10s} {'main':>8s} {'baseline':>9s} {'ratio':>6s}   {'settled':>8s} {'baseline':>9s} {'ratio':>6s}")
+        for path in args.pages:
+            pairs = samples[(index, path)]
+            main_ratio = statistics.median(m["main"] / b["main"] for b, m in pairs)
+            settled_ratio = statistics.median(m["settled"] / b["settled"] for b, m in pairs)
+            print(f"{path:10s} {statistics.median(m['main'] for _, m in pairs):8.0f} "
+                  f"{statistics.median(b['main'] for b, _ in pairs):9.0f} {main_ratio:6.2f}   "
+                  f"{statistics.median(m['settled'] for _, m in pairs):8.0f} "
+                  f"{statistics.median(b['settled'] for b, _ in pairs):9.0f} {settled_ratio:6.2f}")
 
 if __name__ == "__main__":
     main()

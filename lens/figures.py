@@ -149,13 +149,15 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
     row_gap = 230  # pixels between the candidate and the reference row
-    top_margin = 60 if title else 40
-    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360
+    title_room = 45 if title else 0  # the title sits above the legend, which may take two rows
+    top_margin = (40 if slanted else 20) + title_room
+    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360 + title_room
     y_pad = (label_room + 25) / row_gap if slanted else 0.75
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations,
-        title=title or None, height=height, width=max(700, unit * n + 120),
-        margin=dict(l=90, r=20, t=top_margin if slanted else (50 if title else 20), b=20),
+        title=dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container") if title else None,
+        height=height, width=max(700, unit * n + 120),
+        margin=dict(l=90, r=20, t=top_margin, b=20),
         xaxis=dict(visible=False, range=[-0.8, n - 0.2]),
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
