@@ -19,7 +19,8 @@ if exploration is not None:
                   "matches": [r.stats.matches for r in result.per_reference],
                   "chunks": [r.stats.chunks for r in result.per_reference]})
         shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
-                         index=result.best_index, format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
+                         index=result.best_index,
+                         format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
     else:
         shown = 0
     segment = result.per_reference[shown]

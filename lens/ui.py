@@ -93,7 +93,8 @@ def _check_one(name: str, raw: str, language: str) -> object:
         return value
     if name == "mode":
         if raw not in METHODS:  # a mode the core knows but the app cannot explain yet is not offered
-            raise MeteorParameterError(f"mode must be one of {', '.join(m for m in MODES if m in METHODS)}, got {raw!r}")
+            offered = ", ".join(m for m in MODES if m in METHODS)
+            raise MeteorParameterError(f"mode must be one of {offered}, got {raw!r}")
         return MeteorConfig(mode=raw).mode
     if name == "objective":
         return MeteorConfig(objective=raw).objective
@@ -262,11 +263,10 @@ def current_config() -> MeteorConfig:
 
 
 def _sidebar(segment_page: bool) -> None:
-    ss = st.session_state
     with st.sidebar:
         if segment_page:
-            _widget(st.selectbox, "Worked example", "example", on_change=_load_example, options=[NO_EXAMPLE] + [e.key for e in EXAMPLES],
-                    format_func=lambda k: "choose one…" if k == NO_EXAMPLE else BY_KEY[k].label)
+            _widget(st.selectbox, "Worked example", "example", on_change=_load_example,
+                    options=[NO_EXAMPLE] + [e.key for e in EXAMPLES], format_func=lambda k: "choose one…" if k == NO_EXAMPLE else BY_KEY[k].label)
         modes = [m for m in MODES if m in METHODS]
         _widget(st.radio, "Mode", "mode", options=modes, horizontal=True,
                 help="paper: Banerjee & Lavie 2005 with exact search. nltk: reproduces nltk's meteor_score.")
@@ -284,8 +284,8 @@ def _sidebar(segment_page: bool) -> None:
         status = _wordnet_status()
         if not status.available:
             st.warning(f"Synonym stage unavailable: {md_escape(status.message)}")
-        _widget(st.selectbox, "Language", "lang", options=list(LANGUAGES), format_func=lambda c: f"{LANGUAGES[c]} ({c})",
-                help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
+        _widget(st.selectbox, "Language", "lang", options=list(LANGUAGES),
+                format_func=lambda c: f"{LANGUAGES[c]} ({c})", help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
                      "where a thesaurus is installed.")
         if st.toggle("What each language gets", key="w_show_capabilities"):
             show_capabilities()

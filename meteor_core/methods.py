@@ -141,7 +141,8 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
     snapshot = result.snapshots[index]
     status = next((s for s in result.stage_status if s.stage == snapshot.stage), None)
     if status is not None and not status.available:
-        return f"{snapshot.stage} is unavailable and adds nothing", f"The {snapshot.stage} stage is unavailable: {status.message}"
+        return (f"{snapshot.stage} is unavailable and adds nothing",
+                f"The {snapshot.stage} stage is unavailable: {status.message}")
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
         return f"{snapshot.stage} has nothing left to match", ""
     return f"{snapshot.stage} finds no qualifying pair among the words left", ""
@@ -209,8 +210,8 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         steps.append(Step(
             "crossings", "crossings",
             f"Two links cross when one goes to the right of the other on one row and to the left on the other: "
-            f"(i - k)(j - l) < 0 for links (i, j) and (k, l). This alignment has {_plural(result.crossings, 'crossing')}"
-            f" (the crossing pairs are highlighted). {why}",
+            f"(i - k)(j - l) < 0 for links (i, j) and (k, l). This alignment has "
+            f"{_plural(result.crossings, 'crossing')} (the crossing pairs are highlighted). {why}",
             links=links, crossings=crossings))
     steps.append(Step(
         "chunks", "chunks",

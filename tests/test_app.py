@@ -139,7 +139,8 @@ def test_invalid_link_values_are_reported_and_replaced_by_the_default(name, valu
     the numbers are the default's, and the link is rewritten to what the page shows."""
     cand, ref = "the cat sat on a mat", "the cat sat on the mat"
     at = _app(cand=cand, ref=ref, **{name: value})
-    warning = next(w.replace("\\", "").replace("\u2060", "") for w in _warnings(at) if w.startswith(f"Link parameter {name}"))
+    warning = next(w.replace("\\", "").replace("\u2060", "") for w in _warnings(at)
+                   if w.startswith(f"Link parameter {name}"))
     assert f"{name}='{value}' not used" in warning and f"Using the default {name}={default} instead" in warning
     assert at.query_params[name] == default
     assert _metric(at, "METEOR") == f"{score(cand, [ref]).score:.4f}"
@@ -245,7 +246,8 @@ def test_how_steps_follow_the_configuration(config, wordnet_reader):
     for number, step in enumerate(expected, start=1):
         at.select_slider(key="w_how_step").set_value(step.label).run()
         assert not at.exception
-        assert _step_texts(at) == [f"**Step {number} of {len(expected)}: {md_escape(step.label)}.** {md_escape(step.text)}"]
+        heading = f"**Step {number} of {len(expected)}: {md_escape(step.label)}.**"
+        assert _step_texts(at) == [f"{heading} {md_escape(step.text)}"]
         diagram = _figures(at)[0]
         chunk_bands = [s for s in diagram["layout"].get("shapes", []) if s.get("name", "").startswith("chunk")]
         assert bool(chunk_bands) == step.show_chunks

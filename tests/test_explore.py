@@ -18,7 +18,8 @@ def test_greedy_alignment_is_an_alignment_difference(wordnet_reader):
     assert e.comparison.same_stages is None  # paper already runs nltk's three stages
     text = e.comparison.causes[0].text
     assert "the [0] → the [4] (exact) in nltk" in text and "2 vs 3 chunks, 0 vs 3 crossings" in text
-    assert e.result.score == pytest.approx(0.8066666666666668) and e.comparison.other.score == pytest.approx(0.7433333333)
+    assert e.result.score == pytest.approx(0.8066666666666668)  # spec section 2: paper 0.8067, nltk 0.7433
+    assert e.comparison.other.score == pytest.approx(0.7433333333)
 
 
 def test_fewer_stages_are_told_apart_from_the_method(wordnet_reader):

@@ -117,6 +117,7 @@ def test_crossing_pairs_are_the_pairs_that_cross(pairs):
     expected = {frozenset({(a.candidate, a.reference), (b.candidate, b.reference)})
                 for a, b in itertools.combinations(links, 2)
                 if (a.candidate - b.candidate) * (a.reference - b.reference) < 0}
-    found = [frozenset({(a.candidate, a.reference), (b.candidate, b.reference)}) for a, b in crossing_pairs(links, 10**6)]
+    found = [frozenset({(a.candidate, a.reference), (b.candidate, b.reference)})
+             for a, b in crossing_pairs(links, 10**6)]
     assert len(found) == len(set(found)) and set(found) == expected
     assert len(crossing_pairs(links, limit=2)) == min(2, len(expected))
