@@ -13,11 +13,10 @@ if exploration is not None:
     ui.show_warnings(result.best)
     if len(result.per_reference) > 1:
         st.subheader("References")
-        st.table({"": ["★ best" if k == result.best_index else "" for k in range(len(result.references))],
-                  "reference": [md_escape(r) for r in result.references],
-                  "METEOR": [f"{r.score:.6f}" for r in result.per_reference],
-                  "matches": [r.stats.matches for r in result.per_reference],
-                  "chunks": [r.stats.chunks for r in result.per_reference]})
+        st.markdown(ui.markdown_table(("", "reference", "METEOR", "matches", "chunks"), [
+            ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.6f}", r.stats.matches,
+             r.stats.chunks)
+            for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="llrrr"))
         shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
                          index=result.best_index,
                          format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))

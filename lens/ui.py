@@ -406,23 +406,39 @@ def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LI
         if len(lines) > 1 else lines[0]
 
 
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
+    """A GFM table for st.markdown: far lighter in the browser than st.table or st.dataframe (no
+    Arrow, no grid). Cells are markdown: callers pass user text through md_escape (which also
+    escapes the | that would end a cell)."""
+    align = align or "l" * len(header)
+    rule = ["---:" if a == "r" else "---" for a in align]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact: bool = False) -> None:
-    b, s = result.breakdown, result.stats
-    values = (("METEOR", f"{b.score:.4f}"), ("precision P", f"{b.precision:.4f}"), ("recall R", f"{b.recall:.4f}"),
-              ("Fmean", f"{b.fmean:.4f}"), ("chunks / matches", f"{s.chunks} / {s.matches}"),
-              ("penalty", f"{b.penalty:.4f}"))
+    b, s, p = result.breakdown, result.stats, result.config.params
     if compact:
-        values = values[:1] + (("P / R", f"{b.precision:.3f} / {b.recall:.3f}"),) + values[4:]
-    for col, (label, value) in zip(st.columns(len(values)), values):
-        col.metric(label, value)
-    if compact:
+        values = (("METEOR", f"{b.score:.4f}"), ("P / R", f"{b.precision:.3f} / {b.recall:.3f}"),
+                  ("chunks / matches", f"{s.chunks} / {s.matches}"), ("penalty", f"{b.penalty:.4f}"))
+        for col, (label, value) in zip(st.columns(len(values)), values):
+            col.metric(label, value)
         return
     if s.matches == 0:
-        st.info(md_escape(b.note))
+        st.info(f"**METEOR {b.score:.4f}**: {md_escape(b.note)}")
         return
     left, right = st.columns([3, 2])
     with left:
-        st.latex(formula_latex(result))
+        st.markdown(markdown_table(("", "value", "from"), (
+            ("matches m", s.matches, "words linked by the alignment"),
+            ("chunks c", s.chunks, "runs of adjacent words linked in the same order"),
+            ("precision P", f"{b.precision:.4f}", f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
+            ("recall R", f"{b.recall:.4f}", f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
+            ("Fmean", f"{b.fmean:.4f}", f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}"),
+            ("penalty", f"{b.penalty:.4f}", f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
+            ("**METEOR**", f"**{b.score:.4f}**", "Fmean · (1 − penalty)"),
+        ), align="lrl"))
         if b.note:
             st.caption(md_escape(b.note))
         st.caption("Where people go wrong: recall carries 9x the weight of precision with alpha = 0.9 "
@@ -434,21 +450,20 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
 
 def show_bleu(exploration: Exploration) -> None:
     bleu, sacre = exploration.bleu, exploration.sacrebleu
-    c1, c2, c3 = st.columns(3)
-    c1.metric("BLEU beside METEOR", f"{bleu.score:.4f}", help="nltk, on METEOR's tokens (lowercased unless case is "
-                                                               "kept): like with like")
-    c2.metric("sacreBLEU, sentence", f"{sacre.sentence.score:.2f}", help="sacrebleu.sentence_bleu defaults: 13a "
-                                                                         "tokens, case kept, exp smoothing; 0-100")
-    c3.metric("sacreBLEU, corpus of this pair", f"{sacre.corpus.score:.2f}",
-              help="what `sacrebleu ref.txt < hyp.txt` prints for this one segment; 0-100")
-    st.caption(md_escape(sacre.why_different))
-    st.caption(f"BLEU beside METEOR: smoothing {bleu.smoothing} (sacreBLEU: {md_escape(bleu.sacrebleu_equivalent)}). "
-               f"sacreBLEU signatures: `{sacre.sentence.signature}` (sentence), `{sacre.corpus.signature}` (corpus).")
-    rows = {"order": [f"{o.n}-gram" for o in bleu.orders], "matched": [o.matched for o in bleu.orders],
-            "total": [o.total for o in bleu.orders], "precision": [f"{o.precision:.4f}" for o in bleu.orders]}
+    case = "kept" if exploration.result.best.config.keep_case else "lowercased"
+    st.markdown(markdown_table(("", "score", "tokens", "case", "smoothing"), (
+        ("BLEU beside METEOR (nltk)", f"{bleu.score:.4f}", "METEOR's", case,
+         f"{bleu.smoothing} (sacreBLEU: {md_escape(bleu.sacrebleu_equivalent)})"),
+        ("sacreBLEU, sentence", f"{sacre.sentence.score:.2f}", "13a", "kept", "exp, effective order"),
+        ("sacreBLEU, corpus of this pair", f"{sacre.corpus.score:.2f}", "13a", "kept", "exp"),
+    ), align="lrlll"))
+    st.caption(md_escape(sacre.why_different) + " sacreBLEU prints 0-100; its signatures: "
+               f"`{sacre.sentence.signature}` (sentence), `{sacre.corpus.signature}` (corpus).")
     left, right = st.columns([2, 3])
     with left:
-        st.table(rows)
+        st.markdown(markdown_table(("n-gram", "matched", "total", "precision"),
+                                   [(o.n, o.matched, o.total, f"{o.precision:.4f}") for o in bleu.orders],
+                                   align="rrrr"))
         st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length} tokens, "
                    f"closest reference {bleu.reference_length}).")
     with right:

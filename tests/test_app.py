@@ -2,6 +2,7 @@
 and are checked with the core's rules, user text is never markup, the step-through is true
 for each configuration, figure specs."""
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -33,8 +34,26 @@ def _figures(at):
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def _tables(at):
+    """Every markdown table on the page as (header, rows), cells unescaped, bold marks dropped."""
+    def cells(line):
+        return [c.strip().replace("**", "").replace("\\", "") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+    found = []
+    for markdown in at.markdown:
+        lines = markdown.value.splitlines()
+        if len(lines) >= 2 and lines[0].startswith("| ") and "---" in lines[1]:
+            found.append((cells(lines[0]), [cells(line) for line in lines[2:]]))
+    return found
+
+
+def _table_rows(at):
+    return [row for _, rows in _tables(at) for row in rows]
+
+
 def _metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
+    return next(row[1] for row in _table_rows(at) if row[0] == label)
 
 
 def _warnings(at):
@@ -48,7 +67,7 @@ def _signature(at):
 def test_segment_explorer_from_query_params(wordnet_reader):
     at = _app(**COUPON)
     assert _metric(at, "METEOR") == "0.5563"
-    assert _metric(at, "chunks / matches") == "2 / 5"
+    assert (_metric(at, "chunks c"), _metric(at, "matches m")) == ("2", "5")
     diagram = _figures(at)[0]
     stage_traces = [t for t in diagram["data"] if t.get("meta", {}).get("kind") == "stage"]
     assert [t["meta"]["stage"] for t in stage_traces] == ["exact"]
@@ -93,10 +112,10 @@ def test_multi_reference_marks_the_best_row(wordnet_reader):
     assert not at.exception
     expected = score("this is a good test", ["this is also a test", "this is a test"])
     assert expected.best_index == 1
-    table = at.table[0].value
-    assert list(table["reference"]) == ["this is also a test", "this is a test"]
-    assert list(table[""]) == ["", "★ best"]
-    assert [float(v) for v in table["METEOR"]] == pytest.approx([r.score for r in expected.per_reference], abs=1e-6)
+    table = next(rows for header, rows in _tables(at) if "reference" in header)
+    assert [row[1] for row in table] == ["this is also a test", "this is a test"]
+    assert [row[0] for row in table] == ["", "★ best"]
+    assert [float(row[2]) for row in table] == pytest.approx([r.score for r in expected.per_reference], abs=1e-6)
 
 
 def test_mode_comparison_says_what_differs(wordnet_reader):
@@ -221,6 +240,7 @@ def test_sacrebleu_in_the_app_equals_sacrebleus_own(wordnet_reader):
     assert _metric(at, "sacreBLEU, corpus of this pair") == \
         f"{sacrebleu.corpus_bleu([cand], [[r] for r in refs]).score:.2f}"
     assert any("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp" in c.value for c in at.caption)
+    assert not at.metric and not at.table and not at.latex  # the light elements only (see bench_browser)
 
 
 def test_usage_statistics_are_off_in_the_shipped_config():

@@ -29,8 +29,14 @@ def _settle(page):
 
 
 def _metric(page, label):
-    box = page.locator("[data-testid=stMetric]").filter(has=page.locator("[data-testid=stMetricLabel]", has_text=label))
-    return box.first.locator("[data-testid=stMetricValue]").inner_text().strip()
+    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
+    return page.evaluate(f"""(label) => {{
+        for (const row of document.querySelectorAll('{MAIN} table tr')) {{
+            const cells = Array.from(row.querySelectorAll('td, th')).map(c => c.innerText.trim());
+            if (cells[0] === label) return cells[1];
+        }}
+        return null;
+    }}""", label)
 
 
 def _cli_json(capsys, *argv):
