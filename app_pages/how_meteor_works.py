@@ -44,12 +44,15 @@ st.header("What a crossing is")
 example = BY_KEY["objectives"]
 st.write("Two links cross when one goes to the right of the other on one row and to the left on the other; each "
          "x marks a crossing pair. " + md_escape(example.note))
-left, right = st.columns(2)
-for column, objective in ((left, "crossings"), (right, "chunks")):
-    with column:
-        r = ui.cached_explore(example.candidate, example.references, MeteorConfig(objective=objective)).result.best
-        ui.show_diagram(r, key=f"objective-{objective}", crossings=crossing_pairs(r.links),
-                        title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")
+runs = {objective: ui.cached_explore(example.candidate, example.references,
+                                     MeteorConfig(objective=objective)).result.best
+        for objective in ("crossings", "chunks")}
+objective = st.radio("Alignment objective for this example", list(runs), horizontal=True, key="w_how_objective",
+                     format_func=lambda o: f"fewest {o}: {runs[o].stats.chunks} chunks, {runs[o].crossings} crossings, "
+                                           f"METEOR {runs[o].score:.4f}")
+r = runs[objective]
+ui.show_diagram(r, key="objective-diagram", crossings=crossing_pairs(r.links),
+                title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")
 
 st.header("The glossary example: “The feline sat on a mat”")
 cat = BY_KEY["cat-feline"]
@@ -58,4 +61,5 @@ glossary = ui.cached_explore(cat.candidate, cat.references, MeteorConfig())
 g = glossary.result.best
 st.write(f"What METEOR (2005, exact + stem + WordNet) really gives: **{g.score:.4f}** with "
          f"{g.stats.matches} matches in {g.stats.chunks} chunks, not 0.830.")
-ui.show_diagram(g, key="glossary-diagram")
+if st.toggle("Show its alignment", key="w_how_glossary"):
+    ui.show_diagram(g, key="glossary-diagram")

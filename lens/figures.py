@@ -9,7 +9,6 @@ from typing import Iterable, Optional, Sequence
 
 import plotly.graph_objects as go
 
-from meteor_core.bleu import BleuResult
 from meteor_core.result import SegmentResult
 
 # Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
@@ -211,37 +210,6 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
         yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
                    title="reference", showgrid=True),
         margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
-    return fig
-
-
-def score_breakdown_chart(result: SegmentResult) -> go.Figure:
-    """P and R -> Fmean (pulled toward R) -> the penalty cuts it -> score."""
-    b = result.breakdown
-    labels = ["Precision", "Recall", "Fmean", "Score"]
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=labels, y=[b.precision, b.recall, b.fmean, b.score],
-                         marker_color=["#56B4E9", "#0072B2", "#009E73", "#000000"], name="value",
-                         text=[f"{v:.3f}" for v in (b.precision, b.recall, b.fmean, b.score)], textposition="outside"))
-    fig.add_trace(go.Bar(x=["Score"], y=[b.fmean - b.score], base=[b.score], marker_color=DIFF_COLOR,
-                         name=f"cut by penalty ({b.penalty:.1%} of Fmean)", opacity=0.75))
-    fig.update_layout(barmode="overlay", height=320, width=440, yaxis=dict(range=[0, 1.12], title=None),
-                      margin=dict(l=20, r=20, t=30, b=20), legend=dict(orientation="h", y=1.12))
-    return fig
-
-
-def bleu_coverage(candidate_tokens, bleu: BleuResult) -> go.Figure:
-    """Which candidate tokens are covered by a matched n-gram, per order (clipped as BLEU does)."""
-    n_tokens = len(candidate_tokens)
-    z = [[0] * n_tokens for _ in range(4)]
-    for n, start, end in bleu.matched_ngrams:
-        for k in range(start, end):
-            z[n - 1][k] = 1
-    fig = go.Figure(go.Heatmap(
-        z=z, x=list(range(n_tokens)), y=[f"{n}-gram" for n in range(1, 5)], colorscale=[[0, "#F2F2F2"], [1, "#0072B2"]],
-        showscale=False, xgap=2, ygap=2, hovertemplate="token %{x}: %{y} %{z}<extra></extra>"))
-    fig.update_layout(height=200, width=max(500, 48 * n_tokens + 100), margin=dict(l=70, r=10, t=10, b=60),
-                      xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[esc(t.text) for t in candidate_tokens],
-                                 tickangle=-45))
     return fig
 
 

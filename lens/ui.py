@@ -417,7 +417,17 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     return "\n".join(lines)
 
 
+def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
+    """A bar for a value in [0, 1] as a code span of block characters (no chart to load): █ for
+    the value, ▒ for what the penalty cut off, ░ for the rest."""
+    filled = round(max(0.0, min(1.0, value)) * width)
+    removed = min(width - filled, round(max(0.0, cut) * width))
+    return "`" + "█" * filled + "▒" * removed + "░" * (width - filled - removed) + "`"
+
+
 def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact: bool = False) -> None:
+    """The numbers of the formula with this pair's values. `key` is kept for callers; nothing
+    here needs a widget key any more."""
     b, s, p = result.breakdown, result.stats, result.config.params
     if compact:
         values = (("METEOR", f"{b.score:.4f}"), ("P / R", f"{b.precision:.3f} / {b.recall:.3f}"),
@@ -428,24 +438,34 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     if s.matches == 0:
         st.info(f"**METEOR {b.score:.4f}**: {md_escape(b.note)}")
         return
-    left, right = st.columns([3, 2])
-    with left:
-        st.markdown(markdown_table(("", "value", "from"), (
-            ("matches m", s.matches, "words linked by the alignment"),
-            ("chunks c", s.chunks, "runs of adjacent words linked in the same order"),
-            ("precision P", f"{b.precision:.4f}", f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
-            ("recall R", f"{b.recall:.4f}", f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
-            ("Fmean", f"{b.fmean:.4f}", f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}"),
-            ("penalty", f"{b.penalty:.4f}", f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
-            ("**METEOR**", f"**{b.score:.4f}**", "Fmean · (1 − penalty)"),
-        ), align="lrl"))
-        if b.note:
-            st.caption(md_escape(b.note))
-        st.caption("Where people go wrong: recall carries 9x the weight of precision with alpha = 0.9 "
-                   "(Fmean = 10PR/(R+9P)); the penalty divides chunks by the *matched* unigrams, not the "
-                   "candidate length; with the 2005 parameters the penalty cuts at most 50%.")
-    with right:
-        st.plotly_chart(figures.score_breakdown_chart(result), width="content", key=key)
+    st.markdown(markdown_table(("", "value", "", "from"), (
+        ("matches m", s.matches, "", "words linked by the alignment"),
+        ("chunks c", s.chunks, "", "runs of adjacent words linked in the same order"),
+        ("precision P", f"{b.precision:.4f}", text_bar(b.precision),
+         f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
+        ("recall R", f"{b.recall:.4f}", text_bar(b.recall), f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
+        ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: pulled toward "
+                                                       f"{'R' if p.alpha > 0.5 else 'P'}"),
+        ("penalty", f"{b.penalty:.4f}", "", f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
+        ("**METEOR**", f"**{b.score:.4f}**", text_bar(b.score, cut=b.fmean - b.score),
+         "Fmean · (1 − penalty); ▒ is what the penalty cut"),
+    ), align="lrll"))
+    if b.note:
+        st.caption(md_escape(b.note))
+    st.caption("Where people go wrong: recall carries 9x the weight of precision with alpha = 0.9 "
+               "(Fmean = 10PR/(R+9P)); the penalty divides chunks by the *matched* unigrams, not the "
+               "candidate length; with the 2005 parameters the penalty cuts at most 50%.")
+
+
+def coverage_rows(tokens: Sequence, bleu) -> list[tuple[str, str]]:
+    """Per n-gram order, the candidate with the tokens inside a matched (clipped) n-gram marked."""
+    rows = []
+    for n in range(1, len(bleu.orders) + 1):
+        covered = {k for order, start, end in bleu.matched_ngrams if order == n for k in range(start, end)}
+        words = [f":blue-background[{md_escape(t.text)}]" if k in covered else md_escape(t.text)
+                 for k, t in enumerate(tokens)]
+        rows.append((f"{n}-gram", " ".join(words)))
+    return rows
 
 
 def show_bleu(exploration: Exploration) -> None:
@@ -459,16 +479,13 @@ def show_bleu(exploration: Exploration) -> None:
     ), align="lrlll"))
     st.caption(md_escape(sacre.why_different) + " sacreBLEU prints 0-100; its signatures: "
                f"`{sacre.sentence.signature}` (sentence), `{sacre.corpus.signature}` (corpus).")
-    left, right = st.columns([2, 3])
-    with left:
-        st.markdown(markdown_table(("n-gram", "matched", "total", "precision"),
-                                   [(o.n, o.matched, o.total, f"{o.precision:.4f}") for o in bleu.orders],
-                                   align="rrrr"))
-        st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length} tokens, "
-                   f"closest reference {bleu.reference_length}).")
-    with right:
-        st.plotly_chart(figures.bleu_coverage(exploration.result.best.candidate_tokens, bleu),
-                        width="content", key="bleu-coverage")
+    coverage = dict(coverage_rows(exploration.result.best.candidate_tokens, bleu))
+    st.markdown(markdown_table(
+        ("n-gram", "matched", "total", "precision", "candidate tokens in a matched n-gram (clipped, as BLEU counts)"),
+        [(f"{o.n}-gram", o.matched, o.total, f"{o.precision:.4f}", coverage[f"{o.n}-gram"]) for o in bleu.orders],
+        align="lrrrl"))
+    st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length} tokens, "
+               f"closest reference {bleu.reference_length}).")
     if bleu.zero_reason:
         st.warning(f"BLEU is 0: {md_escape(bleu.zero_reason)}")
 

@@ -127,10 +127,12 @@ def _link_line(result: SegmentResult, link: Link) -> str:
 
 
 def _tokens_text(result: SegmentResult) -> str:
+    from .languages import resolve
+
     config = result.config
+    tokenizer = "char" if config.tokenizer == "default" and resolve(config.language).char_level else config.tokenizer
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
-           "char": "single characters", "segmenter": "words found by a word segmenter"}.get(config.tokenizer,
-                                                                                          config.tokenizer)
+           "char": "single characters", "segmenter": "words found by a word segmenter"}.get(tokenizer, tokenizer)
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
     return (f"The candidate has {_plural(result.stats.candidate_length, 'token')}, the reference "
             f"{result.stats.reference_length}. Tokens are {how}. {case}")

@@ -132,9 +132,10 @@ def test_mode_comparison_says_what_differs(wordnet_reader):
 
 def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):
     at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
-    assert len(_figures(at)) == 3  # diagram, breakdown, BLEU coverage: no hidden chart
+    assert len(_figures(at)) == 1  # the diagram: no hidden chart, no chart where a table does
     at.toggle(key="w_show_other").set_value(True).run()
     assert any("nltk mode: 0.7433" in (f["layout"].get("title") or {}).get("text", "") for f in _figures(at))
+    assert len(_figures(at)) == 2
 
 
 @pytest.mark.parametrize("params, message", [
@@ -305,11 +306,18 @@ def test_how_page_examples(wordnet_reader):
     at = _app(HOW, **COUPON)
     texts = " ".join(m.value for m in at.markdown)
     assert "not 0.830" in texts
-    titles = [f["layout"]["title"]["text"] for f in _figures(at) if f["layout"].get("title")]
-    assert any("fewest crossings: 6 chunks, 8 crossings" in t for t in titles)
-    assert any("fewest chunks: 3 chunks, 11 crossings" in t for t in titles)
-    crossing_marks = [t for f in _figures(at) for t in f["data"] if t.get("meta", {}).get("kind") == "crossings"]
-    assert sorted(len(t["x"]) for t in crossing_marks) == [8, 11]  # one x per crossing pair
+
+    def objective_figure():
+        figure = next(f for f in _figures(at) if "fewest" in ((f["layout"].get("title") or {}).get("text", "")))
+        marks = [t for t in figure["data"] if t.get("meta", {}).get("kind") == "crossings"]
+        return figure["layout"]["title"]["text"], len(marks[0]["x"])  # one x per crossing pair
+
+    assert objective_figure() == ("fewest crossings: 6 chunks, 8 crossings, 0.5000", 8)
+    at.radio(key="w_how_objective").set_value("chunks").run()
+    assert objective_figure() == ("fewest chunks: 3 chunks, 11 crossings, 0.9375", 11)
+    assert len(_figures(at)) == 2  # the step diagram and this one; the glossary's only when asked
+    at.toggle(key="w_how_glossary").set_value(True).run()
+    assert len(_figures(at)) == 3
 
 
 def test_language_from_url_and_capabilities():
@@ -333,3 +341,15 @@ def test_parameters_change_the_score_and_the_link(wordnet_reader):
     assert _metric(at, "METEOR") == f"{expected.score:.4f}"
     at.number_input(key="w_alpha").set_value(1.5).run()  # outside the core's range: its message
     assert any("alpha must be in [0, 1]" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_text_bars_and_bleu_coverage_rows():
+    from lens.ui import coverage_rows, text_bar
+    from meteor_core.report import bleu_for
+
+    assert text_bar(0.5, width=10) == "`█████░░░░░`"
+    assert text_bar(0.6, cut=0.2, width=10) == "`██████▒▒░░`"
+    result = score("<b>x</b> the cat sat", ["the cat sat on the mat"], tokenizer="whitespace", stages=("exact",))
+    rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
+    assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
+    assert rows["3-gram"].count(":blue-background[") == 3 and rows["4-gram"].count(":blue-background[") == 0
