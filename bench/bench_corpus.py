@@ -100,7 +100,7 @@ def bench_page(n: int) -> None:
 
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "pages" / "corpus_explorer.py"), default_timeout=600)
+    at = AppTest.from_file(str(ROOT / "app_pages" / "corpus_explorer.py"), default_timeout=600)
     at.run()
     at.radio(key="corpus-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
     t = time.perf_counter()

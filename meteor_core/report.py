@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
+from . import sacrebleu_view
 from .bleu import BleuResult, sentence_bleu
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
@@ -104,7 +105,9 @@ def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = No
     out = segment_to_dict(best)
     out["best_reference"] = result.best_index
     out["references"] = [segment_to_dict(r) for r in result.per_reference]
-    out["bleu"] = bleu_to_dict(bleu if bleu is not None else bleu_for(result))
+    bleu = bleu if bleu is not None else bleu_for(result)
+    out["bleu"] = bleu_to_dict(bleu)
+    out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
     out["warnings"] = list(best.warnings)

@@ -17,7 +17,7 @@ GOOD = ("id\tcandidate\treference\thuman\n"
 
 
 def _page(name: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "app_pages" / name), default_timeout=180)
     at.run()
     _clean(at)
     return at

@@ -1,5 +1,4 @@
 """Corpus Explorer: score a whole corpus, find the segments that matter, drill down."""
-import html
 
 import pandas as pd
 import streamlit as st
@@ -43,7 +42,7 @@ if analysis is not None:
 
     frame = pd.DataFrame(analysis.rows)
     lines = list(frame["line"])
-    hover_ids = [html.escape(str(i)) for i in frame["id"]]  # Plotly renders tags in hover text
+    hover_ids = [str(i) for i in frame["id"]]  # metric_scatter escapes them (Plotly renders tags)
     left, right = st.columns(2)
     with left:
         st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
@@ -69,7 +68,7 @@ if analysis is not None:
                    "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
         with_human = frame[frame["human"].notna()]
         st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
-                                               [html.escape(str(i)) for i in with_human["id"]], "human score", "METEOR",
+                                               [str(i) for i in with_human["id"]], "human score", "METEOR",
                                                keys=list(with_human["line"])),
                         width="stretch", key="human-scatter")
 
