@@ -458,13 +458,33 @@ FORMULA_LINES = {
 }
 
 
+#: METEOR 1.5's formula (result.meteor15.weighted), the same parts.
+FORMULA_LINES_15 = {
+    "P and R": r"P = \frac{{\sum_k w_k(\delta\,c^{{cand}}_k + (1-\delta) f^{{cand}}_k)}}{{\delta\,c^{{cand}} + "
+               r"(1-\delta) f^{{cand}}}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f} \qquad "
+               r"R = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}",
+    "Fmean": r"F_{{mean}} = \frac{{1}}{{\frac{{1-\alpha}}{{P}} + \frac{{\alpha}}{{R}}}} = "
+             r"\frac{{1}}{{\frac{{{a1:g}}}{{{P:.4f}}} + \frac{{{a:g}}}{{{R:.4f}}}}} = {F:.4f}",
+    "penalty": r"\text{{Penalty}} = \gamma\,\text{{frag}}^{{\beta}} = {g:g}\cdot{frag:.4f}^{{{b:g}}} = {pen:.4f}",
+    "score": r"\text{{METEOR}} = F_{{mean}}\,(1-\text{{Penalty}}) = {F:.4f}\cdot{one_minus:.4f} = {S:.4f}",
+}
+
+
 def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LINES)) -> str:
-    """The formula with this pair's numbers, one aligned block (one KaTeX render, not five)."""
+    """The formula with this pair's numbers, one aligned block (one KaTeX render, not five).
+    METEOR 1.5 results get its weighted formula."""
     b, s, p = result.breakdown, result.stats, result.config.params
     values = dict(m=s.matches, c=s.candidate_length, r=s.reference_length, ch=s.chunks, P=b.precision, R=b.recall,
                   F=b.fmean, a=p.alpha, a1=1 - p.alpha, g=p.gamma, b=p.beta, pen=b.penalty, one_minus=1 - b.penalty,
                   S=b.score)
-    lines = [FORMULA_LINES[part].format(**values) for part in parts]
+    source = FORMULA_LINES
+    if result.meteor15 is not None:
+        w = result.meteor15.weighted
+        values.update(mc=w.candidate_weighted_matches, lc=w.candidate_weighted_length, mr=w.reference_weighted_matches,
+                      lr=w.reference_weighted_length, frag=w.fragmentation, P=w.precision, R=w.recall, F=w.fmean,
+                      pen=w.penalty, one_minus=1 - w.penalty, S=w.score)
+        source = FORMULA_LINES_15
+    lines = [source[part].format(**values) for part in parts]
     return r"\begin{aligned}" + r"\\[4pt]".join("& " + line for line in lines) + r"\end{aligned}" \
         if len(lines) > 1 else lines[0]
 
