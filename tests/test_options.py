@@ -1,8 +1,8 @@
 """Every public option and preset of the CLI and the library, end to end, on inputs where the
 option changes the result. Expected values come from outside the code under test: fractions
 worked out by hand (the arithmetic is in the comments), nltk's own functions, sacrebleu, the
-raw thesaurus files, and the published parameter values. Validation bounds are tested on both
-sides of each bound.
+raw thesaurus files, the paper's formula and nltk's defaults for the presets. Validation bounds
+are tested on both sides of each bound.
 
 Notation in the comments: m matches, c chunks, P = m/|cand|, R = m/|ref|,
 Fmean = PR / (alpha P + (1 - alpha) R), Pen = gamma (c/m)^beta, score = Fmean (1 - Pen).
@@ -24,7 +24,6 @@ from meteor_core.bleu import corpus_bleu, sentence_bleu
 from meteor_core.cli import main
 from meteor_core.corpus import analyze_corpus
 from meteor_core.corpus_io import corpus_from_parallel
-from meteor_core.report import bleu_for, result_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXACT = ("exact",)
@@ -250,7 +249,8 @@ def test_presets_match_their_published_values(capsys):
     # nltk: the defaults of nltk's own function.
     defaults = {k: v.default for k, v in inspect.signature(meteor_score).parameters.items()}
     assert PRESETS["nltk"].params == MeteorParams(defaults["alpha"], defaults["beta"], defaults["gamma"])
-    # METEOR 0.6 Perl English: (0.8, 0.83, 0.28) as stated in the project's METEOR_SPEC.md section 1.
+    # METEOR 0.6 Perl English: (0.8, 0.83, 0.28) as METEOR_SPEC.md section 1 states (the preset cites
+    # Lavie & Agarwal 2007; no copy of that paper or of the 0.6 Perl code is available offline to check).
     assert PRESETS["meteor-0.6-perl-en"].params == MeteorParams(0.8, 0.83, 0.28)
 
     expected = {
