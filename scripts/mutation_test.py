@@ -14,7 +14,9 @@ never touched.
 
 Verdicts: "killed" (a test failed or the run errored), "survived" (every selected test passed),
 "stale" (the mutant no longer applies: the code it names changed; update the list below),
-"timeout" (counted as killed: a hang is seen). A core mutant first runs its own relevant
+"timeout" (counted as killed: a hang is seen), "flaky" (the failing test also fails without
+the mutant, twice: the machine is too loaded; run that mutant again). A kill counts only when
+the failing test passes on the unmutated code. A core mutant first runs its own relevant
 tests; if it survives them it is run again against the whole fast suite (every test file that
 does not start a browser), so "survived" always means the whole fast suite passed. Page
 mutants run the AppTest files first, then the browser files. Not part of CI (it is slow).
@@ -311,22 +313,43 @@ def test_files(root: Path) -> tuple[list[str], list[str], list[str]]:
     return fast, apptest, browser
 
 
-def run_pytest(root: Path, files: list[str]) -> tuple[str, str, float]:
+def run_pytest(root: Path, args: list[str]) -> tuple[str, str, float]:
+    """(verdict, first failing test id or last output line, seconds)."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # no stale .pyc between same-size edits
     start = time.monotonic()
     try:
-        process = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *files],
+        process = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *args],
                                  cwd=root, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
         return "timeout", "", time.monotonic() - start
     seconds = time.monotonic() - start
     lines = process.stdout.strip().splitlines()
-    failing = next((line for line in lines if re.match(r"(FAILED|ERROR) \S+\.py", line)), lines[-1] if lines else "")
+    failing = next((line for line in lines if re.match(r"(FAILED|ERROR) \S+\.py", line)), "")
     if process.returncode == 0:
         return "survived", "", seconds
-    if process.returncode in (1, 2, 3):
-        return "killed", failing, seconds
-    return f"error (pytest exit {process.returncode})", (process.stdout + process.stderr)[-500:], seconds
+    if process.returncode in (1, 2, 3) and failing:
+        return "killed", failing.split(" ", 1)[1].split(" - ")[0], seconds
+    return f"error (pytest exit {process.returncode})", (lines or [process.stderr.strip()[-300:]])[-1], seconds
+
+
+def evaluate(root: Path, suites: list[list[str]]) -> tuple[str, str, float]:
+    """Run the suites in order until one fails."""
+    total = 0.0
+    for files in suites:
+        verdict, detail, seconds = run_pytest(root, files)
+        total += seconds
+        if verdict != "survived":
+            return verdict, detail, total
+    return "survived", "", total
+
+
+def fails_without_mutant(root: Path, test_id: str) -> bool:
+    """Is a kill real? The failing test must pass on the unmutated code (the machine is shared
+    and loaded: a browser or AppTest timeout must not count as a kill)."""
+    verdict, _, _ = run_pytest(root, [test_id])
+    if verdict.startswith("error"):  # an id pytest cannot select (escaped characters): its file
+        verdict, _, _ = run_pytest(root, [test_id.split("::")[0]])
+    return verdict != "survived"
 
 
 def apply(root: Path, mutant: Mutant) -> Optional[str]:
@@ -382,30 +405,37 @@ def main(argv=None) -> int:
         needed = {"core": bool(any(m.category == "core" for m in mutants)),
                   "pages": bool(any(m.category == "pages" for m in mutants))}
         baseline = (fast if needed["core"] else apptest) + (browser if needed["pages"] else [])
-        verdict, detail, seconds = run_pytest(root, baseline)
-        print(f"baseline (no mutant): {verdict} in {seconds:.0f} s {detail}", flush=True)
+        for attempt in range(2):  # once more on failure: the shared machine makes browser tests flaky
+            verdict, detail, seconds = run_pytest(root, baseline)
+            print(f"baseline (no mutant): {verdict} in {seconds:.0f} s {detail}", flush=True)
+            if verdict == "survived":
+                break
         if verdict != "survived":
             print("the unmutated suite does not pass: fix that first", file=sys.stderr)
             return 2
         for m in mutants:
-            original = apply(root, m)
-            if original is None:
-                verdict, detail, seconds = "stale", "the text or anchor is gone: update the mutant", 0.0
+            if m.category == "core":
+                selected = [t for t in m.tests if (root / t).exists()]
+                if not selected:
+                    suites = [fast]
+                else:  # a survivor of its own tests must also survive the whole fast suite
+                    suites = [selected] if args.no_confirm else [selected, fast]
             else:
+                suites = [apptest, browser]
+            seconds = 0.0
+            for attempt in range(2):
+                original = apply(root, m)
+                if original is None:
+                    verdict, detail = "stale", "the text or anchor is gone: update the mutant"
+                    break
                 try:
-                    if m.category == "core":
-                        selected = [t for t in m.tests if (root / t).exists()] or fast
-                        verdict, detail, seconds = run_pytest(root, selected)
-                        if verdict == "survived" and not args.no_confirm and selected != fast:
-                            verdict, detail, more = run_pytest(root, fast)
-                            seconds += more
-                    else:
-                        verdict, detail, seconds = run_pytest(root, apptest)
-                        if verdict == "survived":
-                            verdict, detail, more = run_pytest(root, browser)
-                            seconds += more
+                    verdict, detail, more = evaluate(root, suites)
                 finally:
                     (root / m.file).write_text(original, encoding="utf-8")
+                seconds += more
+                if verdict != "killed" or not fails_without_mutant(root, detail):
+                    break
+                verdict, detail = "flaky", f"{detail} fails without the mutant too"
             results.append({"id": m.id, "category": m.category, "file": m.file, "what": m.what,
                             "verdict": verdict, "detail": detail, "seconds": round(seconds, 1)})
             print(f"{m.id:24s} {verdict:9s} {seconds:6.0f} s  {m.what}  {detail[:110]}", flush=True)
@@ -415,10 +445,12 @@ def main(argv=None) -> int:
         rows = [r for r in results if r["category"] == category]
         if not rows:
             continue
-        count = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("killed", "timeout", "survived", "stale")}
+        count = {v: sum(1 for r in rows if r["verdict"] == v)
+                 for v in ("killed", "timeout", "survived", "stale", "flaky")}
         other = len(rows) - sum(count.values())
         print(f"{category}: {len(rows)} mutants, {count['killed'] + count['timeout']} killed "
-              f"({count['timeout']} by timeout), {count['survived']} survived, {count['stale']} stale"
+              f"({count['timeout']} by timeout), {count['survived']} survived, {count['stale']} stale, "
+              f"{count['flaky']} flaky (a test failed without the mutant too)"
               + (f", {other} errors" if other else ""))
     for r in results:
         if r["verdict"] == "survived":
