@@ -131,8 +131,11 @@ CORE_MUTANTS = [
          ORACLE, PROPS, WORKED),
     core("A2", "meteor_core/align.py", "if spans and i == spans[-1][1] and j == spans[-1][3]:",
          "if spans and i == spans[-1][1]:", "chunk spans ignore reference adjacency", WORKED, OPT),
-    core("A3", "meteor_core/align.py", "total += len(seen) - bisect_right(seen, j)",
-         "total += len(seen) - bisect_left(seen, j)", "crossings count equal reference positions", ORACLE, OPT),
+    # (count_crossings with bisect_left instead of bisect_right is an equivalent mutant: alignments
+    # are one-to-one, no two links share a reference position.)
+    core("A3", "meteor_core/align.py",
+         "added = self.cross_base[(c, r)] + len(self.chosen_refs_sorted) - bisect_right(self.chosen_refs_sorted, r)",
+         "added = self.cross_base[(c, r)]", "search ignores crossings among its own choices", ORACLE, OPT),
     core("A4", "meteor_core/align.py",
          'return (crossings, chunks) if self.objective == "crossings" else (chunks, crossings)',
          'return (crossings, chunks)', "search ignores the chunks objective", ORACLE, OPT, WORKED),

@@ -187,7 +187,7 @@ def test_stages_library_and_cli(capsys, wordnet_reader):
         MeteorConfig(stages=("exact", "exact"))
 
 
-def test_stage_order_is_the_order_given():
+def test_stage_order_is_the_order_given(capsys):
     # Exact first: "cat" (position 1) takes the only reference word. Stem first: both candidate
     # words share the stem "cat"; the tie-break gives the reference word to position 0.
     exact_first = score("cats cat", "cat", stages=("exact", "stem")).best
@@ -195,6 +195,9 @@ def test_stage_order_is_the_order_given():
     assert [(l.candidate, l.stage) for l in exact_first.links] == [(1, "exact")]
     assert [(l.candidate, l.stage) for l in stem_first.links] == [(0, "stem")]
     assert [s.stage for s in stem_first.snapshots] == ["stem", "exact"]
+    data = cli_json(capsys, "--candidate", "cats cat", "--reference", "cat", "--stages", "stem,exact")
+    assert [(a["candidate"], a["stage"]) for a in data["alignment"]] == [(0, "stem")]
+    assert "stages:stem(porter)+exact" in data["signature"]
 
 
 # -- language -----------------------------------------------------------------------------
@@ -309,6 +312,25 @@ def test_gamma_one_is_accepted_and_can_reach_zero(capsys):
                                                    "--gamma", "1.0001")
 
 
+# Word salad with heavy repetition (spec section 3: where the exact search needs real work).
+HARD_PAIR = ("a the and cat dog and house the the cat big sat dog cat to of in mat a the of and the in",
+             "and and of sat of in a of of a house and mat in to the of mat red a dog")
+
+
+def test_node_budget_option(capsys):
+    # The default budget proves this pair optimal; one node does not, and the result says so.
+    # (Hundreds of nodes with the current search; a smarter search may need fewer.)
+    proven = score(*HARD_PAIR, stages=EXACT)
+    assert proven.best.optimal and not proven.best.warnings
+    cut = score(*HARD_PAIR, stages=EXACT, node_budget=1)
+    assert not cut.best.optimal and any("node budget" in w for w in cut.best.warnings)
+    assert cut.best.stats.matches == proven.best.stats.matches  # the first descent is a maximum matching
+    assert (cut.best.crossings, cut.best.stats.chunks) >= (proven.best.crossings, proven.best.stats.chunks)
+    data = cli_json(capsys, "--candidate", HARD_PAIR[0], "--reference", HARD_PAIR[1], "--stages", "exact",
+                    "--node-budget", "1")
+    assert data["optimal"] is False and any("node budget" in w for w in data["warnings"])
+
+
 def test_node_budget_bounds(capsys):
     MeteorConfig(node_budget=1)
     for bad in (0, -1, 1.5, "10"):
@@ -361,6 +383,14 @@ def test_synonyms_option_both_directions_and_not_in_nltk_mode(tmp_path, capsys):
     assert "nltk mode has no user synonym tables" in err
     table = SynonymTable.from_file(path)
     assert Scorer(MeteorConfig(stages=("exact", "table:shop")), [table]).score("article", ["sku"]).best.matches == 1
+
+
+def test_synonym_table_is_case_blind_even_with_keep_case():
+    # Table entries are stored lowercased, so lookups fold case too; otherwise a table written
+    # "SKU,Article" could never match under keep_case. the SKU / the Article: m = 2 -> 15/16.
+    table = SynonymTable.from_text("SKU,Article\n", name="shop")
+    scorer = Scorer(MeteorConfig(stages=("exact", "table:shop"), keep_case=True), [table])
+    assert close(scorer.score("the SKU", ["the Article"]).score, F(15, 16))
 
 
 def _mythes_entries(path: Path, *words: str) -> dict[str, set[str]]:
@@ -494,6 +524,19 @@ CORPUS = (
 CORPUS_BEST = (1, 0, 0)
 # Summed over the best references: m = 19, |cand| = 25, |ref| = 23, chunks = 9.
 CORPUS_METEOR = fmean(F(19, 25), F(19, 23)) * (1 - F(1, 2) * F(9, 19) ** 3)
+
+
+def test_segment_bleu_uses_every_reference(capsys):
+    from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+    from sacrebleu.metrics import BLEU
+
+    cand, refs = CORPUS[0][0], list(CORPUS[0][1:])
+    expected = BLEU(tokenize="none", smooth_method="none", effective_order=True).sentence_score(cand, refs).score / 100
+    assert abs(expected - nltk_sentence_bleu([r.split() for r in refs], cand.split())) < 1e-12
+    data = cli_json(capsys, "--candidate", cand, "--reference", refs[0], "--reference", refs[1], "--stages", "exact")
+    assert data["best_reference"] == 1 and abs(data["bleu"]["score"] - expected) < 1e-12
+    best_only = nltk_sentence_bleu([refs[1].split()], cand.split())
+    assert abs(best_only - expected) > 0.1  # so BLEU against the best METEOR reference alone would show
 
 
 def _sacrebleu_corpus():
