@@ -55,6 +55,9 @@ def test_sample_corpus_works_without_upload():
     at = _page("corpus_explorer.py")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Segments scored"] == "24 of 24"
+    import sacrebleu  # sacreBLEU's own corpus BLEU on the sample's raw text, as the page says
+    sample = pd.read_csv(ROOT / "lens" / "data" / "sample_corpus.tsv", sep="\t", dtype=str, keep_default_na=False)
+    assert metrics["sacreBLEU"] == f"{sacrebleu.corpus_bleu(list(sample.system_a), [list(sample.reference)]).score:.2f}"
     assert not any("Kendall" in list(d.value.columns) for d in at.dataframe)  # no invented human scores
     assert any("24 data lines, 24 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
     table = _segments_table(at)
