@@ -114,8 +114,7 @@ def _relates(config: MeteorConfig, candidate_words: Sequence[str], reference_wor
     if config.mode == "nltk":
         stages = scorer_for(config).stages
         wordnet = load_wordnet()[0] if stages[-1].available else None  # as the nltk-mode Scorer does
-        for stage, links in align_nltk(list(candidate_words), list(reference_words), wordnet,
-                                       lowercase_stems=not config.keep_case):
+        for stage, links in align_nltk(list(candidate_words), list(reference_words), wordnet):
             if links:
                 return stage
         return None

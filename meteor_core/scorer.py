@@ -128,8 +128,7 @@ class Scorer:
                                               self.config.objective, self.config.node_budget)]
         else:
             per_stage = [(name, links, len(links), True, 0)
-                         for name, links in align_nltk(cand_words, ref_words, self._wordnet,
-                                                       lowercase_stems=not self.config.keep_case)]
+                         for name, links in align_nltk(cand_words, ref_words, self._wordnet)]
         snapshots = []
         cumulative: list[Link] = []
         for name, edges, candidate_edges, optimal, nodes in per_stage:

@@ -155,7 +155,7 @@ def test_upload_then_select_and_user_text_stays_text(streamlit_server, browser_p
     assert page.locator("a[href*='127.0.0.1:9']").count() == 0
     hover = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')]
         .find(g => g.data.length === 1 && g.data[0].customdata && g.layout.xaxis.title.text === 'BLEU').data[0].text""")
-    assert "&lt;a href=&#x27;http://127.0.0.1:9/&#x27;&gt;u2&lt;/a&gt;" in hover  # escaped for Plotly's hover HTML
+    assert "&lt;a href='http://127.0.0.1:9/'&gt;u2&lt;/a&gt;" in hover  # escaped for Plotly's hover HTML
     assert_clean(page, streamlit_server, screenshot="corpus_upload_select.png")
 
 
