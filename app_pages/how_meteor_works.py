@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import crossing_pairs, describe, walkthrough
+from meteor_core.methods import CHANGES_2005_TO_15, crossing_pairs, describe, walkthrough
 
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
@@ -40,6 +40,17 @@ if exploration is not None:
         st.latex(ui.formula_latex(segment, [step.formula]))
 
 st.divider()
+st.header("From 2005 to METEOR 1.5")
+st.write("Most METEOR numbers in papers come from the METEOR 1.5 jar (Denkowski & Lavie 2014), not from the 2005 "
+         "definition. What changed, as the paper and METEOR 1.5 modes compute it:")
+st.markdown(ui.markdown_table(("", "2005 paper (paper mode)", "METEOR 1.5 (METEOR 1.5 mode)"),
+                              [(c.topic, md_escape(c.paper), md_escape(c.meteor15)) for c in CHANGES_2005_TO_15]))
+if exploration is not None and exploration.comparisons:
+    runs = {exploration.result.best.config.mode: exploration.result.best}
+    runs.update({c.other_mode: c.other_best for c in exploration.comparisons})
+    st.write("On this pair: " + ", ".join(f"{ui.MODE_LABELS[m]} **{r.score:.4f}**" for m, r in runs.items())
+             + ". The Segment Explorer's “Which METEOR?” panel says which links differ and why.")
+
 st.header("What a crossing is")
 example = BY_KEY["objectives"]
 st.write("Two links cross when one goes to the right of the other on one row and to the left on the other; each "

@@ -25,35 +25,35 @@ if exploration is not None:
     segment = result.per_reference[shown]
 
     comparison = exploration.comparison
-    highlight = ()
-    if comparison is not None and comparison.differs and shown == result.best_index:
-        other = comparison.other.per_reference[result.best_index]
-        highlight = comparison.only_in_chosen
-        like = ("" if comparison.same_stages is None else
-                f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
-        lines = [f"**{comparison.other_mode} mode scores this pair differently**: {config.mode} {segment.score:.4f} vs "
-                 f"{comparison.other_mode} {other.score:.4f}.{like}"]
-        lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
-        lines.append(f"\nLinks only in this view: orange dotted overlay ({len(comparison.only_in_chosen)}); "
-                     f"{comparison.other_mode} mode uses {len(comparison.only_in_other)} link(s) this view does not.")
-        st.info("\n".join(lines))
-    elif comparison is None and config.language != "en":
-        st.caption("nltk mode exists for English only: no mode comparison for this language.")
+    on_best = shown == result.best_index  # the comparisons are on the best reference
+    highlight = comparison.only_in_chosen if comparison is not None and comparison.differs and on_best else ()
 
     st.subheader(f"Alignment — METEOR {segment.score:.4f}")
     view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed", key="w_view")
     if view == "diagram":
         ui.show_diagram(segment, key="diagram", highlight=highlight)
-        st.caption("Candidate above, reference below. Lines: links, coloured by stage. Hollow grey: unmatched. "
-                   "Shaded numbered bands: chunks. Hover a token or the middle of a link for stage and evidence.")
+        st.caption("Candidate above, reference below. Lines: links, coloured by stage"
+                   + ("; filled bands: phrase-to-phrase links (paraphrases); italic: function words, which weigh "
+                      "less" if segment.meteor15 is not None else "")
+                   + ". Hollow grey: unmatched. Shaded numbered bands: chunks. Hover a token or the middle of a link "
+                     "for stage and evidence.")
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
-    if comparison is not None and comparison.differs and shown == result.best_index:
+    if comparison is not None and comparison.differs and on_best:
         # A toggle, not an expander: a collapsed expander still draws its chart.
-        if st.toggle(f"Show the {comparison.other_mode}-mode alignment", key="w_show_other"):
-            other = comparison.other.per_reference[result.best_index]
+        other_name = ui.MODE_LABELS[comparison.other_mode]
+        if st.toggle(f"Show the {other_name}-mode alignment", key="w_show_other"):
+            other = comparison.other_best
             ui.show_diagram(other, key="other-diagram", highlight=comparison.only_in_other,
-                            title=f"{comparison.other_mode} mode: {other.score:.4f}")
+                            title=f"{other_name} mode: {other.score:.4f}")
+
+    st.subheader("Which METEOR?")
+    if exploration.comparisons:
+        st.caption("The same pair in each METEOR this app reproduces (on the best reference of this view): the 2005 "
+                   "paper, nltk's meteor_score and the METEOR 1.5 jar most papers report, and what makes them differ.")
+        ui.show_which_meteor(exploration, overlay=on_best)
+    elif config.language != "en":
+        st.caption("nltk and METEOR 1.5 modes exist for English only: no comparison for this language.")
 
     st.subheader("Score breakdown")
     ui.show_breakdown(segment)

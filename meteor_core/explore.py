@@ -1,16 +1,17 @@
 """Everything one screen of the Segment Explorer shows, computed in one call: the result in the
-chosen mode, the same pair in the other mode (paper <-> nltk) with what makes the two differ,
-BLEU beside METEOR and sacreBLEU as papers report it. The app renders this object; it does no
-scoring of its own."""
+chosen mode, the same pair in every other mode (paper, nltk, METEOR 1.5) with what makes each
+differ from the chosen one, BLEU beside METEOR and sacreBLEU as papers report it. The app
+renders this object; it does no scoring of its own."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from .align import align_paper
 from .bleu import BleuResult
 from .nltk_mode import align_nltk
-from .params import BUILTIN_STAGES, MeteorConfig
+from .params import BUILTIN_STAGES, MODES, MeteorConfig
 from .report import bleu_for
 from .result import Link, MultiReferenceResult, SegmentResult
 from .sacrebleu_view import SacreBleuView
@@ -19,147 +20,272 @@ from .scorer import ReferencesInput, Scorer, TextOrTokens, scorer_for
 from .stages import SynonymTable
 from .wordnet import load_wordnet
 
+#: What relates two words in each mode's stage of that name (for "why" texts).
+RELATION_SOURCES = {
+    ("paper", "stem"): "Porter stems", ("nltk", "stem"): "Porter stems",
+    ("meteor15", "stem"): "the jar's Snowball stems",
+    ("paper", "synonym"): "a shared WordNet 3.0 synset (nltk's WordNet)",
+    ("nltk", "synonym"): "WordNet lemma names of the candidate's Porter stem (nltk's rule)",
+    ("meteor15", "synonym"): "the jar's own WordNet-derived synonym files",
+    ("meteor15", "paraphrase"): "the jar's paraphrase table",
+}
+MODE_NAMES = {"paper": "paper", "nltk": "nltk", "meteor15": "METEOR 1.5"}
+
 
 @dataclass(frozen=True)
 class Cause:
-    """One reason the two modes score the pair differently."""
+    """One reason two modes score the pair differently."""
 
-    kind: str  # "stages" | "parameters" | "alignment" | "relation"
+    # "stages" | "parameters" | "tokens" | "paraphrase" | "relation" (stemmer, synonym source)
+    # | "alignment" (both could relate the words: the search chose differently)
+    kind: str
     text: str  # plain text (quotes the user's words)
 
 
 @dataclass(frozen=True)
 class ModeComparison:
-    """The same pair scored by the other mode, on the winning reference of the chosen mode, and
+    """The same pair scored by another mode, on the winning reference of the chosen mode, and
     what makes the scores differ.
 
-    Like with like: when the chosen configuration uses other stages than the other mode runs
-    (nltk always runs exact, stem, synonym), the chosen mode is also scored with the other
-    mode's stages (`same_stages`), so the stage choice and the method are told apart."""
+    Like with like: when paper and nltk mode are compared and the chosen configuration uses
+    other stages than the other mode runs (nltk always runs exact, stem, synonym), the chosen
+    mode is also scored with the other mode's stages (`same_stages`), so the stage choice and
+    the method are told apart. METEOR 1.5 is compared as it is run by default (`-l en -norm`),
+    and paper and nltk with their defaults when compared with it: the "Which METEOR?" view."""
 
     other_mode: str
     other: MultiReferenceResult
-    only_in_chosen: tuple[tuple[int, int], ...]  # (candidate, reference) links
-    only_in_other: tuple[tuple[int, int], ...]
+    only_in_chosen: tuple[Link, ...]  # links of the chosen result the other does not have
+    only_in_other: tuple[Link, ...]  # links of the other result (its own tokens)
     same_stages: Optional[MultiReferenceResult]  # chosen mode with the other's stages; None if already equal
     causes: tuple[Cause, ...]
+    same_tokens: bool = True  # both modes see the same tokens (links compared by position)
+    reference_index: int = 0  # the chosen mode's best reference, on which the links are compared
 
     @property
     def differs(self) -> bool:
         return bool(self.only_in_chosen or self.only_in_other)
+
+    @property
+    def other_best(self) -> SegmentResult:
+        """The other mode on the chosen mode's best reference (what the causes are about)."""
+        return self.other.per_reference[self.reference_index]
 
 
 @dataclass(frozen=True)
 class Exploration:
     result: MultiReferenceResult
     bleu: BleuResult
-    comparison: Optional[ModeComparison]  # None when the other mode cannot run (user tables, not English)
+    comparison: Optional[ModeComparison]  # the first of `comparisons` (paper <-> nltk, METEOR 1.5 -> paper)
     sacrebleu: SacreBleuView
+    comparisons: tuple[ModeComparison, ...] = ()  # every other mode, in MODES order
+
+    def comparison_with(self, mode: str) -> Optional[ModeComparison]:
+        return next((c for c in self.comparisons if c.other_mode == mode), None)
 
 
-def _other_config(config: MeteorConfig) -> MeteorConfig:
-    if config.mode == "paper":
-        return config.with_changes(mode="nltk", stages=BUILTIN_STAGES)
-    return config.with_changes(mode="paper", stages=BUILTIN_STAGES)
+def _config_for(config: MeteorConfig, mode: str) -> MeteorConfig:
+    """The configuration `mode` is compared in. Paper <-> nltk: the same parameters and
+    tokenizer, the other's stages. With METEOR 1.5 on either side: each mode as it is usually
+    run (its default stages and parameters), so the panel answers "which METEOR is this?"."""
+    if "meteor15" in (mode, config.mode):
+        if mode == "meteor15":
+            return MeteorConfig(mode="meteor15", language=config.language, bleu_smoothing=config.bleu_smoothing)
+        return MeteorConfig(mode=mode, language=config.language, bleu_smoothing=config.bleu_smoothing,
+                            tokenizer=config.tokenizer, keep_case=config.keep_case)
+    return config.with_changes(mode=mode, stages=BUILTIN_STAGES)
 
 
-def _relates(config: MeteorConfig, candidate_word: str, reference_word: str) -> Optional[str]:
-    """The stage of `config` that can link these two words (alone, nothing else matched), if any."""
+def _other_modes(config: MeteorConfig) -> tuple[str, ...]:
+    """paper <-> nltk first (the pair the diagram's overlay compares), then the rest."""
+    first = {"paper": "nltk", "nltk": "paper", "meteor15": "paper"}[config.mode]
+    return (first,) + tuple(m for m in MODES if m not in (config.mode, first))
+
+
+def _relates(config: MeteorConfig, candidate_words: Sequence[str], reference_words: Sequence[str]) -> Optional[str]:
+    """The stage of `config` that can link these words (alone, nothing else matched), if any."""
+    if config.mode == "meteor15":
+        scorer = scorer_for(config)
+        matches = scorer.matcher.align(list(candidate_words), list(reference_words)).matches
+        full = [m for m in matches if m.match_length == len(candidate_words) and m.length == len(reference_words)]
+        return config.stages[full[0].module] if full else None
+    if len(candidate_words) != 1 or len(reference_words) != 1:
+        return None  # word-to-word modes relate no phrases
     if config.mode == "nltk":
         stages = scorer_for(config).stages
         wordnet = load_wordnet()[0] if stages[-1].available else None  # as the nltk-mode Scorer does
-        for stage, links in align_nltk([candidate_word], [reference_word], wordnet):
+        for stage, links in align_nltk(list(candidate_words), list(reference_words), wordnet):
             if links:
                 return stage
         return None
-    for outcome in align_paper([candidate_word], [reference_word], scorer_for(config).stages):
+    for outcome in align_paper(list(candidate_words), list(reference_words), scorer_for(config).stages):
         if outcome.links:
             return outcome.stage
     return None
 
 
-def _word_pair(result: SegmentResult, link: tuple[int, int]) -> tuple[str, str]:
-    return result.candidate_tokens[link[0]].norm, result.reference_tokens[link[1]].norm
+def _words(tokens, start: int, stop: int) -> tuple[str, ...]:
+    return tuple(t.norm for t in tokens[start:stop])
+
+
+def _span(tokens, start: int, stop: int) -> str:
+    words = " ".join(t.text for t in tokens[start:stop])
+    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
 
 
 def _describe_link(result: SegmentResult, link: Link) -> str:
-    return (f"{result.candidate_tokens[link.candidate].text} [{link.candidate}] → "
-            f"{result.reference_tokens[link.reference].text} [{link.reference}] ({link.stage})")
+    return (f"{_span(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+            f"{_span(result.reference_tokens, link.reference, link.reference_stop)} ({link.stage})")
 
 
-def _causes(chosen: SegmentResult, like: SegmentResult, other: SegmentResult) -> list[Cause]:
-    """Why `like` (chosen mode, other's stages) and `other` align differently: a differing link
-    whose two words the other mode cannot relate at all is a relation difference (stemmer,
-    synonym source); one it could relate but did not choose is an alignment difference."""
+def _keys(result: SegmentResult, by_position: bool) -> dict[tuple, Link]:
+    """Links by what they relate: positions when both modes see the same tokens, else the
+    words themselves (numbered when the same words are linked more than once)."""
+    out: dict[tuple, Link] = {}
+    seen: Counter = Counter()
+    for l in result.links:
+        if by_position:
+            out[(l.candidate, l.candidate_stop, l.reference, l.reference_stop)] = l
+        else:
+            words = (_words(result.candidate_tokens, l.candidate, l.candidate_stop),
+                     _words(result.reference_tokens, l.reference, l.reference_stop))
+            seen[words] += 1
+            out[words + (seen[words],)] = l
+    return out
+
+
+def _contains(tokens, words: tuple[str, ...]) -> bool:
+    """True when `words` occur as consecutive tokens."""
+    norms, n = [t.norm for t in tokens], len(words)
+    return any(tuple(norms[k:k + n]) == words for k in range(len(norms) - n + 1))
+
+
+def _differing(like: SegmentResult, other: SegmentResult, by_position: bool) -> tuple[list[Link], list[Link]]:
+    mine, theirs = _keys(like, by_position), _keys(other, by_position)
+    return ([mine[k] for k in mine if k not in theirs], [theirs[k] for k in theirs if k not in mine])
+
+
+def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> list[Cause]:
+    """Why `like` (chosen mode) and `other` align differently, link by link: a paraphrase (a
+    module only METEOR 1.5 has); a link whose words the other mode cannot relate at all (its
+    stemmer or synonym source); one it could relate but did not choose (its search)."""
     mode, other_mode = like.config.mode, other.config.mode
-    mine = {(l.candidate, l.reference): l for l in like.links}
-    theirs = {(l.candidate, l.reference): l for l in other.links}
-    relation, alignment = [], []
-    for pairs, source, target, source_mode, target_mode in (
-            (set(mine) - set(theirs), like, other, mode, other_mode),
-            (set(theirs) - set(mine), other, like, other_mode, mode)):
-        for pair in sorted(pairs):
-            link = (mine if source is like else theirs)[pair]
-            stage = _relates(target.config, *_word_pair(source, pair))
-            if stage is None:
-                relation.append(f"{source_mode} links {_describe_link(source, link)}, which {target_mode} mode's "
-                                f"stages cannot relate")
+    mine, theirs = _differing(like, other, by_position)
+    paraphrase, relation, alignment, tokens = [], [], [], []
+    for links, source, target, source_mode, target_mode in ((mine, like, other, mode, other_mode),
+                                                            (theirs, other, like, other_mode, mode)):
+        for link in sorted(links, key=lambda l: (l.candidate, l.reference)):
+            words = (_words(source.candidate_tokens, link.candidate, link.candidate_stop),
+                     _words(source.reference_tokens, link.reference, link.reference_stop))
+            if not by_position and not (_contains(target.candidate_tokens, words[0])
+                                        and _contains(target.reference_tokens, words[1])):
+                tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}")
+                continue
+            stage = _relates(target.config, *words)
+            if stage is None and link.stage == "paraphrase":
+                paraphrase.append(f"{_describe_link(source, link)}: {link.evidence}")
+            elif stage is None:
+                how = [f"{MODE_NAMES[m]}: {RELATION_SOURCES[(m, link.stage)]}" for m in (source_mode, target_mode)
+                       if (m, link.stage) in RELATION_SOURCES]
+                relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
+                                f"{MODE_NAMES[target_mode]} mode's "
+                                f"stages cannot relate" + (f" ({link.stage}, " + "; ".join(how) + ")" if how else ""))
             else:
-                alignment.append(_describe_link(source, link) + f" in {source_mode}")
+                alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
     causes = []
+    if tokens:
+        causes.append(Cause("tokens", "Links on words the other mode's tokens do not have: " + "; ".join(tokens) + "."))
+    if paraphrase:
+        causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
+                                          "match single words only): " + "; ".join(paraphrase) + "."))
     if relation:
         causes.append(Cause("relation", "Stemmer / synonym source: " + "; ".join(relation) + "."))
     if alignment:
-        chunks = f"{like.stats.chunks} vs {other.stats.chunks} chunks"
         causes.append(Cause(
             "alignment",
-            f"Alignment: both modes can relate these words but choose differently ({mode}: "
-            f"{_choice(like.config)}; {other_mode}: {_choice(other.config)}): " + "; ".join(alignment)
-            + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {chunks}, "
-              f"{like.crossings} vs {other.crossings} crossings."))
+            f"Search: both modes can relate these words but choose differently ({MODE_NAMES[mode]}: "
+            f"{_choice(like.config)}; {MODE_NAMES[other_mode]}: {_choice(other.config)}): " + "; ".join(alignment)
+            + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {like.stats.chunks} vs "
+              f"{other.stats.chunks} chunks, {like.crossings} vs {other.crossings} crossings."))
     return causes
 
 
 def _choice(config: MeteorConfig) -> str:
     from .methods import describe
 
-    method = describe(config)
-    return f"fewest {config.objective} after the most matches" if method.searches else "greedy right-to-left scan"
+    return describe(config).search
+
+
+def _parameters(config: MeteorConfig) -> str:
+    p = config.params
+    text = f"alpha {p.alpha:g}, beta {p.beta:g}, gamma {p.gamma:g}"
+    if config.mode == "meteor15":
+        weights = ", ".join(f"{s} {w:g}" for s, w in zip(config.stages, config.weights))
+        text += (f", delta {p.delta:g} (content words weigh {p.delta:g}, function words {1 - p.delta:g}); "
+                 f"module weights {weights}")
+    return text
+
+
+def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause]:
+    def side(result: SegmentResult) -> str:
+        c, r = result.candidate_tokens, result.reference_tokens
+        return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens "
+                f"({' '.join(t.norm for t in c)} / {' '.join(t.norm for t in r)})")
+
+    if [t.norm for t in chosen.candidate_tokens] == [t.norm for t in other.candidate_tokens] and \
+            [t.norm for t in chosen.reference_tokens] == [t.norm for t in other.reference_tokens]:
+        return None
+    return Cause("tokens", f"Tokens: METEOR 1.5 uses the jar's normalizer (-norm), the others their tokenizer: "
+                           f"{side(chosen)}; {side(other)}. Links are compared by their words.")
 
 
 def _compare(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
-             result: MultiReferenceResult) -> ModeComparison:
-    other_config = _other_config(config)
+             result: MultiReferenceResult, other_mode: str) -> ModeComparison:
+    other_config = _config_for(config, other_mode)
     other = scorer_for(other_config).score(candidate, references)
     k = result.best_index
     chosen = result.best
+    theirs = other.per_reference[k]
     causes: list[Cause] = []
     same_stages = None
     like = chosen
     if tuple(config.stages) != tuple(other_config.stages):
-        same_stages = scorer_for(config.with_changes(stages=other_config.stages)).score(candidate, references)
-        like = same_stages.per_reference[k]
-        if abs(like.score - chosen.score) > 1e-12 or like.links != chosen.links:
-            causes.append(Cause(
-                "stages",
-                f"Stages: {other_config.mode} mode runs {', '.join(other_config.stages)}; this view uses "
-                f"{', '.join(config.stages)}. With {other_config.mode}'s stages, {config.mode} mode gives "
-                f"{like.score:.4f} (instead of {chosen.score:.4f})."))
-    if config.params != other_config.params:
-        causes.append(Cause("parameters", f"Parameters: {config.params} vs {other_config.params}."))
-    causes += _causes(chosen, like, other.per_reference[k])
-    mine = {(l.candidate, l.reference) for l in chosen.links}
-    theirs = {(l.candidate, l.reference) for l in other.per_reference[k].links}
-    return ModeComparison(other_config.mode, other, tuple(sorted(mine - theirs)), tuple(sorted(theirs - mine)),
-                          same_stages, tuple(causes))
+        if "meteor15" not in (config.mode, other_mode):
+            same_stages = scorer_for(config.with_changes(stages=other_config.stages)).score(candidate, references)
+            like = same_stages.per_reference[k]
+            if abs(like.score - chosen.score) > 1e-12 or like.links != chosen.links:
+                causes.append(Cause(
+                    "stages",
+                    f"Stages: {other_config.mode} mode runs {', '.join(other_config.stages)}; this view uses "
+                    f"{', '.join(config.stages)}. With {other_config.mode}'s stages, {config.mode} mode gives "
+                    f"{like.score:.4f} (instead of {chosen.score:.4f})."))
+        else:
+            causes.append(Cause("stages", f"Stages: {MODE_NAMES[other_mode]} runs {', '.join(other_config.stages)}; "
+                                          f"{MODE_NAMES[config.mode]} here runs {', '.join(config.stages)}."))
+    if _parameters(config) != _parameters(other_config):
+        causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config)}; "
+                                          f"{MODE_NAMES[other_mode]} {_parameters(other_config)}."))
+    tokens = _tokens_cause(chosen, theirs)
+    if tokens is not None:
+        causes.append(tokens)
+    by_position = tokens is None
+    for cause in _causes(like, theirs, by_position):
+        if cause.kind == "tokens" and tokens is not None:  # one "tokens" cause: how they differ, then the links
+            causes[causes.index(tokens)] = tokens = Cause("tokens", f"{tokens.text} {cause.text}")
+        else:
+            causes.append(cause)
+    only_chosen, only_other = _differing(chosen, theirs, by_position)
+    return ModeComparison(other_mode, other, tuple(only_chosen), tuple(only_other), same_stages, tuple(causes),
+                          by_position, k)
 
 
 def explore(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
             synonym_tables: Sequence[SynonymTable] = ()) -> Exploration:
     scorer = Scorer(config, synonym_tables) if synonym_tables else scorer_for(config)
     result = scorer.score(candidate, references)
-    comparison = None
-    if not synonym_tables and config.language == "en":  # nltk mode exists for English only
-        comparison = _compare(candidate, references, config, result)
+    comparisons: tuple[ModeComparison, ...] = ()
+    if not synonym_tables and config.language == "en":  # nltk and METEOR 1.5 modes exist for English only
+        comparisons = tuple(_compare(candidate, references, config, result, mode) for mode in _other_modes(config))
     bleu = bleu_for(result)
-    return Exploration(result, bleu, comparison, sacrebleu_view(result, bleu))
+    return Exploration(result, bleu, comparisons[0] if comparisons else None, sacrebleu_view(result, bleu),
+                       comparisons)

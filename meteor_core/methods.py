@@ -27,13 +27,22 @@ class MethodDescription:
     minimizes_crossings: bool  # "fewest crossings" is part of how links are chosen
     fixed_stages: bool  # the mode runs its own stages whatever the configuration says
     notes: tuple[str, ...] = ()  # further true statements about the mode
+    search: str = ""  # how the alignment is chosen, in a few words ("greedy right-to-left scan")
+    has_objective: bool = False  # the alignment objective (crossings / chunks) applies
+    pooled: bool = False  # every stage proposes into one pool, one search chooses (METEOR 1.5)
 
     @property
     def summary(self) -> str:
+        if self.pooled:
+            return f"{self.title}. {self.selection[0].upper()}{self.selection[1:]}."
         return f"{self.title}. Each stage {self.selection}."
 
     def stage_choice(self, related: int, kept: int) -> str:
-        """What one stage did, in this mode's terms (`related`: pairs it could link)."""
+        """What one stage did, in this mode's terms (`related`: pairs it could link; in a pooled
+        mode, the matches it proposed)."""
+        if self.pooled:
+            return (f"it proposed {_plural(related, 'match')} to the pool; the final alignment keeps "
+                    f"{_plural(kept, 'link')} of this module")
         if not self.searches:
             return f"it {self.selection}: {_plural(kept, 'link')}"
         if related == kept:
@@ -52,7 +61,8 @@ def _paper(config: MeteorConfig) -> MethodDescription:
         "paper", "paper mode: Banerjee & Lavie 2005, exact search",
         f"keeps the largest set of one-to-one links among the words still unmatched, and among those the one with "
         f"{tie_breaks}", searches=True, tie_breaks=tie_breaks, minimizes_crossings=config.objective == "crossings",
-        fixed_stages=False,
+        fixed_stages=False, search=f"fewest {config.objective} after the most matches (exact search)",
+        has_objective=True,
         notes=("The search is exact (branch and bound); if it runs out of its node budget it keeps the best "
                "alignment found and says that optimality is not proven.",))
 
@@ -63,13 +73,76 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
         "scans the candidate words from the last to the first and links each to the last still-unused reference "
         "word that qualifies (greedy: no search for fewer crossings or chunks)",
         searches=False, tie_breaks="", minimizes_crossings=False, fixed_stages=True,
+        search="greedy right-to-left scan",
         notes=("Stages are fixed: exact, then Porter stem, then WordNet synonym.",
                "The synonym stage receives the Porter stems of the words still unmatched, and a reference word "
                "qualifies when it is a lemma name of a WordNet synset of the candidate stem (one direction only)."))
 
 
+#: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
+METEOR15_SEARCH = (
+    "the jar's beam search (width 40) over reference positions, ranking partial alignments by weighted "
+    "matches (exact 1 per word, other modules 0.5 per word, rounded down on each side, so a one-word stem, "
+    "synonym or paraphrase match counts 0), then fewer chunks, then smaller distance")
+
+
+def _meteor15(config: MeteorConfig) -> MethodDescription:
+    from .meteor15.align import BEAM_SIZE
+
+    return MethodDescription(
+        "meteor15", "METEOR 1.5 mode: reproduces the jar (Denkowski & Lavie 2014), java -jar meteor-1.5.jar "
+                    "-l en -norm",
+        f"all its modules ({', '.join(config.stages)}) propose matches into one pool, a paraphrase match "
+        f"relating a phrase to a phrase; the matches nothing competes with are fixed first, the rest chosen by "
+        f"{METEOR15_SEARCH.replace('width 40', f'width {BEAM_SIZE}')}",
+        searches=True, tie_breaks="", minimizes_crossings=False, fixed_stages=False,
+        search=f"beam search (width {BEAM_SIZE}), not an optimum", pooled=True,
+        notes=("The beam search is the jar's, quirks included: its alignment is not proven optimal and can have "
+               "more chunks than the best one.",
+               "Identical sentences run only the first module. Everything matched in one chunk: no penalty.",
+               "Function words (the jar's English list) weigh 1 - delta in precision and recall, content words "
+               "delta; each module's matches count with its weight."))
+
+
 #: mode -> what a configuration in that mode does. A new mode is one more entry.
-METHODS: dict[str, Callable[[MeteorConfig], MethodDescription]] = {"paper": _paper, "nltk": _nltk}
+METHODS: dict[str, Callable[[MeteorConfig], MethodDescription]] = {"paper": _paper, "nltk": _nltk,
+                                                                   "meteor15": _meteor15}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing METEOR 1.5 does differently from the 2005 paper."""
+
+    topic: str
+    paper: str  # the 2005 definition (paper mode)
+    meteor15: str  # METEOR 1.5 (meteor15 mode)
+
+
+#: What changed between the 2005 paper and METEOR 1.5 (Denkowski & Lavie 2014), as the two modes
+#: implement them. Plain text.
+CHANGES_2005_TO_15: tuple[Change, ...] = (
+    Change("parameters", "alpha 0.9, beta 3, gamma 0.5: the penalty cuts at most 50%",
+           "alpha 0.85, beta 0.2, gamma 0.6, delta 0.75 (the jar's English defaults, tuned to human rankings): "
+           "a penalty of up to 60%, and beta 0.2 makes even a little fragmentation cost a lot (2 chunks over "
+           "6 matched words: 0.6 × (2/6)^0.2 = 0.48, where 2005 charges 0.5 × (2/6)^3 = 0.019)"),
+    Change("weighting", "every word counts 1: P = m / |candidate|, R = m / |reference|",
+           "content words weigh delta, function words (the jar's English list) 1 - delta, and each module's "
+           "matches its weight (exact 1.0, stem 0.6, synonym 0.8, paraphrase 0.6)"),
+    Change("Fmean", "P R / (alpha P + (1 - alpha) R)",
+           "the same harmonic mean, on the weighted P and R: 1 / ((1 - alpha) / P + alpha / R)"),
+    Change("fragmentation", "chunks / matched words",
+           "chunks / the mean of the matched words on the two sides (a phrase can have other lengths on each "
+           "side); 0 when every word matched in one chunk"),
+    Change("matching", "word to word: exact, Porter stem, WordNet synonym, one stage after another",
+           "exact, Snowball stem, its own WordNet-derived synonyms, and paraphrases from a phrase table "
+           "(phrase to phrase), all proposed at once"),
+    Change("tokens", "words and punctuation marks, lowercased",
+           "the jar's normalizer (-norm): lowercased, punctuation split off, abbreviations and contractions "
+           "handled its way (\"it's\" -> \"it 's\", \"U.S.\" -> \"us\")"),
+    Change("search", "the largest one-to-one alignment with the fewest crossings (exact search here)",
+           "unambiguous matches fixed, then a beam search of width 40 that keeps its best candidate: fast, "
+           "not an optimum"),
+)
 
 
 def describe(config: MeteorConfig) -> MethodDescription:
@@ -116,14 +189,19 @@ class Step:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
 
 
 def _link_line(result: SegmentResult, link: Link) -> str:
-    cand, ref = result.candidate_tokens, result.reference_tokens
     evidence = "" if link.stage == "exact" else f": {link.evidence}"
-    return (f"{cand[link.candidate].text} [{link.candidate}] → {ref[link.reference].text} [{link.reference}], "
-            f"{link.stage}{evidence}")
+    return (f"{_span(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+            f"{_span(result.reference_tokens, link.reference, link.reference_stop)}, {link.stage}{evidence}")
+
+
+def _span(tokens, start: int, stop: int) -> str:
+    """Words of a link's side with their positions: one word [i], a phrase [i:j] (half-open)."""
+    words = " ".join(t.text for t in tokens[start:stop])
+    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
 
 
 def _tokens_text(result: SegmentResult) -> str:
@@ -134,8 +212,26 @@ def _tokens_text(result: SegmentResult) -> str:
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
            "char": "single characters", "segmenter": "words found by a word segmenter"}.get(tokenizer, tokenizer)
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
+    if result.meteor15 is not None:
+        how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
+        detail = result.meteor15
+        function = sum(detail.candidate_function_words) + sum(detail.reference_function_words)
+        return (f"The candidate has {_plural(result.stats.candidate_length, 'word')}, the reference "
+                f"{result.stats.reference_length}: {how}. {function} of these words are function words "
+                f"in the jar's English list (italic on the diagram): they weigh 1 - delta = "
+                f"{1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
     return (f"The candidate has {_plural(result.stats.candidate_length, 'token')}, the reference "
             f"{result.stats.reference_length}. Tokens are {how}. {case}")
+
+
+#: The jar's normalization levels, as the tokens step tells them.
+METEOR15_NORMALIZATION_TEXT = {
+    "norm": "words from the jar's normalizer (-norm: lowercased, punctuation split off, abbreviations and "
+            "contractions handled its way)",
+    "norm-nopunct": "words from the jar's normalizer without punctuation (-norm -noPunct)",
+    "lower": "the text split at spaces and lowercased (-lower)",
+    "none": "the text split at spaces, case kept (no normalization)",
+}
 
 
 def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
@@ -145,6 +241,13 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
     if status is not None and not status.available:
         return (f"{snapshot.stage} is unavailable and adds nothing",
                 f"The {snapshot.stage} stage is unavailable: {status.message}")
+    if describe(result.config).pooled:
+        if result.meteor15.identical and index > 0:
+            return f"{snapshot.stage} did not run (identical sentences: the jar runs only its first module)", ""
+        if snapshot.candidate_edges:
+            return (f"{snapshot.stage} proposed {_plural(snapshot.candidate_edges, 'match')}, none of them kept "
+                    f"by the search", "")
+        return f"{snapshot.stage} proposes no match", ""
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
         return f"{snapshot.stage} has nothing left to match", ""
     return f"{snapshot.stage} finds no qualifying pair among the words left", ""
@@ -178,8 +281,15 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
             crossing_text = " No two links cross." if not crossings else f" Crossings so far: {crossings}."
         left = (f" Unmatched now: {len(snapshot.unmatched_candidate)} candidate and "
                 f"{len(snapshot.unmatched_reference)} reference word(s).")
-        text = (f"{before}Stage {index + 1} of {total}: {snapshot.stage}, {descriptions.get(snapshot.stage, '')}. "
-                f"Among the words still unmatched, {choice}.{crossing_text}{left}")
+        if method.pooled:  # every module saw every word; the search chose among all proposals at once
+            left = (f" Unmatched after the modules shown so far: {len(snapshot.unmatched_candidate)} candidate and "
+                    f"{len(snapshot.unmatched_reference)} reference word(s).")
+            text = (f"{before}Module {index + 1} of {total}: {snapshot.stage}, {descriptions.get(snapshot.stage, '')}. "
+                    f"Looking at all the words, {choice}.{left}")
+        else:
+            text = (f"{before}Stage {index + 1} of {total}: {snapshot.stage}, "
+                    f"{descriptions.get(snapshot.stage, '')}. Among the words still unmatched, {choice}."
+                    f"{crossing_text}{left}")
         steps.append(Step(f"stage:{snapshot.stage}", f"after {snapshot.stage}", text,
                           tuple(_link_line(result, l) for l in snapshot.new_links),
                           tuple(pending_warnings), snapshot.links, snapshot.new_links))
@@ -198,6 +308,8 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         return (Step("tokens", "tokens", f"{tokens_text} No word matches ({told}). {b.note[0].upper()}{b.note[1:]}.",
                      warnings=tuple(idle_warnings)),)
     steps = [Step("tokens", "tokens", tokens_text)] + stage_steps
+    if method.pooled:
+        return tuple(steps + _meteor15_steps(result, method))
     links = result.links
     crossings = crossing_pairs(links)
     if crossings:
@@ -243,3 +355,65 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         f"METEOR = Fmean × (1 - Penalty) = {b.fmean:.4f} × {1 - b.penalty:.4f} = {b.score:.4f}.",
         links=links, show_chunks=True, formula="score"))
     return tuple(steps)
+
+
+def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[Step]:
+    """After the modules: the jar's search, chunks and its weighted formula with this pair's
+    numbers (the same numbers as result.meteor15.weighted)."""
+    detail, p, links = result.meteor15, result.config.params, result.links
+    s, w = detail.stats, detail.weighted
+    proposed = ", ".join(f"{st.stage} {n}" for st, n in zip(result.stage_status, detail.proposed_matches))
+    fixed = tuple(links[k] for k in detail.fixed_links)
+    identical = " The sentences are identical, so only the first module ran." if detail.identical else ""
+    steps = [Step(
+        "search", "beam search",
+        f"The modules proposed {_plural(sum(detail.proposed_matches), 'match')} ({proposed}).{identical} "
+        + (f"{_plural(len(fixed), 'match')} that nothing competes with (one-to-one, every word covered once) "
+           f"{'was' if len(fixed) == 1 else 'were'} fixed first (highlighted); then " if fixed else
+           "No match is unambiguous (every one competes with another for a word), so ")
+        + f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {_plural(len(links), 'link')} in all. The beam keeps its best "
+        f"candidate, not a proven optimum.", links=links, new_links=fixed)]
+    steps.append(Step(
+        "chunks", "chunks",
+        f"The matched words group into {_plural(s.chunks, 'chunk')}: runs of matches adjacent on both sides, in the "
+        f"same order (numbered bands). {s.candidate_matches} candidate and {s.reference_matches} reference words "
+        f"are matched (a paraphrase can cover a different number of words on each side).",
+        links=links, show_chunks=True))
+    d = p.delta
+
+    def side(name: str, length: int, function: int, weighted_matches: float, weighted_length: float) -> str:
+        used = [m for m in s.modules if getattr(m, name + "_content") or getattr(m, name + "_function")]
+        terms = " + ".join(f"{m.module} {m.weight:g}×({d:g}×{getattr(m, name + '_content')} + {1 - d:g}×"
+                           f"{getattr(m, name + '_function')})" for m in used) or "0"
+        return (f"{terms} = {weighted_matches:.4f} weighted matches over {d:g}×{length - function} + {1 - d:g}×"
+                f"{function} = {weighted_length:.4f} weighted words")
+
+    steps.append(Step(
+        "P and R", "weighted P and R",
+        f"Each matched word counts delta = {d:g} if it is a content word and 1 - delta = {1 - d:g} if it is a "
+        f"function word, times its module's weight. Precision P: {side('candidate', s.candidate_length, s.candidate_function_words, w.candidate_weighted_matches, w.candidate_weighted_length)}"
+        f": P = {w.precision:.4f}. Recall R: {side('reference', s.reference_length, s.reference_function_words, w.reference_weighted_matches, w.reference_weighted_length)}"
+        f": R = {w.recall:.4f}.", links=links, show_chunks=True, formula="P and R"))
+    steps.append(Step(
+        "Fmean", "Fmean",
+        f"Fmean = 1 / ((1 - alpha) / P + alpha / R) = 1 / ({1 - p.alpha:g} / {w.precision:.4f} + {p.alpha:g} / "
+        f"{w.recall:.4f}) = {w.fmean:.4f}. With alpha = {p.alpha:g}, recall weighs "
+        f"{p.alpha / (1 - p.alpha):.3g} times as much as precision." if 0 < p.alpha < 1 else
+        f"Fmean = 1 / ((1 - alpha) / P + alpha / R) = {w.fmean:.4f} (alpha = {p.alpha:g}).",
+        links=links, show_chunks=True, formula="Fmean"))
+    if w.single_chunk_rule:
+        penalty = (f"Every word on both sides matched in one chunk: METEOR 1.5 sets the fragmentation to 0, so the "
+                   f"penalty is gamma × 0^beta = {w.penalty:.4f}.")
+    else:
+        penalty = (f"Fragmentation = chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
+                   f"{s.reference_matches}) / 2) = {w.fragmentation:.4f}; penalty = gamma × frag^beta = {p.gamma:g} × "
+                   f"{w.fragmentation:.4f}^{p.beta:g} = {w.penalty:.4f}."
+                   + (f" With beta = {p.beta:g} < 1 even a little fragmentation costs much (2005: beta 3, where it "
+                      f"costs little)." if p.beta < 1 else ""))
+    steps.append(Step("penalty", "penalty", penalty, links=links, show_chunks=True, formula="penalty"))
+    note = f" {w.note[0].upper()}{w.note[1:]}." if w.note else ""
+    steps.append(Step(
+        "score", "score",
+        f"METEOR 1.5 = Fmean × (1 - penalty) = {w.fmean:.4f} × {1 - w.penalty:.4f} = {w.score:.4f}.{note}",
+        links=links, show_chunks=True, formula="score"))
+    return steps

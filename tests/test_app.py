@@ -121,7 +121,7 @@ def test_multi_reference_marks_the_best_row(wordnet_reader):
 def test_mode_comparison_says_what_differs(wordnet_reader):
     at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
     info = " ".join(i.value for i in at.info)
-    assert "nltk mode scores this pair differently" in info and "Alignment\\:" in info
+    assert "nltk mode scores this pair differently" in info and "Search\\:" in info
     assert any(t.get("meta", {}).get("kind") == "diff" for t in _figures(at)[0]["data"])
     # Fewer stages than nltk runs: the stage choice is named and the like-with-like score given.
     at = _app(cand="the cars started quickly and the auto stopped", ref="the car starts fast and the automobile halted",
@@ -353,3 +353,134 @@ def test_text_bars_and_bleu_coverage_rows():
     rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
     assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
     assert rows["3-gram"].count(":blue-background[") == 3 and rows["4-gram"].count(":blue-background[") == 0
+
+
+# -- METEOR 1.5 mode --------------------------------------------------------------------------
+PARAPHRASE = {"cand": "he passed away last night", "ref": "he died last night"}
+
+
+@pytest.fixture(scope="module")
+def meteor15_data():
+    import os
+
+    from meteor_core.meteor15.data import load_data
+
+    status = load_data()[1]
+    if not status.available:
+        if os.environ.get("CI"):
+            pytest.fail(status.message)
+        pytest.skip(status.message)
+
+
+def test_meteor15_link_shows_the_jars_numbers(wordnet_reader, meteor15_data):
+    at = _app(mode="meteor15", **PARAPHRASE)
+    expected = score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], mode="meteor15").best
+    w = expected.meteor15.weighted
+    for label, value in (("precision P", w.precision), ("recall R", w.recall), ("Fmean", w.fmean),
+                         ("fragmentation", w.fragmentation), ("penalty", w.penalty), ("METEOR", w.score),
+                         ("weighted matches, candidate", w.candidate_weighted_matches),
+                         ("weighted length, reference", w.reference_weighted_length)):
+        assert _metric(at, label) == f"{value:.4f}", label
+    assert _metric(at, "METEOR") == "0.8390"
+    words = dict((row[0], row[1:]) for row in next(rows for header, rows in _tables(at) if header[0] == "matched words"))
+    assert words["all words"] == ["", "3", "2", "2", "2"] and words["paraphrase"] == ["0.6", "2", "0", "1", "0"]
+    # the link keeps the mode and gets its parameters
+    assert (at.query_params["mode"], at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == \
+        ("meteor15", "0.85", "0.2", "0.6")
+    assert "mode:meteor15" in _signature(at) and "d:0.75" in _signature(at)
+    diagram = _figures(at)[0]
+    spans = [t for t in diagram["data"] if t.get("meta", {}).get("kind") == "span"]
+    assert [t["meta"]["stage"] for t in spans] == ["paraphrase"] and spans[0]["fill"] == "toself"
+    assert spans[0]["name"] == "paraphrase (1): phrase to phrase" and spans[0]["line"]["color"] == \
+        figures.STAGE_COLORS["paraphrase"]
+    assert spans[0]["x"][:4] == [1 - figures.SPAN_PAD, 2 + figures.SPAN_PAD, 1 + figures.SPAN_PAD, 1 - figures.SPAN_PAD]
+    legend = [t["name"] for t in diagram["data"] if t.get("meta", {}).get("kind") == "function-words"]
+    assert legend == ["<i>italic</i>: function word, weight 1 − δ = 0.25 (content 0.75)"]
+    labels = next(t for t in diagram["data"] if t.get("meta", {}).get("row") == "candidate")["text"]
+    assert labels == ["<i>he</i>", "passed", "away", "<i>last</i>", "night"]
+
+
+def test_which_meteor_shows_three_modes_with_the_cores_scores(wordnet_reader, meteor15_data):
+    at = _app(mode="meteor15", **PARAPHRASE)
+    header, rows = next((h, r) for h, r in _tables(at) if "alignment" in h)
+    by_mode = {row[1]: row for row in rows}
+    assert list(by_mode) == ["METEOR 1.5", "paper", "nltk"] and by_mode["METEOR 1.5"][0] == "★ this view"
+    for label, mode in (("METEOR 1.5", "meteor15"), ("paper", "paper"), ("nltk", "nltk")):
+        assert by_mode[label][2] == f"{score(PARAPHRASE['cand'], [PARAPHRASE['ref']], mode=mode).score:.4f}"
+    info = " ".join(i.value.replace("\\", "") for i in at.info)
+    assert "paper mode scores this pair differently" in info and "nltk mode scores this pair differently" in info
+    assert "passed away [1:3] → died [1] (paraphrase)" in info and "which METEOR 1.5 mode's stages cannot relate" in info
+    # the same panel from paper mode: METEOR 1.5 is one of the others
+    at = _app(**PARAPHRASE)
+    rows = next(r for h, r in _tables(at) if "alignment" in h)
+    assert [row[1] for row in rows] == ["paper", "nltk", "METEOR 1.5"] and rows[2][2] == "0.8390"
+
+
+def test_switching_to_meteor15_brings_its_parameters_and_back(wordnet_reader, meteor15_data):
+    at = _app(**PARAPHRASE)
+    at.radio(key="w_mode").set_value("meteor15").run()
+    assert not at.exception
+    assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.85", "0.2", "0.6")
+    assert _metric(at, "METEOR") == "0.8390"
+    at.radio(key="w_mode").set_value("paper").run()
+    assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.9", "3.0", "0.5")
+    assert _metric(at, "METEOR") == f"{score(PARAPHRASE['cand'], [PARAPHRASE['ref']]).score:.4f}"
+    # parameters the user set stay when the mode changes
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.number_input(key="w_alpha").set_value(0.5).run()
+    at.radio(key="w_mode").set_value("meteor15").run()
+    assert at.query_params["alpha"] == "0.5"
+    expected = score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], config=MeteorConfig(
+        mode="meteor15", params=MeteorConfig(mode="meteor15").params.__class__(0.5, 3.0, 0.5, 0.75)))
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+
+
+def test_meteor15_link_is_validated_like_the_others():
+    settings, problems = read_link({"mode": ["meteor15"], "lang": ["pt-BR"]})
+    assert "mode" not in settings and settings["lang"] == "pt-BR"
+    assert "meteor15 mode reproduces METEOR 1.5 with its English data" in problems[0].reason
+    settings, problems = read_link({"mode": ["meteor15"]})
+    assert settings == {"mode": "meteor15"} and not problems
+
+
+def test_meteor15_without_its_data_says_how_to_install_it(tmp_path, monkeypatch, wordnet_reader):
+    from meteor_core.meteor15 import data as m15data
+    from meteor_core.scorer import scorer_for
+
+    monkeypatch.setenv("METEOR15_DATA", str(tmp_path))
+    m15data.reset()
+    scorer_for.cache_clear()
+    try:
+        at = _app(mode="meteor15", cand="a pair scored without data", ref="a pair scored with no data")
+        warnings = " ".join(w.replace("\\", "") for w in _warnings(at))
+        assert "METEOR 1.5 data not installed" in warnings
+        assert "bash scripts/setup.sh" in warnings and "python -m meteor_core setup-meteor15" in warnings
+        assert not at.error and _metric(at, "METEOR")  # still scored (exact and stem), never a crash
+        at.radio(key="w_mode").set_value("paper").run()
+        assert not at.exception and any("runs without its data" in c.value for c in at.caption)
+    finally:
+        monkeypatch.delenv("METEOR15_DATA")
+        m15data.reset()
+        scorer_for.cache_clear()
+
+
+def test_how_steps_in_meteor15_mode(wordnet_reader, meteor15_data):
+    cand, ref = "the cars started quickly and the auto stopped", "the car starts fast and the automobile halted"
+    at = _app(HOW, cand=cand, ref=ref, mode="meteor15")
+    result = score(cand, [ref], mode="meteor15").best
+    expected = walkthrough(result)
+    assert list(at.select_slider(key="w_how_step").options) == [s.label for s in expected]
+    for number, step in enumerate(expected, start=1):
+        at.select_slider(key="w_how_step").set_value(step.label).run()
+        assert not at.exception
+        assert _step_texts(at) == [f"**Step {number} of {len(expected)}: {md_escape(step.label)}.** {md_escape(step.text)}"]
+        if step.formula:
+            assert f"{result.meteor15.weighted.score:.4f}" in at.latex[0].value or step.formula != "score"
+    w = result.meteor15.weighted
+    at.select_slider(key="w_how_step").set_value("weighted P and R").run()
+    assert f"{w.candidate_weighted_matches:.4f}" in at.latex[0].value and f"{w.precision:.4f}" in at.latex[0].value
+    tables = _tables(at)
+    changes = next(rows for header, rows in tables if "2005 paper (paper mode)" in header)
+    assert [row[0] for row in changes] == ["parameters", "weighting", "Fmean", "fragmentation", "matching", "tokens",
+                                           "search"]
+    assert any("On this pair: METEOR 1.5 **0.7111**" in m.value for m in at.markdown)

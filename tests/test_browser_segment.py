@@ -152,9 +152,43 @@ def test_user_text_is_never_markup(streamlit_server, browser_page):
     assert_clean(page, streamlit_server, screenshot="segment_markup_as_text.png")
 
 
+def test_meteor15_link_paraphrase_band_and_three_way_scores(streamlit_server, browser_page, capsys):
+    """Issue 8 item 4: the METEOR 1.5 alignment with its paraphrase link drawn phrase to phrase,
+    function words marked, and the same pair in paper, nltk and METEOR 1.5 mode side by side."""
+    page = browser_page
+    cand, ref = "he passed away last night", "he died last night"
+    _open(page, streamlit_server, "/", {"mode": "meteor15", "cand": cand, "ref": ref})
+    legend = page.evaluate(f"() => Array.from(document.querySelector('{MAIN} .js-plotly-plot')"
+                           ".querySelectorAll('.legendtext')).map(t => t.textContent)")
+    assert "paraphrase (1): phrase to phrase" in legend
+    assert any(t.startswith("italic: function word, weight 1 − δ = 0.25") for t in legend), legend
+    drawn = page.evaluate(f"""() => {{
+        const plot = document.querySelector('{MAIN} .js-plotly-plot');
+        return plot.data.filter(t => (t.meta || {{}}).kind === 'span').map(t => [t.meta.stage, t.fill, t.x.length]);
+    }}""")
+    assert drawn == [["paraphrase", "toself", 6]]  # one closed band: passed away [1:3] -> died [1]
+    scores = page.evaluate(f"""() => {{
+        const out = {{}};
+        for (const row of document.querySelectorAll('{MAIN} table tr')) {{
+            const cells = Array.from(row.querySelectorAll('td')).map(c => c.innerText.trim());
+            if (cells.length === 8) out[cells[1]] = cells[2];
+        }}
+        return out;
+    }}""")
+    expected = {label: f"{_cli_json(capsys, '--candidate', cand, '--reference', ref, '--mode', mode)['score']:.4f}"
+                for label, mode in (("METEOR 1.5", "meteor15"), ("paper", "paper"), ("nltk", "nltk"))}
+    assert scores == expected and expected["METEOR 1.5"] == "0.8390"
+    assert _metric(page, "METEOR") == expected["METEOR 1.5"]
+    text = _main_text(page)
+    assert "Which METEOR?" in text and "passed away [1:3] → died [1] (paraphrase)" in text
+    assert "mode=meteor15" in page.url and "alpha=0.85" in page.url
+    page.locator(f"{MAIN} .js-plotly-plot").first.scroll_into_view_if_needed()
+    assert_clean(page, streamlit_server, screenshot="segment_meteor15_paraphrase.png")
+
+
 # -- How METEOR works --------------------------------------------------------------------------
-@pytest.mark.parametrize("config", [{}, {"objective": "chunks"}, {"mode": "nltk"}],
-                         ids=["paper-crossings", "paper-chunks", "nltk"])
+@pytest.mark.parametrize("config", [{}, {"objective": "chunks"}, {"mode": "nltk"}, {"mode": "meteor15"}],
+                         ids=["paper-crossings", "paper-chunks", "nltk", "meteor15"])
 def test_how_step_through(streamlit_server, browser_page, config):
     cand, ref = "on the mat sat the cat", "the cat sat on the mat"
     steps = walkthrough(score(cand, [ref], **config).best)

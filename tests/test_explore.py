@@ -54,3 +54,66 @@ def test_no_comparison_outside_english():
 def test_identical_alignments_have_no_causes(wordnet_reader):
     e = explore("the cat sat", ["the cat sat"], MeteorConfig())
     assert not e.comparison.differs and e.comparison.causes == ()
+
+
+# -- "Which METEOR?": METEOR 1.5 beside paper and nltk ------------------------------------------
+@pytest.fixture(scope="module")
+def meteor15_data():
+    import os
+
+    from meteor_core.meteor15.data import load_data
+
+    status = load_data()[1]
+    if not status.available:
+        if os.environ.get("CI"):
+            pytest.fail(status.message)
+        pytest.skip(status.message)
+
+
+PARAPHRASE_PAIR = ("he passed away last night", ["he died last night"])
+
+
+def test_every_mode_is_compared_with_the_scores_of_each_mode(wordnet_reader, meteor15_data):
+    from meteor_core import score
+
+    candidate, references = PARAPHRASE_PAIR
+    for mode in ("paper", "nltk", "meteor15"):
+        e = explore(candidate, references, MeteorConfig(mode=mode))
+        others = [c.other_mode for c in e.comparisons]
+        assert sorted(others + [mode]) == ["meteor15", "nltk", "paper"] and e.comparison is e.comparisons[0]
+        for c in e.comparisons:  # each mode as it is usually run: its own defaults
+            assert c.other_best.score == score(candidate, references, mode=c.other_mode).score
+    assert [c.other_mode for c in explore(candidate, references, MeteorConfig(mode="meteor15")).comparisons] == \
+        ["paper", "nltk"]
+
+
+def test_paraphrase_and_synonym_source_are_told_apart(wordnet_reader, meteor15_data):
+    candidate, references = PARAPHRASE_PAIR
+    e = explore(candidate, references, MeteorConfig(mode="meteor15"))
+    paper = e.comparison_with("paper")
+    assert [c.kind for c in paper.causes] == ["stages", "parameters", "paraphrase", "relation"]
+    assert "passed away [1:3] → died [1] (paraphrase): paraphrase table entry" in paper.causes[2].text
+    # nltk's WordNet relates passed~died (the synset of "pass away"); the jar's synonym files do not
+    assert "paper links passed [1] → died [1] (synonym), which METEOR 1.5 mode's stages cannot relate" \
+        in paper.causes[3].text
+    assert "delta 0.75" in paper.causes[1].text and "alpha 0.9, beta 3, gamma 0.5" in paper.causes[1].text
+    (link,) = paper.only_in_chosen
+    assert (link.candidate, link.candidate_stop, link.reference, link.reference_stop) == (1, 3, 1, 2)
+
+
+def test_search_difference_with_meteor15(wordnet_reader, meteor15_data):
+    e = explore("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
+                MeteorConfig(mode="meteor15"))
+    causes = {c.kind: c.text for c in e.comparison_with("nltk").causes}
+    assert "greedy right-to-left scan" in causes["alignment"] and "beam search" in causes["alignment"]
+    assert "auto [6] → automobile [6] (synonym), which nltk mode's stages cannot relate" in causes["relation"]
+
+
+def test_different_tokens_are_a_cause_and_links_compare_by_words(wordnet_reader, meteor15_data):
+    e = explore("it's the U.S. cat", ["it is the US cat"], MeteorConfig(mode="meteor15"))
+    paper = e.comparison_with("paper")
+    assert not paper.same_tokens
+    tokens = next(c.text for c in paper.causes if c.kind == "tokens")
+    assert "METEOR 1.5 sees 5 + 5 tokens (it 's the us cat / it is the us cat)" in tokens
+    assert "it [0] → it [0] (exact) in METEOR 1.5" in tokens  # paper's tokens have "it's", not "it"
+    assert not [c for c in paper.causes if c.kind == "alignment"]  # not blamed on the search

@@ -121,3 +121,34 @@ def test_crossing_pairs_are_the_pairs_that_cross(pairs):
              for a, b in crossing_pairs(links, 10**6)]
     assert len(found) == len(set(found)) and set(found) == expected
     assert len(crossing_pairs(links, limit=2)) == min(2, len(expected))
+
+
+def test_meteor15_steps_carry_the_jars_numbers():
+    import os
+
+    import pytest
+
+    from meteor_core.meteor15.data import load_data
+
+    if not load_data()[1].available:
+        if os.environ.get("CI"):
+            pytest.fail(load_data()[1].message)
+        pytest.skip(load_data()[1].message)
+    result = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
+                   mode="meteor15").best
+    w = result.meteor15.weighted
+    steps = {s.key: s for s in walkthrough(result)}
+    assert list(steps) == ["tokens", "stage:exact", "stage:stem", "stage:synonym", "stage:paraphrase", "search",
+                           "chunks", "P and R", "Fmean", "penalty", "score"]
+    assert "6 of these words are function words" in steps["tokens"].text
+    assert "quickly and [3:5] → fast and [3:5], paraphrase" in steps["stage:paraphrase"].details[0]
+    assert "proposed 14 matches to the pool" in steps["stage:paraphrase"].text
+    assert "beam search (width 40)" in steps["search"].text and "Among the words still unmatched" not in \
+        " ".join(s.text for s in steps.values())
+    assert f"P = {w.precision:.4f}" in steps["P and R"].text and f"R = {w.recall:.4f}" in steps["P and R"].text
+    assert f"= {w.fmean:.4f}" in steps["Fmean"].text and f"= {w.score:.4f}" in steps["score"].text
+    assert "fragmentation to 0" in steps["penalty"].text  # one chunk: the jar's rule
+    drawn = [_drawn(s) for s in steps.values()]
+    assert all(a != b for a, b in zip(drawn, drawn[1:]))
+    summary = describe(result.config).summary
+    assert "one pool" in summary and "not proven" not in summary and not describe(result.config).has_objective
