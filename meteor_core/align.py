@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
+from itertools import combinations, permutations, product
+from math import comb, perm
 from typing import Optional, Sequence
 
 from .stages import Stage, StageEdge, WordGraph
@@ -43,8 +45,14 @@ def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
     """Pairs (i, j), (k, l) cross iff (i - k)(j - l) < 0: inversions of j in candidate order
     (Fenwick tree, O(n log n))."""
     refs = [j for _, j in sorted(pairs)]
-    if not refs:
-        return 0
+    if len(refs) < 300:  # insertion into a sorted list: memmove beats the tree at this size
+        seen: list[int] = []
+        total = 0
+        for count, j in enumerate(refs):
+            at = bisect_right(seen, j)
+            total += count - at
+            seen.insert(at, j)
+        return total
     size = max(refs) + 2
     tree = [0] * (size + 1)
     total = 0
@@ -264,7 +272,22 @@ def solve_stage(
     variable: list[_Component] = []
     n_edges = 0
     work = 0
-    for cand_types, ref_types, pairs in _components(graph):
+    if graph.one_to_one:  # key stages: each pair of groups is a whole block (the common case)
+        for cands, refs in zip(graph.candidate_groups, graph.reference_groups):
+            p, q = len(cands), len(refs)
+            n_edges += p * q
+            if p == q and (in_order or p == 1):
+                forced.extend(zip(cands, refs))  # uncrossing lemma: in order, fully determined
+            elif in_order:
+                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(p, q), None, list(zip(cands, refs))))
+            else:
+                variable.append(_Component(_FREE, cands, refs, min(p, q), {i: refs for i in cands},
+                                           list(zip(cands, refs)), block=True))
+        work += len(graph.candidate_groups)
+        components = ()
+    else:
+        components = _components(graph)
+    for cand_types, ref_types, pairs in components:
         cands = _merge([graph.candidate_groups[a] for a in cand_types])
         refs = _merge([graph.reference_groups[b] for b in ref_types])
         p, q = len(cands), len(refs)
@@ -279,13 +302,11 @@ def solve_stage(
             if p == q:
                 forced.extend(zip(cands, refs))  # uncrossing lemma: in order, fully determined
             else:
-                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(p, q), None,
-                                           list(zip(cands, refs)) if p < q else list(zip(cands, refs))))
+                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(p, q), None, list(zip(cands, refs))))
         elif block:
-            size = min(p, q)
-            options = {i: refs for i in cands}
             # Fallback: in order, the leftmost occurrences of the longer side.
-            variable.append(_Component(_FREE, cands, refs, size, options, list(zip(cands, refs)), block=True))
+            variable.append(_Component(_FREE, cands, refs, min(p, q), {i: refs for i in cands},
+                                       list(zip(cands, refs)), block=True))
         else:
             matching = _type_level_matching(graph, cand_types, ref_types, pairs)
             work += len(pairs) * 2 + len(matching)
@@ -297,11 +318,126 @@ def solve_stage(
     for i, j in forced:
         base[i] = j
     budget = max(0, node_budget - work)
+    small = _solve_small(variable, base, objective, min(budget, _SMALL))
+    if small is not None:
+        return sorted(forced + small[0]), n_edges, True, work + small[1]
     if objective == "chunks" and all(comp.block for comp in variable):
         chosen, optimal, spent = _LinksFirst(variable, base, len(partner)).solve(budget)
     else:
         chosen, optimal, spent = _Search(variable, base, objective, len(partner)).solve(budget)
     return sorted(forced + chosen), n_edges, optimal, work + spent
+
+
+#: Most alignments _solve_small compares one by one (the common case on real sentences: one or
+#: two repeated words such as "the" 2 x 3).
+_SMALL = 64
+
+
+def _component_choices(comp: _Component) -> Optional[list]:
+    """Every maximum matching of a small component (lists of pairs, in the lexicographic order
+    of their partner vectors), or None if too many."""
+    p, q = comp.p, comp.q
+    cands, refs = comp.cands, comp.refs
+    if comp.kind == _BLOCK_IN_ORDER:
+        if (comb(q, p) if p < q else comb(p, q)) > _SMALL:
+            return None
+        if p < q:
+            return [list(zip(cands, chosen)) for chosen in combinations(refs, p)]
+        return [list(zip(chosen, refs)) for chosen in combinations(cands, q)]
+    if comp.block:
+        count = perm(q, p) if p <= q else comb(p, q) * perm(q, q)
+        if count > _SMALL:
+            return None
+        if p <= q:
+            return [list(zip(cands, chosen)) for chosen in permutations(refs, p)]
+        found = [list(zip(chosen, order)) for chosen in combinations(cands, q) for order in permutations(refs)]
+        # in the lexicographic order of the partner vectors (unmatched last), as the rest
+        found.sort(key=lambda pairs: [dict(pairs).get(c, _SKIP) for c in cands])
+        return found
+    total = 1
+    for c in cands:
+        total *= len(comp.options[c]) + 1
+        if total > 4 * _SMALL:
+            return None
+    found = []
+    for choice in product(*[comp.options[c] + [_NONE] for c in cands]):
+        taken = [r for r in choice if r != _NONE]
+        if len(taken) == comp.size and len(set(taken)) == len(taken):
+            found.append([(c, r) for c, r in zip(cands, choice) if r != _NONE])
+    return found
+
+
+def _solve_small(components: list[_Component], base: list[int], objective: str, budget: int):
+    """Exact by enumeration when the components have few maximum matchings between them:
+    every combination is scored by (objective, then the lexicographic vector) and the least
+    is taken. Returns (pairs, work) or None when there are too many."""
+    choices = []
+    total = 1
+    for comp in components:
+        found = _component_choices(comp)
+        if found is None:
+            return None
+        total *= len(found)
+        if total > budget or total > _SMALL:
+            return None
+        choices.append(found)
+    n = len(base)
+    fixed_refs = [l for l in base if l >= 0]  # in candidate order
+    sorted_refs = sorted(fixed_refs)
+    fixed_before = [0] * (n + 1)
+    for c, l in enumerate(base):
+        fixed_before[c + 1] = fixed_before[c] + (l >= 0)
+    costs: dict = {}  # edge -> (crossings with the fixed links, links to fixed neighbours)
+    prefixes: dict = {}  # c -> sorted references of the fixed links left of c
+    for combination in choices:
+        for part in combination:
+            for c, r in part:
+                if (c, r) in costs:
+                    continue
+                prefix = prefixes.get(c)
+                if prefix is None:
+                    prefix = prefixes[c] = sorted(fixed_refs[:fixed_before[c]])
+                # crossings = left-and-above + right-and-below = below_c + below_r - 2 (left-and-below)
+                under = bisect_left(prefix, r)
+                costs[(c, r)] = (len(prefix) + bisect_left(sorted_refs, r) - 2 * under,
+                                 (c > 0 and base[c - 1] == r - 1) + (c + 1 < n and base[c + 1] == r + 1))
+    # One integer per alignment, as in _Search: the primary objective scaled above the other.
+    cross_unit, link_unit = (n + 1, 1) if objective == "crossings" else (1, n * n + 1)
+    edge_cost = {edge: cross * cross_unit - link * link_unit for edge, (cross, link) in costs.items()}
+    best = None
+    if len(choices) == 1:
+        # Choices come in the lexicographic order of their vectors (combinations and
+        # permutations of increasing positions): the first least cost is the answer.
+        for pairs in choices[0]:
+            cost = 0
+            chosen = set(pairs)
+            for a, (c, r) in enumerate(pairs):
+                cost += edge_cost[(c, r)]
+                if (c + 1, r + 1) in chosen:
+                    cost -= link_unit
+                for _, r2 in pairs[a + 1:]:
+                    if r2 < r:
+                        cost += cross_unit
+            if best is None or cost < best[0]:
+                best = (cost, pairs)
+        return best[1], total
+    positions = sorted(c for comp in components for c in comp.cands)
+    for combination in product(*choices):
+        pairs = sorted(pair for part in combination for pair in part)
+        cost = 0
+        chosen = set(pairs)
+        for a, (c, r) in enumerate(pairs):
+            cost += edge_cost[(c, r)]
+            if (c + 1, r + 1) in chosen:
+                cost -= link_unit
+            for _, r2 in pairs[a + 1:]:
+                if r2 < r:
+                    cost += cross_unit
+        partner_of = dict(pairs)
+        rank = (cost, [partner_of.get(c, _SKIP) for c in positions])
+        if best is None or rank < best[0]:
+            best = (rank, pairs)
+    return best[1], total
 
 
 class _LinksFirst:
@@ -755,7 +891,57 @@ class _Search:
                 self.slot.append((position, _ENDS))
             else:
                 self.slot.append((active.index(c_index), _GOES_ON))
-        return total_options + sum(len(table) for table in self.tables) + L
+        return total_options + sum(len(table) for table in self.tables) + L + self._prepare_crossing_bound(budget)
+
+    def _prepare_crossing_bound(self, budget: int) -> int:
+        """Crossings between chosen edges of different components, for the bound (crossings
+        objective). An "item" is an edge every completion must place: a position of a
+        component that matches all its positions, or a reference occurrence of one that
+        matches all its references; its box is its possible candidate and reference
+        positions. Two items whose boxes lie one above-left of the other always cross; a
+        chosen partner above an item's box always crosses it. Items count only from the
+        depth at which they certainly lie ahead. Returns the work spent."""
+        self.crossing_bound = None
+        if self.objective != "crossings":
+            return 0
+        order = self.order
+        items = []  # (depth from which the item is certainly ahead, cmin, cmax, rmin, rmax, component)
+        for c_index, comp in enumerate(self.components):
+            if comp.kind == _BLOCK_IN_ORDER and comp.p > comp.q:
+                slack = comp.p - comp.q
+                for i in range(comp.q):
+                    cmin, cmax = comp.cands[i], comp.cands[i + slack]
+                    items.append((bisect_left(order, cmin), cmin, cmax, comp.refs[i], comp.refs[i], c_index))
+            elif comp.p == comp.size:
+                for k, c in enumerate(comp.cands):
+                    _, options = self._static_options(comp, k) if comp.kind == _BLOCK_IN_ORDER else (0, comp.options[c])
+                    items.append((bisect_left(order, c), c, c, options[0], options[-1], c_index))
+        L = len(order)
+        work = (len(items) * len(items) + len(items) * L) // 16
+        if not items or work > budget // 4:
+            return 0
+        items.sort(key=lambda item: item[2])  # by cmax
+        forced_at = [0] * (L + 1)
+        for b in items:
+            for a in items:
+                if a[2] >= b[1]:
+                    break
+                if a[3] > b[4] and a[5] != b[5]:  # a left of and above b
+                    forced_at[min(a[0], b[0])] += 1
+        forced_after = [0] * (L + 2)
+        for t in range(L, -1, -1):
+            forced_after[t] = forced_after[t + 1] + forced_at[t]
+        ahead = [[] for _ in range(L + 1)]  # rmax of the items certainly ahead at depth t
+        by_depth: dict[int, list[int]] = {}
+        for item in items:
+            by_depth.setdefault(item[0], []).append(item[4])
+        current: list[int] = []
+        for t in range(L, -1, -1):
+            for rmax in by_depth.get(t, ()):
+                insort(current, rmax)
+            ahead[t] = list(current)
+        self.crossing_bound = (forced_after, ahead)
+        return work
 
     def _links_after(self, option_index, base) -> list:
         """links_after[t]: {r: most links from positions t + 1.. given t takes r} plus key
@@ -850,6 +1036,7 @@ class _Search:
         # whether this position must continue the previous one's chunk).
         start_bound = sum(self._remaining(c_index, 0, -1 if comp.kind == _BLOCK_IN_ORDER and comp.p < comp.q else 0)
                           for c_index, comp in enumerate(comps))
+        crossing_bound = self.crossing_bound
         links_after = self.links_after
         if links_after is not None:
             start_bound -= self.links_at_start * link_unit
@@ -880,6 +1067,9 @@ class _Search:
             free_skips = comp.p - comp.size
             ends = k == comp.p - 1
             links_now = None if links_after is None else links_after[t]
+            if crossing_bound is not None:
+                forced_next = crossing_bound[0][t + 1] * cross_unit
+                ahead_next = crossing_bound[1][t + 1]
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             for rank in range(len(layer)):
@@ -969,6 +1159,12 @@ class _Search:
                         grown = grown[a:b]
                     else:
                         new_above = above
+                    estimate = cost + child_bound
+                    if crossing_bound is not None:
+                        estimate += forced_next + (new_above * len(ahead_next) + sum(
+                            bisect_left(ahead_next, v) for v in grown)) * cross_unit
+                        if incumbent is not None and estimate > incumbent:
+                            continue
                     if change == _GOES_ON:
                         new_progress = progress[:position] + (new_state,) + progress[position + 1:]
                     elif change == _STARTS:
@@ -980,12 +1176,12 @@ class _Search:
                     key = (new_progress, grown, new_above, r if keep else _NONE, new_pending)
                     known = children.get(key)
                     if known is None or cost < known[0]:
-                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP)
+                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate)
             if not children:
                 return None, None, work  # no completion (possible for free components only)
             entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
             if width is not None and len(entries) > width:
-                cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][0] + entries[e][1][1], e))[:width]
+                cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
                 entries = [entries[e] for e in sorted(cut)]
             layer = [key for key, _ in entries]
             layer_cost = [value[0] for _, value in entries]
@@ -1033,6 +1229,45 @@ class _Search:
         return cross * self.cross_unit - links * self.link_unit
 
 
+def align_stages(
+    candidate_words: Sequence[str],
+    reference_words: Sequence[str],
+    stages: Sequence[Stage],
+    objective: str = "crossings",
+    node_budget: int = 20_000,
+) -> list[tuple[str, list[tuple[int, int, str]], int, bool, int]]:
+    """Run the stages in order, each on the words no earlier stage matched. Per stage:
+    (name, links as (candidate, reference, evidence) in candidate order, related pairs,
+    optimal, work). The scorer's form of align_paper (no intermediate objects)."""
+    n = len(candidate_words)
+    partner = [_NONE] * n
+    ref_taken = [False] * len(reference_words)
+    outcomes = []
+    all_free = True
+    for stage in stages:
+        if not stage.available:
+            outcomes.append((stage.name, [], 0, True, 0))
+            continue
+        if all_free:
+            free_c, free_r = range(n), range(len(reference_words))
+        else:
+            free_c = [i for i in range(n) if partner[i] < 0]
+            free_r = [j for j, taken in enumerate(ref_taken) if not taken]
+        graph = stage.relate(candidate_words, reference_words, free_c, free_r) if free_c and free_r else None
+        if graph is None or not graph.candidate_groups:
+            outcomes.append((stage.name, [], 0, True, 0))
+            continue
+        pairs, n_edges, optimal, work = solve_stage(stage, graph, partner, objective, node_budget)
+        evidence = stage.evidence
+        links = [(i, j, evidence(candidate_words, reference_words, i, j)) for i, j in pairs]
+        for i, j in pairs:
+            partner[i] = j
+            ref_taken[j] = True
+        all_free = all_free and not pairs
+        outcomes.append((stage.name, links, n_edges, optimal, work))
+    return outcomes
+
+
 def align_paper(
     candidate_words: Sequence[str],
     reference_words: Sequence[str],
@@ -1041,24 +1276,6 @@ def align_paper(
     node_budget: int = 20_000,
 ) -> tuple[StageAlignment, ...]:
     """Run the stages in order, each on the words no earlier stage matched."""
-    n = len(candidate_words)
-    partner = [_NONE] * n
-    ref_taken = [False] * len(reference_words)
-    outcomes = []
-    for stage in stages:
-        if not stage.available:
-            outcomes.append(StageAlignment(stage.name, (), 0, True, 0))
-            continue
-        free_c = [i for i in range(n) if partner[i] < 0]
-        free_r = [j for j, taken in enumerate(ref_taken) if not taken]
-        graph = stage.relate(candidate_words, reference_words, free_c, free_r) if free_c and free_r else None
-        if graph is None or not graph.candidate_groups:
-            outcomes.append(StageAlignment(stage.name, (), 0, True, 0))
-            continue
-        pairs, n_edges, optimal, work = solve_stage(stage, graph, partner, objective, node_budget)
-        links = tuple(StageEdge(i, j, stage.evidence(candidate_words, reference_words, i, j)) for i, j in pairs)
-        for i, j in pairs:
-            partner[i] = j
-            ref_taken[j] = True
-        outcomes.append(StageAlignment(stage.name, links, n_edges, optimal, work))
-    return tuple(outcomes)
+    return tuple(StageAlignment(name, tuple(StageEdge(*link) for link in links), n_edges, optimal, work)
+                 for name, links, n_edges, optimal, work in
+                 align_stages(candidate_words, reference_words, stages, objective, node_budget))

@@ -44,11 +44,15 @@ EMPTY_GRAPH = WordGraph([], [], None, True)
 
 
 def _groups(words: Sequence[str], positions: Iterable[int]) -> dict[str, list[int]]:
+    """word -> its positions among `positions` (ascending)."""
     found: dict[str, list[int]] = {}
-    for i in positions:
-        group = found.get(words[i])
+    get = found.get
+    pairs = enumerate(words) if isinstance(positions, range) and len(positions) == len(words) else \
+        ((i, words[i]) for i in positions)
+    for i, word in pairs:
+        group = get(word)
         if group is None:
-            found[words[i]] = [i]
+            found[word] = [i]
         else:
             group.append(i)
     return found
@@ -160,6 +164,7 @@ class FeatureStage(Stage):
         self._describe = describe
         self.description = description
         self._features = lru_cache(maxsize=65536)(features)
+        self._feature_set = lru_cache(maxsize=65536)(lambda word: frozenset(self._features(word)))
         self._evidence = lru_cache(maxsize=4096)(self._first_shared)
         self._signature = signature or name
         self._available = available
@@ -179,30 +184,41 @@ class FeatureStage(Stage):
     def relate(self, candidate_words, reference_words, candidate_free, reference_free) -> WordGraph:
         if not self._available:
             return EMPTY_GRAPH
-        features = self._features
-        by_ref = _groups(reference_words, reference_free)
-        ref_words = list(by_ref)
-        by_feature: dict[str, list[int]] = {}
-        for b, word in enumerate(ref_words):
-            for feature in features(word):
-                holders = by_feature.get(feature)
-                if holders is None:
-                    by_feature[feature] = [b]
-                elif holders[-1] != b:
-                    holders.append(b)
-        if not by_feature:
+        feature_set = self._feature_set
+        by_ref = {w: p for w, p in _groups(reference_words, reference_free).items() if feature_set(w)}
+        if not by_ref:
             return EMPTY_GRAPH
+        by_cand = {w: p for w, p in _groups(candidate_words, candidate_free).items() if feature_set(w)}
+        if not by_cand:
+            return EMPTY_GRAPH
+        ref_words = list(by_ref)
         cand_groups, pairs = [], []
-        for word, positions in _groups(candidate_words, candidate_free).items():
-            related: set[int] = set()
-            for feature in features(word):
-                holders = by_feature.get(feature)
-                if holders:
-                    related.update(holders)
-            if related:
-                a = len(cand_groups)
-                cand_groups.append(positions)
-                pairs.extend((a, b) for b in sorted(related))
+        if len(by_cand) * len(ref_words) <= 1024:  # few word types: test every pair (C-level set test)
+            ref_sets = [feature_set(w) for w in ref_words]
+            for word, positions in by_cand.items():
+                mine = feature_set(word)
+                related = [b for b, theirs in enumerate(ref_sets) if not mine.isdisjoint(theirs)]
+                if related:
+                    a = len(cand_groups)
+                    cand_groups.append(positions)
+                    pairs.extend((a, b) for b in related)
+        else:  # many: through an index from feature to reference words
+            by_feature: dict[str, list[int]] = {}
+            for b, word in enumerate(ref_words):
+                for feature in feature_set(word):
+                    by_feature.setdefault(feature, []).append(b)
+            for word, positions in by_cand.items():
+                related: set[int] = set()
+                for feature in feature_set(word):
+                    holders = by_feature.get(feature)
+                    if holders:
+                        related.update(holders)
+                if related:
+                    a = len(cand_groups)
+                    cand_groups.append(positions)
+                    pairs.extend((a, b) for b in sorted(related))
+        if not pairs:
+            return EMPTY_GRAPH
         return WordGraph(cand_groups, [by_ref[w] for w in ref_words], pairs, False)
 
     def evidence(self, candidate_words, reference_words, i, j) -> str:
