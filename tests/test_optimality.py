@@ -50,11 +50,19 @@ STAGE_SETS = {
 }
 
 
-def _phrase(rng):
-    words = [rng.choice(FUNCTION)] if rng.random() < 0.6 else []
-    words += rng.sample(CONTENT, rng.randint(1, 2))
+def _phrase(rng, counts):
+    """A short phrase; a word appears at most twice in a segment ("the" and "," three times),
+    as in a sentence or two, so that the exhaustive oracle stays feasible at 60 tokens."""
+    def pick(pool):
+        allowed = [w for w in pool if counts.get(w, 0) < (3 if w in ("the", ",") else 2)]
+        word = rng.choice(allowed)
+        counts[word] = counts.get(word, 0) + 1
+        return word
+
+    words = [pick(FUNCTION)] if rng.random() < 0.6 else []
+    words += [pick(CONTENT) for _ in range(rng.randint(1, 2))]
     if rng.random() < 0.5:
-        words.append(rng.choice(FUNCTION))
+        words.append(pick(FUNCTION))
     return words
 
 
@@ -64,9 +72,9 @@ def _reword(rng, word):
 
 def segment_pair(rng, length):
     """A candidate of about `length` tokens and a reference that says it differently."""
-    phrases = []
+    phrases, counts = [], {}
     while sum(map(len, phrases)) < length:
-        phrases.append(_phrase(rng))
+        phrases.append(_phrase(rng, counts))
     reference = [list(p) for p in phrases]
     for _ in range(rng.randint(0, 3)):  # move a phrase (clause order differs between translations)
         k = rng.randrange(len(reference))
@@ -75,29 +83,44 @@ def segment_pair(rng, length):
     if len(reference) > 3 and rng.random() < 0.5:
         del reference[rng.randrange(len(reference))]
     if rng.random() < 0.5:
-        reference.insert(rng.randrange(len(reference) + 1), _phrase(rng))
+        reference.insert(rng.randrange(len(reference) + 1), _phrase(rng, {}))
     candidate = [w for p in phrases for w in p]
     return candidate, [w for p in reference for w in p]
 
 
 def matchings_at_most(candidate, reference, keys):
-    """An upper bound on the maximum matchings the oracle enumerates: per stage, words grouped
-    by the stage's key (all positions, as if every stage saw every word)."""
+    """About how many maximum matchings the oracle enumerates, cheaply, to skip hopeless
+    segments before the exact count: per stage, the product over the stage's key groups of
+    the ways to match the group's unmatched words (exact for the exact stage; later stages
+    count every word the exact stage left over, so more rather than fewer)."""
     from collections import Counter
     from math import perm
 
-    total = 1
-    for key in keys:
-        cand, ref = Counter(map(key, candidate)), Counter(map(key, reference))
-        for k in cand.keys() & ref.keys():
-            total *= perm(max(cand[k], ref[k]), min(cand[k], ref[k]))
+    cand, ref = Counter(candidate), Counter(reference)
+    left_c = {w: n - min(n, ref[w]) for w, n in cand.items()}
+    left_r = {w: n - min(n, cand[w]) for w, n in ref.items()}
+    total = 0
+    for stage, key in enumerate(keys):
+        counts = (cand, ref) if stage == 0 else (left_c, left_r)
+        grouped = []
+        for side in counts:
+            by_key = Counter()
+            for word, n in side.items():
+                by_key[key(word)] += n
+            grouped.append(by_key)
+        ways = 1
+        for k in grouped[0].keys() & grouped[1].keys():
+            a, b = grouped[0][k], grouped[1][k]
+            if a and b:
+                ways *= perm(max(a, b), min(a, b))
+        total += ways
     return total
 
 
 LENGTHS = (20, 25, 30, 35, 40, 45, 50, 60)
 
 
-def realistic_cases(stage_set, objective, limit=3000):
+def realistic_cases(stage_set, objective, limit=1000):
     """Deterministic generated segments, one per length in LENGTHS, that the oracle can
     enumerate."""
     stages = STAGE_SETS[stage_set]
@@ -106,10 +129,9 @@ def realistic_cases(stage_set, objective, limit=3000):
     rng = random.Random(f"{stage_set}/{objective}")
     cases = []
     for length in LENGTHS:
-        for _ in range(500):
+        while True:
             candidate, reference = segment_pair(rng, length)
-            if matchings_at_most(candidate, reference, keys) <= 50 * limit and \
-                    paper_oracle.count_matchings(candidate, reference, relations, objective, limit=limit) < limit:
+            if matchings_at_most(candidate, reference, keys) <= limit:
                 cases.append((candidate, reference))
                 break
     return cases, relations
@@ -127,7 +149,7 @@ def test_realistic_segments_are_optimal_at_the_default_budget(stage_set, objecti
         pairs = sorted((l.candidate, l.reference) for o in outcome for l in o.links)
         assert pairs == paper_oracle.align(candidate, reference, relations, objective), (candidate, reference)
         repeated += len(candidate) - len(set(candidate))
-    assert repeated >= 5 * len(cases)  # the generator does produce repeated words
+    assert repeated >= 3 * len(cases)  # the generator does produce repeated words
 
 
 # Real sentences through the Scorer (Porter stems, WordNet synonyms), against the oracle with
