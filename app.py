@@ -1,11 +1,16 @@
-"""METEOR Lens: Streamlit entry point. Pages live in pages/."""
+"""METEOR Lens: Streamlit entry point. Pages live in app_pages/.
+
+Not in pages/: Streamlit treats a pages/ folder next to the entry script as a legacy multipage
+app until st.navigation has run once in the process, so the first session after a server start
+ran through the folder's own page list, did not find /how, /corpus or /compare there, and
+showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
 st.set_page_config(page_title="METEOR Lens", layout="wide")
 page = st.navigation([
-    st.Page("pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
-    st.Page("pages/how_meteor_works.py", title="How METEOR works", url_path="how"),
-    st.Page("pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"),
-    st.Page("pages/system_comparison.py", title="System Comparison", url_path="compare"),
+    st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
+    st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"),
+    st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"),
+    st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"),
 ])
 page.run()

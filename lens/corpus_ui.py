@@ -1,38 +1,93 @@
 """Streamlit glue for the corpus pages: choosing data and columns, scoring with a progress bar
-(cached per session, so sorting or filtering never rescores), and the shared table views."""
+(cached per session, one analysis per page, so sorting or filtering never rescores and memory
+stays bounded), selection by segment line that survives filters, sorts and mode changes, and
+the shared table views. User text (file and column names, segment text, ids) is always shown
+as text: `plain()` escapes markdown."""
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional, Sequence
 
 import pandas as pd
 import streamlit as st
 
 from meteor_core import MeteorConfig, MeteorInputError
-from meteor_core.corpus import CorpusAnalysis, SystemComparison, analyze_corpus, compare_systems
-from meteor_core.corpus_io import (MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table, corpus_from_parallel,
-                                   corpus_from_table, read_table)
+from meteor_core.corpus import CorpusAnalysis, rows_to_csv
+from meteor_core.corpus_io import (MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
+                                   corpus_from_parallel, corpus_from_table, read_table)
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
-CAP_NOTE = f"Limits: {MAX_FILE_BYTES // (1024 * 1024)} MB per file, {MAX_SEGMENTS:,} segments."
+CAP_NOTE = f"Limits: {MAX_FILE_BYTES // (1024 * 1024)} MB per file, {MAX_SEGMENTS:,} segments, {MAX_COLUMNS:,} columns."
+NONE = "—"
+#: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).
+_MARKDOWN_PUNCTUATION = re.compile(r"[!#$%&()*+\-./:<=>@\[\\\]^_`{|}~]")
 
 
-def _guess(columns, prefixes, default=None):
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|www)([:.])")
+
+
+def plain(value) -> str:
+    """Any text, made safe for st.markdown/caption/alert/expander labels: the ASCII
+    punctuation markdown could read as syntax becomes numeric character references (&#58; for
+    ':'), which markdown shows as the character and never reads as syntax; and since GFM turns
+    URL- and e-mail-looking text into links after decoding those, an invisible word joiner
+    (U+2060) goes into 'http:', 'www.' and before '@'. No link, image, emphasis or HTML can
+    come from user input. Line breaks become spaces. Text shown on its own uses st.text."""
+    text = re.sub(r"[\r\n\u2028\u2029]+", " ", str(value))
+    text = _AUTOLINK.sub("\\1\u2060\\2", text).replace("@", "\u2060@")
+    return _MARKDOWN_PUNCTUATION.sub(lambda m: f"&#{ord(m.group())};", text)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+# -- choosing the data -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chosen:
+    """What the user picked: one CorpusInput per system, their names, and a digest of all of
+    it (the cache key)."""
+
+    corpora: tuple[CorpusInput, ...]
+    names: tuple[str, ...]
+    digest: str
+
+
+def _digest(*parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, CorpusInput):
+            for field in (part.ids, part.candidates, part.lines, part.human):
+                h.update(json.dumps(field, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            h.update(json.dumps(part.references, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        else:
+            h.update(repr(part).encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def _guess(columns, prefixes, default=None, exclude=()):
     for prefix in prefixes:
         for c in columns:
-            if c.lower().startswith(prefix):
+            if c.lower().startswith(prefix) and c not in exclude:
                 return c
     return default
+
+
+def _error(message: str) -> None:
+    st.error(plain(message))
 
 
 def _table_source(key: str, source: str) -> Optional[Table]:
     try:
         if source == SOURCES[0]:
-            st.caption("A small corpus written for this project: 24 English segments, two systems, "
-                       "one reference, invented human scores (0-100).")
+            st.caption("A small corpus written for this project (lens/data/README.md): 24 English segments, one "
+                       "reference, three systems, no human scores.")
             return read_table(SAMPLE.read_bytes(), SAMPLE.name)
         if source == SOURCES[1]:
             upload = st.file_uploader("Table with a header row", type=["tsv", "csv", "jsonl"], key=f"{key}-upload")
@@ -41,121 +96,296 @@ def _table_source(key: str, source: str) -> Optional[Table]:
         if source == SOURCES[3]:
             fmt = st.radio("Format", ("tsv", "csv", "jsonl"), horizontal=True, key=f"{key}-paste-format")
             text = st.text_area("Paste the table (header row first)", key=f"{key}-paste", height=150)
-            return read_table(text.encode("utf-8"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
+            return read_table(text.encode("utf-8", "surrogatepass"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
     except MeteorInputError as error:
-        st.error(str(error))
+        _error(str(error))
         return None
     return None
 
 
-def _parallel_source(key: str, systems: int) -> Optional[list[CorpusInput]]:
-    labels = ["Candidates"] if systems == 1 else ["System A candidates", "System B candidates"]
-    cand_files = [st.file_uploader(f"{label} (.txt, one segment per line)", type=["txt"], key=f"{key}-cand-{k}")
-                  for k, label in enumerate(labels)]
+def _file_names(files) -> list[str]:
+    names = [f.name for f in files]
+    return [n if names.count(n) == 1 else f"{n} ({k + 1})" for k, n in enumerate(names)]
+
+
+def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
+    if multi:
+        cand_files = st.file_uploader("System outputs (.txt, one file per system, one segment per line)", type=["txt"],
+                                      accept_multiple_files=True, key=f"{key}-cands") or []
+    else:
+        one = st.file_uploader("Candidates (.txt, one segment per line)", type=["txt"], key=f"{key}-cand-0")
+        cand_files = [one] if one is not None else []
     ref_files = st.file_uploader("References (.txt, one or more files, same line count)", type=["txt"],
                                  accept_multiple_files=True, key=f"{key}-refs")
-    st.caption(CAP_NOTE)
-    if any(f is None for f in cand_files) or not ref_files:
+    st.caption(CAP_NOTE + " Segment id: the line number.")
+    if not cand_files or not ref_files:
+        return None
+    if multi and len(cand_files) < 2:
+        st.info("Add a second system's file to compare.")
         return None
     try:
-        return [corpus_from_parallel((f.name, f.getvalue()), [(r.name, r.getvalue()) for r in ref_files])
-                for f in cand_files]
+        refs = [(r.name, r.getvalue()) for r in ref_files]
+        corpora = tuple(corpus_from_parallel((f.name, f.getvalue()), refs) for f in cand_files)
     except MeteorInputError as error:
-        st.error(str(error))
+        _error(str(error))
         return None
+    names = tuple(_file_names(cand_files)) if multi else ("candidates",)
+    return Chosen(corpora, names, _digest(names, *corpora))
 
 
-def corpus_inputs(key: str, systems: int = 1) -> Optional[tuple[list[CorpusInput], list[str]]]:
-    """Returns ([CorpusInput per system], [system names]) or None while input is incomplete."""
+def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
+    """The data source and the column roles. `multi`: two or more systems (System Comparison)."""
     source = st.radio("Data", SOURCES, horizontal=True, key=f"{key}-source")
     if source == SOURCES[2]:
-        corpora = _parallel_source(key, systems)
-        names = ["A", "B"][:systems] if systems > 1 else ["candidates"]
-        return (corpora, names) if corpora else None
+        return _parallel_source(key, multi)
     table = _table_source(key, source)
     if table is None:
         return None
     columns = list(table.columns)
-    st.caption(f"{table.name}: {len(table.rows)} rows, columns: {', '.join(columns)}")
-    cols = st.columns(4)
-    none = "—"
-    cand_defaults = [_guess(columns, ("candidate", "system", "hyp", "mt"), columns[0])]
-    if systems == 2:
-        rest = [c for c in columns if c != cand_defaults[0]]
-        cand_defaults.append(_guess(rest, ("system", "candidate", "hyp", "mt"), rest[0] if rest else columns[0]))
-    candidate_columns = [cols[0].selectbox(f"Candidate column{' ' + 'AB'[k] if systems == 2 else ''}", columns,
-                                           index=columns.index(cand_defaults[k]), key=f"{key}-cand-col-{k}")
-                         for k in range(systems)]
-    ref_default = [c for c in columns if c.lower().startswith("ref")] or [c for c in columns if c not in candidate_columns][:1]
-    reference_columns = cols[1].multiselect("Reference column(s)", columns, default=ref_default, key=f"{key}-ref-cols")
-    id_default = _guess(columns, ("id", "seg"), none)
-    id_column = cols[2].selectbox("Segment id (optional)", [none] + columns, index=([none] + columns).index(id_default),
-                                  key=f"{key}-id-col")
-    human_columns = []
-    for k in range(systems):
-        guess = _guess(columns, (f"human_{'ab'[k]}", "human", "score", "da"), none) if systems == 2 else \
-            _guess(columns, ("human", "score", "da"), none)
-        human_columns.append(cols[3].selectbox(f"Human score{' ' + 'AB'[k] if systems == 2 else ''} (optional)",
-                                               [none] + columns, index=([none] + columns).index(guess),
-                                               key=f"{key}-human-col-{k}"))
-    try:
-        corpora = [corpus_from_table(table, candidate_columns[k], reference_columns,
-                                     None if id_column == none else id_column,
-                                     None if human_columns[k] == none else human_columns[k])
-                   for k in range(systems)]
-    except MeteorInputError as error:
-        st.error(str(error))
+    if len(columns) < 2:
+        _error(f"{table.name}: {len(columns)} column(s) found; a corpus needs a candidate and a reference column")
         return None
-    return corpora, candidate_columns if systems == 2 else ["candidates"]
+    st.caption(plain(f"{table.name}: {table.data_lines} rows after the header; columns: "
+                     f"{', '.join(shorten(c, 40) for c in columns[:30])}"
+                     + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
+    cols = st.columns(4)
+    ref_default = [c for c in columns if c.lower().startswith("ref")][:1]
+    id_default = _guess(columns, ("id", "seg"), NONE)
+    system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
+        ("candidate", "system", "hyp", "mt", "output"))]
+    other = [c for c in columns if c not in ref_default and c != id_default
+             and not c.lower().startswith(("human", "score", "da", "line"))]
+    if multi:
+        candidate_columns = cols[0].multiselect(
+            "System columns (two or more)", columns, default=(system_like or other)[:8], key=f"{key}-cand-cols")
+    else:
+        default = (system_like or other or [c for c in columns if c not in ref_default])[0]
+        candidate_columns = [cols[0].selectbox("Candidate column", columns, index=columns.index(default),
+                                               key=f"{key}-cand-col-0")]
+    reference_columns = cols[1].multiselect("Reference column(s)", columns, default=ref_default or
+                                            [c for c in columns if c not in candidate_columns][:1], key=f"{key}-ref-cols")
+    id_column = cols[2].selectbox("Segment id (optional)", [NONE] + columns, index=([NONE] + columns).index(id_default),
+                                  key=f"{key}-id-col", help="Without one, a segment's id is its line number in the "
+                                                            "file (the header is line 1).")
+    human_column = NONE
+    if not multi:
+        human_default = _guess(columns, ("human", "score", "da"), NONE)
+        human_column = cols[3].selectbox("Human score (optional)", [NONE] + columns,
+                                         index=([NONE] + columns).index(human_default), key=f"{key}-human-col",
+                                         help="Used only for the correlation panel.")
+    if multi and len(candidate_columns) < 2:
+        st.info("Choose two or more system columns to compare.")
+        return None
+    both = [c for c in candidate_columns if c in reference_columns]
+    if both:
+        _error(f"{', '.join(both)}: chosen as a system and as a reference. A system compared with its own reference "
+               "scores almost 1; choose different columns.")
+        return None
+    if not reference_columns:
+        st.info("Choose at least one reference column.")
+        return None
+    try:
+        corpora = tuple(corpus_from_table(table, c, reference_columns, None if id_column == NONE else id_column,
+                                          None if human_column == NONE else human_column) for c in candidate_columns)
+    except MeteorInputError as error:
+        _error(str(error))
+        return None
+    names = tuple(candidate_columns) if multi else ("candidates",)
+    return Chosen(corpora, names, _digest(table.name, names, *corpora))
 
 
-def _cache_key(*parts) -> str:
-    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
-
-
-def _run_cached(key: str, label: str, work):
-    """Run `work(progress)` once per session and input; sorting and filtering reuse the result."""
+# -- scoring, cached and bounded ------------------------------------------------------------
+def run_cached(slot: str, key: str, label: str, work: Callable):
+    """Run `work(progress)` once per input; sorting and filtering reuse the result. One result
+    per slot (page) and session: a new input replaces the old one before it is computed, so a
+    session holds at most one analysis per page, and Streamlit drops it with the session."""
     cache = st.session_state.setdefault("_corpus_cache", {})
-    if key not in cache:
-        bar = st.progress(0.0, text=label)
+    held = cache.get(slot)
+    if held is not None and held[0] == key:
+        return held[1]
+    cache.pop(slot, None)  # release the previous analysis first: peak memory = one analysis
+    bar = st.progress(0.0, text=label)
 
-        def progress(done: int, total: int) -> None:
-            if done == total or done % max(1, total // 50) == 0:
-                bar.progress(done / total, text=f"Scoring segment {done} of {total}…")
+    def progress(done: int, total: int) -> None:
+        if done == total or done % max(1, total // 50) == 0:
+            bar.progress(done / total, text=f"Scoring segment {done:,} of {total:,}…")
 
-        try:
-            cache[key] = work(progress)
-        except MeteorInputError as error:
-            st.error(str(error))
-            return None
-        finally:
-            bar.empty()
-    return cache[key]
-
-
-def analyze_with_progress(corpus: CorpusInput, config: MeteorConfig) -> Optional[CorpusAnalysis]:
-    return _run_cached(_cache_key("one", corpus, config), f"Scoring {len(corpus.candidates)} segments…",
-                       lambda progress: analyze_corpus(corpus, config, progress))
-
-
-def compare_with_progress(a: CorpusInput, b: CorpusInput, config: MeteorConfig, names) -> Optional[SystemComparison]:
-    return _run_cached(_cache_key("two", a, b, config, tuple(names)), "Scoring both systems…",
-                       lambda progress: compare_systems(a, b, config, tuple(names), progress))
+    try:
+        result = work(progress)
+    except MeteorInputError as error:
+        _error(str(error))
+        return None
+    finally:
+        bar.empty()
+    cache[slot] = (key, result)
+    return result
 
 
-def show_not_scored(analysis: CorpusAnalysis, label: str = "") -> None:
-    problems = [str(p) for p in analysis.problems] + [f"segment {i}: {r}" for i, r in analysis.unscored]
-    if problems:
-        st.warning(f"{label}{len(problems)} row(s) not scored (listed below); {len(analysis.corpus.segments)} scored.")
-        with st.expander("Rows not scored, with the reason"):
-            st.dataframe(pd.DataFrame({"problem": problems}), hide_index=True, width="stretch")
+# -- counts and problems -------------------------------------------------------------------
+def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
+    """'N data lines, S scored, K not scored' (they add up), the problems in line order, and
+    human scores that were ignored."""
+    prefix = f"{label}: " if label else ""
+    not_scored = analysis.not_scored
+    sentence = prefix + analysis.counts_sentence() + "."
+    if not_scored:
+        st.warning(plain(sentence + " The lines not scored are listed below with the reason."))
+        with st.expander(plain(f"{prefix}{len(not_scored)} line(s) not scored")):
+            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message} for p in not_scored]),
+                         hide_index=True, width="stretch")
+    else:
+        st.caption(plain(sentence))
+    if analysis.human_notes:
+        st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are not numbers: those segments are scored "
+                      "but left out of the correlations."))
+        with st.expander(plain(f"{prefix}human scores left out")):
+            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message}
+                                       for p in analysis.human_notes]), hide_index=True, width="stretch")
 
 
-def downloads(analysis: CorpusAnalysis, prefix: str) -> None:
-    frame = pd.DataFrame(analysis.rows)
+# -- selection that survives filters, sorts and mode changes --------------------------------
+class Selection:
+    """The selected segment is a file line (unique), kept in session state. Tables and
+    scatters are only event sources: each widget gets a key that changes whenever what it shows
+    changes (so a stale row position can never point at another segment), and a click counts
+    when the widget's selection differs from what was last seen."""
+
+    def __init__(self, page: str):
+        self.page = page
+        self.state_key = f"{page}-selected-line"
+        self._seen_key = f"_{page}-seen"
+
+    @property
+    def line(self) -> Optional[int]:
+        return st.session_state.get(self.state_key)
+
+    def set(self, line: Optional[int]) -> None:
+        if line is None:
+            st.session_state.pop(self.state_key, None)
+        else:
+            st.session_state[self.state_key] = int(line)
+
+    def widget_key(self, name: str, content: Sequence) -> str:
+        """A key per (widget, what it shows); also published as st.session_state[f'{page}-{name}-key']
+        so tests can address the widget."""
+        digest = hashlib.sha256(repr(tuple(content)).encode()).hexdigest()[:12]
+        generation = st.session_state.get(f"_{self.page}-{name}-generation", 0)
+        key = f"{self.page}-{name}-{digest}-{generation}"
+        st.session_state[f"{self.page}-{name}-key"] = key
+        return key
+
+    def reset_widget(self, name: str) -> None:
+        """Give a widget a fresh key (clears its tick) when the selection came from elsewhere."""
+        gen = f"_{self.page}-{name}-generation"
+        st.session_state[gen] = st.session_state.get(gen, 0) + 1
+
+    def changed(self, widget_key: str, value) -> bool:
+        """True when the widget's selection differs from the previous run's (a user action).
+        A widget seen for the first time with nothing selected is not an action."""
+        seen = st.session_state.setdefault(self._seen_key, {})
+        before = seen.get(widget_key, ())
+        seen[widget_key] = value
+        if len(seen) > 50:  # keys of widgets long gone
+            for old in list(seen)[:-50]:
+                del seen[old]
+        return before != value
+
+    def follow_data(self, digest: str) -> None:
+        """Other data (another file, other columns): a line number would mean another segment."""
+        marker = f"_{self.page}-selection-data"
+        if st.session_state.get(marker) != digest:
+            st.session_state[marker] = digest
+            self.set(None)
+
+    def keep_if_present(self, lines: Sequence[int], why_missing: str) -> None:
+        """Clear the selection, with a message, when its segment is not among `lines`."""
+        if self.line is not None and self.line not in set(lines):
+            st.info(plain(f"The selected segment (line {self.line}) {why_missing}; selection cleared."))
+            self.set(None)
+
+
+def selectable_table(selection: Selection, frame: pd.DataFrame, lines: Sequence[int], column_config: dict,
+                     name: str = "table", others: Sequence[str] = ()) -> None:
+    """A single-row-select dataframe over `frame` (row k is segment lines[k])."""
+    key = selection.widget_key(name, lines)
+    event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                         key=key, column_config=column_config)
+    rows = tuple(event["selection"]["rows"])
+    if selection.changed(key, rows):
+        if rows and rows[0] < len(lines):  # positions are those of `frame`, whatever the browser's sort
+            selection.set(lines[rows[0]])
+            for other in others:
+                selection.reset_widget(other)
+        elif not rows and selection.line in set(lines):
+            selection.set(None)  # the user unticked the row
+
+
+def selectable_scatter(selection: Selection, figure, content: Sequence, name: str = "scatter",
+                       others: Sequence[str] = ()) -> None:
+    """A Plotly scatter whose points carry their segment line as customdata: a click or a box/
+    lasso selection opens the (first) selected segment."""
+    key = selection.widget_key(name, content)
+    event = st.plotly_chart(figure, width="stretch", key=key, on_select="rerun",
+                            selection_mode=("points", "box", "lasso"))
+    points = event["selection"]["points"] if event is not None else []
+    picked = tuple(int(p["customdata"][0] if isinstance(p.get("customdata"), list) else p["customdata"])
+                   for p in points if p.get("customdata") is not None)
+    if selection.changed(key, picked) and picked:
+        selection.set(picked[0])
+        for other in others:
+            selection.reset_widget(other)
+        if len(picked) > 1:
+            st.session_state[f"_{selection.page}-scatter-note"] = (
+                f"{len(picked)} points selected in the scatter; showing the first (line {picked[0]}). "
+                "Click a single point to open another.")
+    note = st.session_state.pop(f"_{selection.page}-scatter-note", None)
+    if note:
+        st.caption(plain(note))
+
+
+# -- table views ----------------------------------------------------------------------------
+def segment_columns(frame: pd.DataFrame) -> dict:
+    """Readable headers with units; numbers rounded for display only (exports keep full
+    precision)."""
+    number = st.column_config.NumberColumn
+    config = {
+        "id": st.column_config.TextColumn("id", width="small"),
+        "line": number("line", format="%d", width="small", help="line in the file (the header is line 1)"),
+        "candidate": st.column_config.TextColumn("candidate", width="large", help="full text: select the row"),
+        "reference": st.column_config.TextColumn("best reference", width="large"),
+        "meteor": number("METEOR (0-1)", format="%.4f"), "bleu": number("BLEU (0-1)", format="%.4f"),
+        "human": number("human score", format="%.2f"),
+        "precision": number("precision P", format="%.3f"), "recall": number("recall R", format="%.3f"),
+        "fmean": number("Fmean", format="%.3f"), "penalty": number("penalty", format="%.3f"),
+        "chunks": number("chunks", format="%d"), "matches": number("matches (tokens)", format="%d"),
+        "candidate_length": number("candidate (tokens)", format="%d"),
+        "reference_length": number("reference (tokens)", format="%d"),
+        "best_reference": number("best ref. #", format="%d"), "optimal": st.column_config.CheckboxColumn("optimal"),
+    }
+    for column in frame.columns:
+        if column.startswith("matches_"):
+            config[column] = number(f"matches: {column[len('matches_'):]}", format="%d")
+    return config
+
+
+def downloads(rows: list[dict], summary: dict, prefix: str) -> None:
     c1, c2, c3 = st.columns(3)
-    c1.download_button("Segments (CSV)", frame.to_csv(index=False), file_name=f"{prefix}-segments.csv", mime="text/csv")
-    c2.download_button("Segments (JSON)", frame.to_json(orient="records", force_ascii=False),
+    c1.download_button("Segments (CSV)", rows_to_csv(rows), file_name=f"{prefix}-segments.csv", mime="text/csv",
+                       help="Full precision; cells that a spreadsheet would run as a formula start with '")
+    c2.download_button("Segments (JSON)", json.dumps(rows, ensure_ascii=False, default=str),
                        file_name=f"{prefix}-segments.json", mime="application/json")
-    c3.download_button("Corpus summary (JSON)", json.dumps(analysis.summary(), ensure_ascii=False, indent=1),
+    c3.download_button("Summary (JSON)", json.dumps(summary, ensure_ascii=False, indent=1, default=str),
                        file_name=f"{prefix}-summary.json", mime="application/json")
+
+
+def breakdown_table(results: dict) -> None:
+    """Several segment results side by side, one row each, every number in full width."""
+    rows = [{"system": name, "METEOR": r.score, "precision P": r.breakdown.precision, "recall R": r.breakdown.recall,
+             "Fmean": r.breakdown.fmean, "chunks": r.stats.chunks, "matches": r.stats.matches,
+             "fragmentation": r.breakdown.fragmentation, "penalty": r.breakdown.penalty,
+             "candidate (tokens)": r.stats.candidate_length, "reference (tokens)": r.stats.reference_length}
+            for name, r in results.items()]
+    number = st.column_config.NumberColumn
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config={
+        **{k: number(k, format="%.4f") for k in ("METEOR", "precision P", "recall R", "Fmean", "fragmentation",
+                                                 "penalty")}})

@@ -18,10 +18,11 @@ EXAMPLES = (
     Example("coupon", "Portuguese coupon (exact only matters)", "o cupom vale só até domingo",
             ("o cupom vale para toda a loja até domingo",),
             "5 of 6 candidate words match in 2 chunks: P = 5/6, R = 5/9, penalty 0.5 (2/5)^3 = 0.032. "
-            "BLEU is 0: no 4-gram in common."),
+            "BLEU is 0: no 4-gram in common.", "pt-BR"),
     Example("coupon-reordered", "Portuguese coupon, reordered full sentence",
             "até domingo o cupom vale para toda a loja", ("o cupom vale para toda a loja até domingo",),
-            "All 9 words match in 2 chunks: METEOR 0.995, while BLEU drops to 0.803 because the seam breaks 4-grams."),
+            "All 9 words match in 2 chunks: METEOR 0.995, while BLEU drops to 0.803 because the seam breaks 4-grams.",
+            "pt-BR"),
     Example("president", "The paper's president sentence", "the president spoke to the audience",
             ("the president then spoke to the audience",),
             "6 matches, 2 chunks, recall 6/7: METEOR 0.853."),
@@ -50,3 +51,5 @@ EXAMPLES = (
             "foreign/imported, people/consumers."),
 )
 BY_KEY = {e.key: e for e in EXAMPLES}
+#: What the app opens with: English (the paper's language), and every stage fires.
+DEFAULT_EXAMPLE = BY_KEY["stem-synonym"]

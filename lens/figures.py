@@ -1,11 +1,14 @@
-"""Plotly figures built from meteor_core result objects. Pure: result in, figure out."""
+"""Plotly figures built from meteor_core result objects. Pure: result in, figure out.
+
+Plotly renders a subset of HTML in text, hover labels and tick labels (<b>, <a href>, <br>):
+every piece of user text (tokens, evidence, ids) goes through `esc` so it shows as typed."""
 from __future__ import annotations
 
-from typing import Iterable
+import html
+from typing import Iterable, Optional, Sequence
 
 import plotly.graph_objects as go
 
-from meteor_core.bleu import BleuResult
 from meteor_core.result import SegmentResult
 
 # Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
@@ -14,6 +17,13 @@ TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
 DIFF_COLOR = "#D55E00"
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
+CROSSING_COLOR = "#D55E00"
+NEW_LINK_HALO = "rgba(240,228,66,0.85)"
+
+
+def esc(text: object) -> str:
+    """User text as Plotly shows it literally: <, > and & become entities Plotly decodes."""
+    return html.escape(str(text), quote=False)
 
 
 def stage_color(stage: str) -> str:
@@ -30,14 +40,25 @@ MAX_DIAGRAM_WIDTH = 1100
 
 
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
-                      links=None, max_width: int = MAX_DIAGRAM_WIDTH) -> go.Figure:
+                      links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
+                      new_links: Sequence = (), crossings: Sequence = ()) -> go.Figure:
     """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
-    numbered band per chunk on both rows. `links` overrides the result's links (step-through)."""
+    numbered band per chunk on both rows. For a step-through: `links` overrides the result's
+    links, `new_links` get a halo, `crossings` (pairs of links) are highlighted with an x where
+    they cross; chunk bands are drawn when `show_chunks` (default: when all links are drawn)."""
+    show_chunks = links is None if show_chunks is None else show_chunks
     links = tuple(result.links if links is None else links)
     highlight = set(highlight)
     cand, ref = result.candidate_tokens, result.reference_tokens
     fig = go.Figure()
     y_cand, y_ref = 1.0, 0.0
+    if new_links:  # under the links: drawn first
+        xs, ys = [], []
+        for l in new_links:
+            xs += [l.candidate, l.reference, None]
+            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"new in this step ({len(new_links)})",
+                                 line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
     stages_in_order = [s.stage for s in result.stage_status]
     for stage in stages_in_order + sorted({l.stage for l in links} - set(stages_in_order)):
         stage_links = [l for l in links if l.stage == stage]
@@ -47,8 +68,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             ys += [y_cand - 0.06, y_ref + 0.06, None]
             mx.append((l.candidate + l.reference) / 2)
             my.append(0.5)
-            hover.append(f"{stage}: {cand[l.candidate].text} [{l.candidate}] → {ref[l.reference].text} "
-                         f"[{l.reference}]<br>evidence: {l.evidence}")
+            hover.append(f"{stage}: {esc(cand[l.candidate].text)} [{l.candidate}] → {esc(ref[l.reference].text)} "
+                         f"[{l.reference}]<br>evidence: {esc(l.evidence)}")
         color = stage_color(stage)
         fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"{stage} ({len(stage_links)})",
                                  line=dict(color=color, width=3), legendgroup=stage, hoverinfo="skip",
@@ -64,6 +85,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
                                  line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
                                  hoverinfo="skip", meta={"kind": "diff"}))
+    if crossings:
+        _add_crossings(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)
 
     n = max(len(cand), len(ref))
     unit = _unit_width(result)
@@ -81,32 +104,33 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for k, t in enumerate(tokens):
             l = partner.get(k)
             if l is None:
-                colors.append("white")
+                colors.append(UNMATCHED_COLOR)  # circle-open draws its outline in the marker colour
                 symbols.append("circle-open")
                 text_colors.append(UNMATCHED_COLOR)
-                hover.append(f"{label} [{k}] {t.text}<br>unmatched")
+                hover.append(f"{label} [{k}] {esc(t.text)}<br>unmatched")
             else:
                 colors.append(stage_color(l.stage))
                 symbols.append("circle")
                 text_colors.append("#111111")
                 other = ref[l.reference].text if row == 0 else cand[l.candidate].text
-                hover.append(f"{label} [{k}] {t.text}<br>{l.stage} match with {other}<br>evidence: {l.evidence}")
+                hover.append(f"{label} [{k}] {esc(t.text)}<br>{l.stage} match with {esc(other)}<br>"
+                             f"evidence: {esc(l.evidence)}")
         if slanted:
             for k, t in enumerate(tokens):
                 label_annotations.append(dict(
-                    x=k, y=y, yshift=12 if row == 0 else -12, text=t.text, showarrow=False, textangle=-60,
+                    x=k, y=y, yshift=12 if row == 0 else -12, text=esc(t.text), showarrow=False, textangle=-60,
                     xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
                     font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
             x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",
-            text=None if slanted else [t.text for t in tokens],
+            text=None if slanted else [esc(t.text) for t in tokens],
             textposition="top center" if row == 0 else "bottom center",
             textfont=dict(color=text_colors, size=14),
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
             hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
 
     # Chunk bands, numbered, on both rows.
-    chunk_source = result.chunk_spans if links == tuple(result.links) else None
+    chunk_source = result.chunk_spans if show_chunks else None
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         for number, c in enumerate(chunk_source, start=1):
@@ -124,13 +148,15 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
     row_gap = 230  # pixels between the candidate and the reference row
-    top_margin = 60 if title else 40
-    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360
+    title_room = 45 if title else 0  # the title sits above the legend, which may take two rows
+    top_margin = (40 if slanted else 20) + title_room
+    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360 + title_room
     y_pad = (label_room + 25) / row_gap if slanted else 0.75
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations,
-        title=title or None, height=height, width=max(700, unit * n + 120),
-        margin=dict(l=90, r=20, t=top_margin if slanted else (50 if title else 20), b=20),
+        title=dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container") if title else None,
+        height=height, width=max(700, unit * n + 120),
+        margin=dict(l=90, r=20, t=top_margin, b=20),
         xaxis=dict(visible=False, range=[-0.8, n - 0.2]),
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
@@ -138,6 +164,31 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         hoverlabel=dict(align="left"),
     )
     return fig
+
+
+def _add_crossings(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float, y_bottom: float) -> None:
+    """The links of crossing pairs over-drawn, and an x where each pair crosses."""
+    cand, ref = result.candidate_tokens, result.reference_tokens
+    involved = {l for pair in crossings for l in pair}
+    xs, ys = [], []
+    for l in sorted(involved, key=lambda l: l.candidate):
+        xs += [l.candidate, l.reference, None]
+        ys += [y_top, y_bottom, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"links in a crossing ({len(involved)})",
+                             line=dict(color=CROSSING_COLOR, width=5), opacity=0.55, hoverinfo="skip",
+                             meta={"kind": "crossing-links"}))
+    px, py, hover = [], [], []
+    for a, b in crossings:
+        # x(t) = i + (j - i) t along each link, t = 0 on the candidate row: equal where they cross
+        t = (b.candidate - a.candidate) / ((a.reference - a.candidate) - (b.reference - b.candidate))
+        px.append(a.candidate + (a.reference - a.candidate) * t)
+        py.append(y_top - (y_top - y_bottom) * t)
+        hover.append(f"crossing: {esc(cand[a.candidate].text)} [{a.candidate}] → {esc(ref[a.reference].text)} "
+                     f"[{a.reference}]<br>and {esc(cand[b.candidate].text)} [{b.candidate}] → "
+                     f"{esc(ref[b.reference].text)} [{b.reference}]")
+    fig.add_trace(go.Scatter(x=px, y=py, mode="markers", name=f"crossings ({len(crossings)})",
+                             marker=dict(symbol="x", size=13, color=CROSSING_COLOR, line=dict(width=1, color="white")),
+                             hovertext=hover, hoverinfo="text", meta={"kind": "crossings"}))
 
 
 def alignment_matrix(result: SegmentResult) -> go.Figure:
@@ -149,45 +200,16 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=[l.candidate for l in ls], y=[l.reference for l in ls], mode="markers", name=stage,
             marker=dict(symbol="square", size=16, color=stage_color(stage)),
-            hovertext=[f"{cand[l.candidate].text} → {ref[l.reference].text}<br>{stage}: {l.evidence}" for l in ls],
+            hovertext=[f"{esc(cand[l.candidate].text)} → {esc(ref[l.reference].text)}<br>{stage}: {esc(l.evidence)}"
+                       for l in ls],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
     fig.update_layout(
         height=max(300, 22 * len(ref) + 140), width=max(400, 22 * len(cand) + 200),
-        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[t.text for t in cand], tickangle=-60,
+        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True),
-        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[t.text for t in ref], autorange="reversed",
+        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
                    title="reference", showgrid=True),
         margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
-    return fig
-
-
-def score_breakdown_chart(result: SegmentResult) -> go.Figure:
-    """P and R -> Fmean (pulled toward R) -> the penalty cuts it -> score."""
-    b = result.breakdown
-    labels = ["Precision", "Recall", "Fmean", "Score"]
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=labels, y=[b.precision, b.recall, b.fmean, b.score],
-                         marker_color=["#56B4E9", "#0072B2", "#009E73", "#000000"], name="value",
-                         text=[f"{v:.3f}" for v in (b.precision, b.recall, b.fmean, b.score)], textposition="outside"))
-    fig.add_trace(go.Bar(x=["Score"], y=[b.fmean - b.score], base=[b.score], marker_color=DIFF_COLOR,
-                         name=f"cut by penalty ({b.penalty:.1%} of Fmean)", opacity=0.75))
-    fig.update_layout(barmode="overlay", height=320, yaxis=dict(range=[0, 1.12], title=None),
-                      margin=dict(l=20, r=20, t=30, b=20), legend=dict(orientation="h", y=1.12))
-    return fig
-
-
-def bleu_coverage(candidate_tokens, bleu: BleuResult) -> go.Figure:
-    """Which candidate tokens are covered by a matched n-gram, per order (clipped as BLEU does)."""
-    n_tokens = len(candidate_tokens)
-    z = [[0] * n_tokens for _ in range(4)]
-    for n, start, end in bleu.matched_ngrams:
-        for k in range(start, end):
-            z[n - 1][k] = 1
-    fig = go.Figure(go.Heatmap(
-        z=z, x=list(range(n_tokens)), y=[f"{n}-gram" for n in range(1, 5)], colorscale=[[0, "#F2F2F2"], [1, "#0072B2"]],
-        showscale=False, xgap=2, ygap=2, hovertemplate="token %{x}: %{y} %{z}<extra></extra>"))
-    fig.update_layout(height=200, width=max(500, 48 * n_tokens + 100), margin=dict(l=70, r=10, t=10, b=60),
-                      xaxis=dict(tickvals=list(range(n_tokens)), ticktext=[t.text for t in candidate_tokens], tickangle=-45))
     return fig
 
 
@@ -204,10 +226,12 @@ def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
 
 
 def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str, y_title: str,
-                   color: str = STAGE_COLORS["exact"]) -> go.Figure:
-    """One point per segment; customdata carries the row position for click-to-drill-down."""
+                   color: str = STAGE_COLORS["exact"], keys=None) -> go.Figure:
+    """One point per segment; customdata carries `keys` (default: the row position) for
+    click-to-drill-down. `ids` are user text: escaped here, pass them raw."""
     fig = go.Figure(go.Scatter(
-        x=x, y=y, mode="markers", customdata=list(range(len(x))), text=ids,
+        x=x, y=y, mode="markers", customdata=list(range(len(x))) if keys is None else list(keys),
+        text=[esc(i) for i in ids],
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30), xaxis=dict(title=x_title),

@@ -93,10 +93,12 @@ def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]],
     reason = ""
     missing = [o.n for o in orders if o.matched == 0]
     if missing and smoothing == "none":
-        # The geometric mean with a zero precision is 0. nltk returns a tiny positive number
-        # instead (it substitutes the smallest float for the zero count): say so, report 0.
-        reason = (f"no matching {missing[0]}-gram: unsmoothed BLEU is 0 "
-                  f"(nltk returns {value:.3g} because it replaces the zero count by the smallest float)")
+        # The geometric mean with a zero precision is 0. When some order matched, nltk returns a
+        # tiny positive number instead (it substitutes the smallest float for the zero count);
+        # with no unigram match it returns 0 itself. Say which, report 0.
+        nltk_says = (f"nltk returns {value:.3g}, not 0: it replaces the zero count by the smallest positive float"
+                     if value > 0 else "nltk also returns 0")
+        reason = f"no matching {missing[0]}-gram: unsmoothed BLEU is 0 ({nltk_says})"
         value = 0.0
     elif value == 0.0 and missing:
         reason = f"no matching {missing[0]}-gram"

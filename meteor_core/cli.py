@@ -1,27 +1,39 @@
-"""python -m meteor_core {score,batch,corpus,setup-wordnet,presets}"""
+"""python -m meteor_core {score,batch,corpus,compare,setup-wordnet,languages,presets}"""
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
-from typing import Optional, Sequence
+import time
+from typing import Iterator, Optional, Sequence
 
 from .errors import MeteorInputError, MeteorParameterError
-from .params import BUILTIN_STAGES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorParams
+from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
+                     parse_weights, resolve_params)
 from .report import explain, result_to_dict
 from .scorer import Scorer
 from .stages import SynonymTable
 
 
 def _add_shared(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=("paper", "nltk"), default="paper")
+    parser.add_argument("--mode", choices=MODES, default="paper",
+                        help="paper (2005 definition), nltk (nltk's meteor_score), meteor15 (the METEOR 1.5 jar, "
+                             "-l en -norm)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="crossings",
-                        help="tie-break after maximum matches: fewest crossings (paper) or fewest chunks (METEOR 1.5 style)")
-    parser.add_argument("--stages", default=",".join(BUILTIN_STAGES), help="comma-separated: exact,stem,synonym")
-    parser.add_argument("--preset", choices=sorted(PRESETS), default="2005")
+                        help="paper mode's tie-break after maximum matches: fewest crossings or fewest chunks")
+    parser.add_argument("--stages", help=f"comma-separated; default {','.join(BUILTIN_STAGES)} "
+                                         f"(meteor15: the jar's -m, default {','.join(METEOR15_STAGES)})")
+    parser.add_argument("--preset", choices=sorted(PRESETS),
+                        help="parameter set; default 2005 (nltk mode: nltk, meteor15 mode: meteor-1.5-en)")
     parser.add_argument("--alpha", type=float)
     parser.add_argument("--beta", type=float)
     parser.add_argument("--gamma", type=float)
+    parser.add_argument("--delta", type=float,
+                        help="meteor15: weight of content vs function words (the jar's 4th -p value, default 0.75)")
+    parser.add_argument("--weights", help="meteor15: module weights like the jar's -w, one per module "
+                                          "(default: the first of 1.0 0.6 0.8 0.6 by position)")
     parser.add_argument("--lang", default="en", help="language code (python -m meteor_core languages)")
     parser.add_argument("--tokenizer", choices=("default", "whitespace", "char", "segmenter"), default="default",
                         help="default: words and punctuation (characters for zh/ja); segmenter: jieba (zh) / janome (ja)")
@@ -36,60 +48,186 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
 
 
 def _scorer(args) -> Scorer:
-    preset = PRESETS[args.preset].params
-    params = MeteorParams(
-        preset.alpha if args.alpha is None else args.alpha,
-        preset.beta if args.beta is None else args.beta,
-        preset.gamma if args.gamma is None else args.gamma,
-    )
-    tables = [SynonymTable.from_file(path) for path in args.synonyms]
-    stages = tuple(s.strip() for s in args.stages.split(",") if s.strip())
-    if args.mode == "paper":
-        stages += tuple(f"table:{t.name}" for t in tables)
+    params = resolve_params(args.mode, args.preset, args.alpha, args.beta, args.gamma, args.delta)
+    tables = [_synonym_table(path) for path in args.synonyms]
+    stages = None
+    if args.stages is not None:
+        stages = tuple(s for s in args.stages.replace(",", " ").split())
+    if args.mode == "paper" and tables:
+        stages = (stages or BUILTIN_STAGES) + tuple(f"table:{t.name}" for t in tables)
+    if args.weights is not None and args.mode != "meteor15":
+        raise MeteorParameterError("--weights sets METEOR 1.5 module weights: use --mode meteor15")
     config = MeteorConfig(
         mode=args.mode, objective=args.objective, stages=stages, params=params,
         tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
         zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
-        bleu_smoothing=args.bleu_smoothing, language=args.lang)
+        bleu_smoothing=args.bleu_smoothing, language=args.lang,
+        weights=parse_weights(args.weights) if args.weights is not None else None)
     return Scorer(config, tables)
+
+
+def _synonym_table(path: str) -> SynonymTable:
+    try:
+        return SynonymTable.from_file(path)
+    except csv.Error as error:  # e.g. a field over the csv module's 128 KB limit
+        raise MeteorInputError(f"synonym table {path}: {error}") from None
+
+
+def _warn_unavailable_stages(scorer: Scorer) -> None:
+    """A missing resource is said on stderr once, not only inside each result's signature."""
+    for status in scorer.stage_status:
+        if not status.available:
+            print(f"warning: {status.stage} stage unavailable: {status.message}", file=sys.stderr)
+
+
+def _json_line(out: dict) -> str:
+    """One line of JSON that is always valid UTF-8 (a lone surrogate quoted in a message is
+    written as its \\u escape)."""
+    line = json.dumps(out, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(out, ensure_ascii=True)
+    return line
 
 
 def _cmd_score(args) -> int:
     scorer = _scorer(args)
     result = scorer.score(args.candidate, args.reference)
     if args.json:
-        print(json.dumps(result_to_dict(result), ensure_ascii=False))
+        print(_json_line(result_to_dict(result)))
     else:
         print(explain(result))
     return 0
 
 
-def _cmd_batch(args) -> int:
-    scorer = _scorer(args)
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            print(json.dumps({"error": f"line {number}: empty line"}))
+#: A batch line longer than this is reported and skipped without being held in memory whole
+#: (each text is limited to 200,000 characters anyway).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+class _LineTooLong(bytes):
+    """Stands in for a line over MAX_LINE_BYTES (only its length is kept)."""
+
+
+def _numbered_lines(stream) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw bytes) for every line of a binary stream, split on b"\\n" only (a
+    U+2028 or a lone CR inside a line is data, not a line end); memory bounded per line."""
+    number, limit = 0, MAX_LINE_BYTES
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            size = len(raw)
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line
+                raw = stream.readline(limit)
+                size += len(raw)
+            yield number, _LineTooLong(str(size - raw.endswith(b"\n")).encode())
             continue
-        try:
-            item = json.loads(line)
-            if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
-                raise MeteorInputError('expected {"candidate": str, "references": [str, ...]}')
-            refs = item.get("references")
-            if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-                raise MeteorInputError('"references" must be a list of strings')
-            out = result_to_dict(scorer.score(item["candidate"], refs))
-        except json.JSONDecodeError as error:
-            out = {"error": f"line {number}: not valid JSON ({error.msg})"}
-        except (MeteorInputError, MeteorParameterError) as error:
-            out = {"error": f"line {number}: {error}"}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+        yield number, raw
+
+
+class _LineProblem(Exception):
+    pass
+
+
+def _parse_batch_line(raw: bytes) -> tuple[str, list]:
+    if isinstance(raw, _LineTooLong):
+        raise _LineProblem(f"{int(raw):,} bytes is over the {MAX_LINE_BYTES:,}-byte line limit")
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM):]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _LineProblem(f"not UTF-8 ({error.reason} at byte {error.start} of the line)") from None
+    if not text.strip():
+        raise _LineProblem("empty line")
+    try:
+        item = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _LineProblem(f"not valid JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise _LineProblem("not usable JSON (nested too deeply)") from None
+    except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit
+        raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
+    if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
+        raise _LineProblem('expected {"candidate": str, "references": [str, ...]}')
+    refs = item.get("references")
+    if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        raise _LineProblem('"references" must be a list of strings')
+    return item["candidate"], refs
+
+
+def batch_line(scorer: Scorer, numbered: tuple[int, bytes]) -> str:
+    """One input line (raw bytes) -> exactly one output line: the result, or {"error": ...}.
+    Runs in the worker processes of --workers, so it is a module-level function."""
+    number, raw = numbered
+    try:
+        candidate, references = _parse_batch_line(raw)
+        out = result_to_dict(scorer.score(candidate, references))
+    except (_LineProblem, MeteorInputError, MeteorParameterError) as error:
+        out = {"error": f"line {number}: {error}"}
+    except Exception as error:  # a bug costs this line, never the lines after it
+        out = {"error": f"line {number}: internal error ({type(error).__name__}: {error}); please report it"}
+    return _json_line(out)
+
+
+class _StreamProgress:
+    """Lines done and rate on stderr, twice a second, only when stderr is a terminal."""
+
+    def __init__(self, label: str, stream=None):
+        self.stream = stream or sys.stderr
+        self.enabled = _isatty(self.stream)
+        self.label = label
+        self.start = self.last = time.monotonic()
+        self.done = 0
+
+    def add(self, count: int) -> None:
+        self.done += count
+        now = time.monotonic()
+        if self.enabled and now - self.last >= 0.5:
+            self.last = now
+            self.stream.write(f"\r{self.label}: {self.done:,} lines ({self.done / (now - self.start):,.0f}/s)")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last != self.start:
+            self.stream.write(f"\r{self.label}: {self.done:,} lines in {time.monotonic() - self.start:.1f} s\n")
+            self.stream.flush()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _cmd_batch(args) -> int:
+    from .parallel import map_ordered, resolve_workers
+
+    workers = resolve_workers(args.workers)
+    scorer = _scorer(args)
+    _warn_unavailable_stages(scorer)
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)
+    progress = _StreamProgress("batch")
+    try:
+        for outputs in map_ordered(scorer, batch_line, _numbered_lines(stdin), workers):
+            sys.stdout.write("".join(line + "\n" for line in outputs))
+            sys.stdout.flush()
+            progress.add(len(outputs))
+    finally:
+        progress.close()
     return 0
 
 
 class _Progress:
     def __init__(self, total: int, stream=sys.stderr, min_total: int = 50):
         self.stream = stream
-        self.enabled = total >= min_total
+        self.enabled = total >= min_total and _isatty(stream)
         self.step = max(1, total // 100)
 
     def __call__(self, done: int, total: int) -> None:
@@ -103,20 +241,46 @@ class _Progress:
         self.stream.flush()
 
 
+def _tsv_field(value) -> str:
+    """One TSV field whatever the text: backslash, tab, newline and CR escaped (as in
+    PostgreSQL's text format), so a field never splits a row or a line."""
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    text = str(value)
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _shown_id(value: str) -> str:
+    """An id for the fixed-width table: control characters escaped, long ids cut."""
+    text = _tsv_field(value)
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Optional[str] = None):
+    from .corpus_io import read_corpus_files
+
+    return read_corpus_files(candidates or args.candidates, args.references, candidate_column or args.candidate_column,
+                             args.reference_column or None, args.id_column, args.human_column)
+
+
 def _cmd_corpus(args) -> int:
     from .corpus import analyze_corpus
-    from .corpus_io import read_corpus_files
+    from .parallel import resolve_workers
     from .report import segment_to_dict
 
-    data = read_corpus_files(args.candidates, args.references, args.candidate_column,
-                             args.reference_column or None, args.id_column, args.human_column)
+    data = _corpus_input(args)
     scorer = _scorer(args)
-    analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)))
+    _warn_unavailable_stages(scorer)
+    analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
+                              workers=resolve_workers(args.workers))
     summary = analysis.summary()
+    print(analysis.counts_sentence() + f" (segment id: {analysis.id_source})", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
+    for note in summary["human_scores_ignored"]:
+        print(f"note: {note}", file=sys.stderr)
     columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
-               "candidate_length", "reference_length", "best_reference", "optimal"]
+               "candidate_length", "reference_length", "best_reference", "optimal", "line"]
     rows = analysis.rows
     if args.json:
         segments = [{**{k: row[k] for k in columns},
@@ -127,20 +291,96 @@ def _cmd_corpus(args) -> int:
     elif args.tsv:
         print("\t".join(columns))
         for row in rows:
-            print("\t".join(f"{row[k]:.6f}" if isinstance(row[k], float) else str(row[k]) for k in columns))
+            print("\t".join(_tsv_field(row[k]) for k in columns))
     else:
-        print(f"{'id':>6} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
+        width = max([6] + [len(_shown_id(r["id"])) for r in rows])
+        print(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
         for r in rows:
-            print(f"{r['id']:>6} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} {r['recall']:6.3f} "
-                  f"{r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
+            print(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
+                  f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         print()
+        print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
         print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}")
         print(f"matches by stage: {summary['matches_by_stage']}")
         for c in analysis.correlations:
-            print(f"{c.metric} vs human: Pearson {c.pearson}, Spearman {c.spearman}, Kendall tau-b {c.kendall_tau_b}")
+            print(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson}, Spearman {c.spearman}, "
+                  f"Kendall tau-b {c.kendall_tau_b}")
         print(f"signature: {summary['signature']}")
+    return 0
+
+
+def _system_names(paths: Sequence[str]) -> list[str]:
+    """File names without the folder; a repeated name gets its position."""
+    from pathlib import Path
+
+    names = [Path(p).name for p in paths]
+    return [n if names.count(n) == 1 else f"{n} ({k + 1})" for k, n in enumerate(names)]
+
+
+def _cmd_compare(args) -> int:
+    from .corpus import compare_systems
+    from .corpus_io import format_of
+    from .parallel import resolve_workers
+
+    if len(args.candidates) == 1 and format_of(args.candidates[0]) != "txt":
+        columns = args.candidate_column
+        if len(columns) < 2:
+            raise MeteorInputError(f"{args.candidates[0]} is a table: name two or more system columns with "
+                                   "--candidate-column A --candidate-column B")
+        corpora = [_corpus_input(args, column, args.candidates[0]) for column in columns]
+        names = list(columns)
+    else:
+        if args.candidate_column or args.reference_column or args.id_column:
+            raise MeteorInputError("column options apply to one TSV/CSV/JSONL table; with plain-text files "
+                                   "give one file per system after --candidates")
+        if len(args.candidates) < 2:
+            raise MeteorInputError("give two or more candidate files (one per system) after --candidates")
+        corpora = [_corpus_input(args, None, path) for path in args.candidates]
+        names = _system_names(args.candidates)
+    if len(set(names)) != len(names):
+        raise MeteorInputError("a system is given twice: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+    scorer = _scorer(args)
+    _warn_unavailable_stages(scorer)
+    comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
+                                 resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
+                                 workers=resolve_workers(args.workers))
+    for name, analysis in zip(comparison.names, comparison.analyses):
+        print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
+        for problem in analysis.not_scored:
+            print(f"not scored ({name}): {problem}", file=sys.stderr)
+    sig = comparison.significance
+    if args.json:
+        print(json.dumps({
+            "systems": comparison.ranking(), "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
+            "significance": sig.to_dict(), "segments_compared": len(comparison.common_lines),
+            "lines_left_out": list(comparison.left_out),
+            "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
+                              for name, a in zip(comparison.names, comparison.analyses)},
+            "signature": comparison.analyses[0].corpus.signature + "|" + sig.signature,
+        }, ensure_ascii=False, default=str))
+        return 0
+    width = max(len(n) for n in names)
+    print(f"{len(comparison.common_lines)} segments scored in every system"
+          + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
+    print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
+          f"seed {sig.seed}; intervals 95%")
+    print()
+    print(f"{'rank':>4}  {'system':<{width}}  {'corpus METEOR [95% CI]':>28}  {'mean seg.':>9}  {'BLEU [95% CI]':>28}")
+    for r in comparison.ranking():
+        print(f"{r['rank']:>4}  {r['system']:<{width}}  {r['corpus_meteor']:.4f} [{r['meteor_ci_low']:.4f}, "
+              f"{r['meteor_ci_high']:.4f}]      {r['mean_segment_meteor']:9.4f}  {r['corpus_bleu']:.4f} "
+              f"[{r['bleu_ci_low']:.4f}, {r['bleu_ci_high']:.4f}]")
+    print()
+    print("pairs (difference = B - A):")
+    for p in sig.pairs:
+        print(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
+              f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
+              f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
+    for note in sig.notes:
+        print(f"note: {note}")
+    print(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
     return 0
 
 
@@ -148,6 +388,20 @@ def _cmd_setup_wordnet(args) -> int:
     from .wordnet import install_wordnet
 
     status = install_wordnet(log=lambda m: print(m, file=sys.stderr))
+    return 0 if status.available else 1
+
+
+def _cmd_setup_meteor15(args) -> int:
+    from pathlib import Path
+
+    from .meteor15.data import install
+
+    try:
+        status = install(Path(args.data_dir) if args.data_dir else None, Path(args.wheel) if args.wheel else None,
+                         with_jar=args.with_jar, log=lambda m: print(m, file=sys.stderr))
+    except (OSError, RuntimeError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     return 0 if status.available else 1
 
 
@@ -164,8 +418,35 @@ def _cmd_languages(args) -> int:
 def _cmd_presets(args) -> int:
     for key, preset in PRESETS.items():
         p = preset.params
-        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}  {preset.label}: {preset.source}")
+        delta = f" delta={p.delta:g}" if p.delta is not None else ""
+        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}{delta}  {preset.label}: {preset.source}")
     return 0
+
+
+def _add_workers(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="processes to score on (default 0: all cores; 1: this process, each line answered "
+                             "as soon as it is read). Output order and results do not depend on it")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1..1000000")
+    return value
+
+
+def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
+    p.add_argument("--references", action="append", default=[], help="plain-text reference file (repeat for more)")
+    p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
+    p.add_argument("--id-column", help="table column with segment ids (default: the line number)")
+    if human:
+        p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
+    else:
+        p.set_defaults(human_column=None)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -178,22 +459,41 @@ def build_parser() -> argparse.ArgumentParser:
     _add_shared(p)
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
+    _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
     p.add_argument("--candidates", required=True)
-    p.add_argument("--references", action="append", default=[])
-    p.add_argument("--candidate-column", default="candidate")
-    p.add_argument("--reference-column", action="append", default=[])
-    p.add_argument("--id-column")
-    p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
+    _add_corpus_columns(p)
+    p.add_argument("--candidate-column", help="table column with the system output (default: candidate)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true")
-    out.add_argument("--tsv", action="store_true")
+    out.add_argument("--tsv", action="store_true", help="tab-separated; tab, newline, CR and backslash escaped")
+    _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_corpus)
+    p = sub.add_parser("compare", help="two or more systems on the same references: ranking, paired bootstrap "
+                                       "and approximate randomization p-values, 95%% intervals")
+    p.add_argument("--candidates", required=True, nargs="+",
+                   help="one plain-text file per system, or one TSV/CSV/JSONL table with --candidate-column per system")
+    _add_corpus_columns(p, human=False)
+    p.add_argument("--candidate-column", action="append", default=[], help="a system's column in a table (repeat)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--resamples", type=_positive_int, default=1000, help="paired bootstrap resamples (default 1000)")
+    p.add_argument("--trials", type=_positive_int, default=10000,
+                   help="approximate randomization trials (default 10000)")
+    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345, as sacreBLEU)")
+    _add_workers(p)
+    _add_shared(p)
+    p.set_defaults(func=_cmd_compare)
     p = sub.add_parser("setup-wordnet", help="make WordNet 3.0 available offline (Debian packages) or via nltk.download")
     p.set_defaults(func=_cmd_setup_wordnet)
+    p = sub.add_parser("setup-meteor15", help="fetch METEOR 1.5's data (pip download pycocoevalcap==1.2) and convert "
+                                              "it for meteor15 mode")
+    p.add_argument("--data-dir", help="where to put it (default: $METEOR15_DATA or ~/.local/share/meteor-lens/meteor15)")
+    p.add_argument("--wheel", help="use this pycocoevalcap-1.2 wheel instead of downloading it")
+    p.add_argument("--with-jar", action="store_true", help="also keep the original jar (the tests' oracle; needs Java)")
+    p.set_defaults(func=_cmd_setup_meteor15)
     p = sub.add_parser("languages", help="per language: tokenizer, stemmer, synonym source available here")
     p.set_defaults(func=_cmd_languages)
     p = sub.add_parser("presets", help="list parameter presets")
@@ -201,10 +501,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _utf8_output() -> None:
+    """Output is always UTF-8, whatever the locale; a character that cannot be encoded (a
+    lone surrogate quoted in a message) is written as its escape instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a text stream we may reconfigure
+            pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    _utf8_output()
     try:
         return args.func(args)
     except (MeteorInputError, MeteorParameterError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly. Point stdout at /dev/null so the
+        # interpreter's final flush does not raise again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 141  # 128 + SIGPIPE, what a shell reports for a command stopped by a closed pipe
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,17 +1,26 @@
 """Corpus analysis for the Corpus Explorer and System Comparison: one call scores a corpus
 (METEOR and BLEU per segment), sums the statistics, correlates with human scores when given,
-and lists every row that could not be scored with the reason."""
+and lists every row that could not be scored with file, line and reason. Several systems on
+the same references are paired by file line (never by the id column, which may repeat) and
+tested for significance (meteor_core.significance)."""
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Optional, Sequence
 
 from .bleu import BleuResult, corpus_bleu
 from .corpus_io import CorpusInput, RowProblem
+from .errors import MeteorInputError
 from .params import MeteorConfig
 from .report import bleu_for
-from .result import CorpusResult
+from .result import CorpusResult, MultiReferenceResult
 from .scorer import Scorer, scorer_for
+from .significance import (BLEU_SMOOTHING_FROM_SUMS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS,
+                           SignificanceReport, bleu_from_sums, bleu_statistics, meteor_from_sums,
+                           meteor_statistics, paired_significance)
 from .stats import kendall_tau_b, pearson, spearman
 
 Progress = Optional[Callable[[int, int], None]]
@@ -23,39 +32,62 @@ class Correlation:
     pearson: Optional[float]
     spearman: Optional[float]
     kendall_tau_b: Optional[float]
-    n: int
+    n: int  # segments with a human score
 
 
 @dataclass(frozen=True)
 class CorpusAnalysis:
     corpus: CorpusResult
     ids: tuple[str, ...]  # of the scored segments, same order as corpus.segments
-    human: Optional[tuple[float, ...]]
+    human: Optional[tuple[Optional[float], ...]]  # None where the human score was not a number
     bleu: tuple[BleuResult, ...]
     corpus_bleu: float
     problems: tuple[RowProblem, ...]  # rows kept out before scoring, with the reason
-    unscored: tuple[tuple[str, str], ...]  # (id, reason) for segments the scorer rejected
+    unscored: tuple[RowProblem, ...]  # segments the scorer rejected (file, line, reason)
     correlations: tuple[Correlation, ...]
+    lines: tuple[int, ...] = ()  # file line of each scored segment (unique key)
+    data_lines: int = 0
+    source: str = ""
+    id_source: str = "line number"
+    human_notes: tuple[RowProblem, ...] = ()
+
+    @cached_property
+    def index_of_line(self) -> dict[int, int]:
+        return {line: k for k, line in enumerate(self.lines)}
+
+    @property
+    def not_scored(self) -> tuple[RowProblem, ...]:
+        """Every data line that was not scored, in line order."""
+        return tuple(sorted(self.problems + self.unscored, key=lambda p: p.line))
+
+    def segment(self, line: int) -> MultiReferenceResult:
+        return self.corpus.segments[self.index_of_line[line]]
+
+    def counts_sentence(self) -> str:
+        scored, not_scored = len(self.corpus.segments), len(self.not_scored)
+        return (f"{self.data_lines} data line{'s' if self.data_lines != 1 else ''}, {scored} scored, "
+                f"{not_scored} not scored")
 
     @property
     def rows(self) -> list[dict]:
-        """One flat row per scored segment (the table view and the CSV/JSON export)."""
+        """One flat row per scored segment (the table view and the CSV/JSON export): where it
+        is and what it says first, then the numbers at full precision."""
         out = []
         for k, (seg_id, seg, bleu) in enumerate(zip(self.ids, self.corpus.segments, self.bleu)):
             best = seg.best
-            row = {
-                "id": seg_id, "meteor": best.score, "bleu": bleu.score,
+            row = {"id": seg_id, "line": self.lines[k], "candidate": seg.candidate,
+                   "reference": seg.references[seg.best_index], "meteor": best.score, "bleu": bleu.score}
+            if self.human is not None:
+                row["human"] = self.human[k]
+            row.update({
                 "precision": best.breakdown.precision, "recall": best.breakdown.recall,
                 "fmean": best.breakdown.fmean, "penalty": best.breakdown.penalty, "chunks": best.stats.chunks,
                 "matches": best.stats.matches, "candidate_length": best.stats.candidate_length,
                 "reference_length": best.stats.reference_length,
-            }
+            })
             for stage, count in best.matches_by_stage().items():
                 row[f"matches_{stage}"] = count
-            row.update({"best_reference": seg.best_index + 1, "optimal": best.optimal,
-                        "candidate": seg.candidate, "reference": seg.references[seg.best_index]})
-            if self.human is not None:
-                row["human"] = self.human[k]
+            row.update({"best_reference": seg.best_index + 1, "optimal": best.optimal})
             out.append(row)
         return out
 
@@ -66,71 +98,240 @@ class CorpusAnalysis:
             for stage, count in seg.best.matches_by_stage().items():
                 by_stage[stage] = by_stage.get(stage, 0) + count
         return {
+            "data_lines": self.data_lines,
             "segments_scored": len(self.corpus.segments),
-            "segments_not_scored": len(self.problems) + len(self.unscored),
+            "segments_not_scored": len(self.not_scored),
+            "segment_id": self.id_source,
             "corpus_meteor": b.score, "mean_segment_meteor": self.corpus.mean_segment_score,
             "corpus_bleu": self.corpus_bleu,
             "precision": b.precision, "recall": b.recall, "fmean": b.fmean, "penalty": b.penalty,
             "matches": s.matches, "candidate_length": s.candidate_length, "reference_length": s.reference_length,
             "chunks": s.chunks, "matches_by_stage": by_stage,
             "correlations": [c.__dict__ for c in self.correlations],
-            "not_scored": [str(p) for p in self.problems] + [f"segment {i}: {r}" for i, r in self.unscored],
+            "not_scored": [str(p) for p in self.not_scored],
+            "human_scores_ignored": [str(p) for p in self.human_notes],
             "signature": self.corpus.signature,
             "note": "corpus_meteor is computed from matches, lengths and chunks summed over segments (each at its "
                     "best reference); mean_segment_meteor is the plain average of segment scores",
         }
 
 
-def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[float]) -> tuple[Correlation, ...]:
-    return tuple(Correlation(name, pearson(values, human), spearman(values, human), kendall_tau_b(values, human),
-                             len(human)) for name, values in metric_scores.items())
+def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[Optional[float]]) -> tuple[Correlation, ...]:
+    """Over the segments that have a human score."""
+    keep = [k for k, h in enumerate(human) if h is not None]
+    people = [human[k] for k in keep]
+    out = []
+    for name, values in metric_scores.items():
+        x = [values[k] for k in keep]
+        out.append(Correlation(name, pearson(x, people), spearman(x, people), kendall_tau_b(x, people), len(keep)))
+    return tuple(out)
 
 
-def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None) -> CorpusAnalysis:
-    scorer: Scorer = scorer_for(config)
-    corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True)
+def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,
+                   scorer: Optional[Scorer] = None, workers: Optional[int] = None) -> CorpusAnalysis:
+    """Every scoring of a corpus goes through here (the app, the CLI, System Comparison).
+    scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
+    workers: processes to score on (None: all cores; small corpora stay in this process)."""
+    scorer = scorer or scorer_for(config)
+    corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
+                                 workers=workers)
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [[t.norm for t in seg.best.candidate_tokens] for seg in corpus.segments]
     references = [[[t.norm for t in r.reference_tokens] for r in seg.per_reference] for seg in corpus.segments]
     ids = tuple(data.ids[k] for k in corpus.indices)
+    lines = tuple(data.lines[k] for k in corpus.indices)
     human = tuple(data.human[k] for k in corpus.indices) if data.human is not None else None
     correlations = ()
     if human is not None:
         correlations = _correlations({"METEOR": [s.score for s in corpus.segments], "BLEU": [b.score for b in bleu]}, human)
+    unscored = tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in corpus.skipped)
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing), data.problems,
-        tuple((data.ids[s.index], s.reason) for s in corpus.skipped), correlations)
+        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes)
 
 
+# -- several systems ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class SystemComparison:
-    a: CorpusAnalysis
-    b: CorpusAnalysis
-    names: tuple[str, str]
+    """N systems on the same references. Segments are paired by file line; the ranking and
+    the significance tests use the segments scored in every system (`common_lines`)."""
+
+    names: tuple[str, ...]
+    analyses: tuple[CorpusAnalysis, ...]
+    common_lines: tuple[int, ...]
+    significance: SignificanceReport
+    config: MeteorConfig
 
     @property
-    def rows(self) -> list[dict]:
-        """Segments scored in both systems, with deltas (b - a), sorted by |METEOR delta|."""
-        b_by_id = {row["id"]: row for row in self.b.rows}
+    def left_out(self) -> tuple[int, ...]:
+        """Lines scored in some system but not in all: not part of the ranking."""
+        common = set(self.common_lines)
+        return tuple(sorted({line for a in self.analyses for line in a.lines} - common))
+
+    def ranking(self) -> list[dict]:
+        """One row per system, best corpus METEOR first, on the paired segments."""
+        sig = self.significance
+        rows = []
+        for k, (name, analysis) in enumerate(zip(self.names, self.analyses)):
+            meteor, bleu = sig.score(name, "METEOR"), sig.score(name, "BLEU")
+            segment_scores = [analysis.segment(line).score for line in self.common_lines]
+            rows.append({"system": name, "corpus_meteor": meteor.score, "meteor_ci_low": meteor.ci_low,
+                         "meteor_ci_high": meteor.ci_high,
+                         "mean_segment_meteor": sum(segment_scores) / len(segment_scores),
+                         "corpus_bleu": bleu.score, "bleu_ci_low": bleu.ci_low, "bleu_ci_high": bleu.ci_high,
+                         "segments": len(self.common_lines)})
+        rows.sort(key=lambda r: -r["corpus_meteor"])
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return rows
+
+    def pair_table(self) -> list[dict]:
+        """Every pair of systems, each metric: difference (b - a), its 95% interval, both p-values."""
         out = []
-        for row_a in self.a.rows:
-            row_b = b_by_id.get(row_a["id"])
-            if row_b is None:
+        for p in self.significance.pairs:
+            out.append({"metric": p.metric, "system_a": p.system_a, "system_b": p.system_b,
+                        "score_a": p.score_a, "score_b": p.score_b, "difference": p.difference,
+                        "difference_ci_low": p.difference_ci_low, "difference_ci_high": p.difference_ci_high,
+                        "p_value_bootstrap": p.p_value_bootstrap, "p_value_randomization": p.p_value_randomization,
+                        "verdict": p.verdict()})
+        return out
+
+    def pair_rows(self, a: int, b: int) -> list[dict]:
+        """Per segment scored in both systems a and b, paired by line: deltas (b - a), largest
+        METEOR change first."""
+        if a == b:
+            raise MeteorInputError("choose two different systems")
+        first, second = self.analyses[a], self.analyses[b]
+        out = []
+        for line in first.lines:
+            if line not in second.index_of_line:
                 continue
-            d_meteor = row_b["meteor"] - row_a["meteor"]
-            d_bleu = row_b["bleu"] - row_a["bleu"]
-            out.append({"id": row_a["id"], f"meteor_{self.names[0]}": row_a["meteor"],
-                        f"meteor_{self.names[1]}": row_b["meteor"], "meteor_delta": d_meteor,
-                        f"bleu_{self.names[0]}": row_a["bleu"], f"bleu_{self.names[1]}": row_b["bleu"],
-                        "bleu_delta": d_bleu,
-                        "disagree": (d_meteor > 0 > d_bleu) or (d_meteor < 0 < d_bleu)})
-        out.sort(key=lambda r: -abs(r["meteor_delta"]))
+            i, j = first.index_of_line[line], second.index_of_line[line]
+            sa, sb = first.corpus.segments[i], second.corpus.segments[j]
+            d_meteor = sb.score - sa.score
+            d_bleu = second.bleu[j].score - first.bleu[i].score
+            out.append({"id": first.ids[i], "line": line, "candidate_a": sa.candidate, "candidate_b": sb.candidate,
+                        "reference": sa.references[sa.best_index], "meteor_a": sa.score, "meteor_b": sb.score,
+                        "meteor_delta": d_meteor, "bleu_a": first.bleu[i].score, "bleu_b": second.bleu[j].score,
+                        "bleu_delta": d_bleu, "disagree": (d_meteor > 0 > d_bleu) or (d_meteor < 0 < d_bleu)})
+        out.sort(key=lambda r: (-abs(r["meteor_delta"]), r["line"]))
         return out
 
 
-def compare_systems(a: CorpusInput, b: CorpusInput, config: MeteorConfig, names: tuple[str, str] = ("A", "B"),
-                    progress: Progress = None) -> SystemComparison:
-    total = len(a.candidates) + len(b.candidates)
-    first = analyze_corpus(a, config, (lambda d, t: progress(d, total)) if progress else None)
-    second = analyze_corpus(b, config, (lambda d, t: progress(len(a.candidates) + d, total)) if progress else None)
-    return SystemComparison(first, second, names)
+def compare_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
+                    progress: Progress = None, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
+                    seed: int = DEFAULT_SEED, scorer: Optional[Scorer] = None,
+                    workers: Optional[int] = None) -> SystemComparison:
+    """Score each system (analyze_corpus), pair segments by line, test every pair."""
+    return compare_analyses(analyze_systems(corpora, config, names, progress, scorer, workers), names, config,
+                            resamples, trials, seed)
+
+
+def analyze_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
+                    progress: Progress = None, scorer: Optional[Scorer] = None,
+                    workers: Optional[int] = None) -> tuple[CorpusAnalysis, ...]:
+    """analyze_corpus for each system, one progress count over all of them."""
+    names = tuple(names)
+    if len(corpora) != len(names):
+        raise ValueError("one name per system")
+    if len(corpora) < 2:
+        raise MeteorInputError("choose at least two systems to compare")
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise MeteorInputError(f"system names must differ; repeated: {', '.join(repeated)}")
+    total = sum(len(c.candidates) for c in corpora)
+    analyses, done = [], 0
+    for corpus in corpora:
+        offset = done
+        analyses.append(analyze_corpus(corpus, config, (lambda d, t, o=offset: progress(o + d, total)) if progress else None,
+                                       scorer, workers))
+        done += len(corpus.candidates)
+    return tuple(analyses)
+
+
+def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], config: MeteorConfig,
+                     resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
+                     seed: int = DEFAULT_SEED) -> SystemComparison:
+    """Pair scored systems by line and run the significance tests (no rescoring: the app
+    changes resamples or seed without scoring again)."""
+    names = tuple(names)
+    common = set(analyses[0].lines)
+    for analysis in analyses[1:]:
+        common &= set(analysis.index_of_line)
+    common_lines = tuple(sorted(common))
+    if not common_lines:
+        raise MeteorInputError("no segment was scored in every system: nothing to compare")
+    notes = []
+    for a in range(len(analyses)):
+        for b in range(a + 1, len(analyses)):
+            if [s.candidate for s in analyses[a].corpus.segments] == [s.candidate for s in analyses[b].corpus.segments]:
+                notes.append(f"{names[a]} and {names[b]} have identical outputs on every scored line")
+    smoothing = config.bleu_smoothing
+    if smoothing not in BLEU_SMOOTHING_FROM_SUMS:
+        notes.append(f"BLEU significance uses unsmoothed corpus BLEU: nltk's {smoothing} depends on more than "
+                     "the summed n-gram counts")
+        smoothing = "none"
+    segments = [[a.segment(line) for line in common_lines] for a in analyses]
+    bleus = [[a.bleu[a.index_of_line[line]] for line in common_lines] for a in analyses]
+    if config.mode == "meteor15":  # the jar's weighted statistics and aggregate rule
+        statistics = {"METEOR": [_meteor15_statistics(s) for s in segments]}
+        functions = {"METEOR": _meteor15_from_sums(config)}
+    else:
+        statistics = {"METEOR": [meteor_statistics(s) for s in segments]}
+        functions = {"METEOR": meteor_from_sums(config.params, config.zero_penalty_single_chunk)}
+    statistics["BLEU"] = [bleu_statistics(b) for b in bleus]
+    functions["BLEU"] = bleu_from_sums(smoothing)
+    for name, analysis, stats in zip(names, analyses, statistics["METEOR"]):
+        # The tests recompute corpus METEOR from matches, lengths and chunks. A mode whose corpus
+        # score needs other statistics would be tested on the wrong number: say so.
+        if len(analysis.lines) == len(common_lines):
+            recomputed = float(functions["METEOR"](stats.sum(axis=0, keepdims=True))[0])
+            if abs(recomputed - analysis.corpus.score) > 1e-9:
+                notes.append(f"{name}: corpus METEOR from summed matches, lengths and chunks is {recomputed:.6f}, "
+                             f"but this mode's corpus score is {analysis.corpus.score:.6f}; the METEOR tests use "
+                             "the former")
+    report = paired_significance(names, statistics, functions, resamples, trials, seed, notes=notes)
+    return SystemComparison(names, tuple(analyses), common_lines, report, config)
+
+
+def _meteor15_statistics(segments: Sequence[MultiReferenceResult]):
+    import numpy as np
+
+    from .meteor15.formula import statistics_row
+
+    return np.array([statistics_row(s.best.meteor15.stats) for s in segments], dtype=np.float64)
+
+
+def _meteor15_from_sums(config: MeteorConfig):
+    import numpy as np
+
+    from .meteor15.formula import score_rows
+
+    p = config.params
+    modules = tuple(zip(config.stages, config.weights))
+    return lambda sums: np.array(score_rows(sums, modules, p.alpha, p.beta, p.gamma, p.delta))
+
+
+# -- exports ---------------------------------------------------------------------------
+#: A cell starting with one of these is read as a formula by spreadsheets (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def neutralize_formula(value):
+    """Text that a spreadsheet would run as a formula gets a leading apostrophe (OWASP's
+    advice); numbers and other text are unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def rows_to_csv(rows: Sequence[dict]) -> str:
+    """CSV for spreadsheets: full precision numbers, formula-like text neutralized."""
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: neutralize_formula(v) for k, v in row.items()})
+    return out.getvalue()

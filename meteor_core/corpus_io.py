@@ -2,13 +2,24 @@
 plus a file name (the app's uploads and the CLI's files go through the same code). Problems
 that make a whole file unusable raise MeteorInputError naming the file and line; problems of
 single rows are collected (file, line, reason) and those rows are reported, never dropped
-silently."""
+silently.
+
+Counting is honest: every data line (each line after a table's header, each line of a plain
+text file) is either a segment to score or a RowProblem, so `data_lines = len(candidates) +
+len(problems)`. A human score that is not a number keeps its segment (it is scored) and only
+leaves it out of the correlations (`human_notes`).
+
+Line endings: LF, CRLF and CR alone all end a line. Nothing else does: U+2028, U+0085, form
+feeds and the like are characters inside a line (str.splitlines would split on them, so it is
+never used here)."""
 from __future__ import annotations
 
 import csv
 import io
 import json
 import math
+import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
@@ -18,7 +29,9 @@ from .errors import MeteorInputError
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_SEGMENTS = 20_000
+MAX_COLUMNS = 1_000
 TABLE_FORMATS = ("tsv", "csv", "jsonl")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -33,24 +46,42 @@ class RowProblem:
 
 @dataclass(frozen=True)
 class Table:
-    """A parsed table: column names and rows (dicts) with the file line each came from."""
+    """A parsed table: column names and rows (dicts) with the file line each came from.
+    `data_lines` counts every record after the header, good or not."""
 
     name: str
     columns: tuple[str, ...]
     rows: tuple[dict, ...]
     lines: tuple[int, ...]
     problems: tuple[RowProblem, ...] = ()
+    data_lines: int = 0
 
 
 @dataclass(frozen=True)
 class CorpusInput:
-    """Segments ready to score. `problems` lists rows that are kept out, with the reason."""
+    """Segments ready to score. `lines[k]` is the file line segment k came from (unique: the
+    key that pairs systems and identifies a selection); `ids[k]` is what the user sees (the id
+    column, or the line number). `problems` lists rows kept out, with the reason."""
 
     ids: tuple[str, ...]
     candidates: tuple[str, ...]
     references: tuple[tuple[str, ...], ...]
     human: Optional[tuple[Optional[float], ...]] = None
     problems: tuple[RowProblem, ...] = ()
+    lines: tuple[int, ...] = ()
+    source: str = ""
+    data_lines: int = 0
+    id_source: str = "line number"  # what an id is, said on the page
+    human_notes: tuple[RowProblem, ...] = ()  # bad human scores: segment kept, left out of correlations
+
+    def __post_init__(self):
+        if not self.lines:  # built by hand (tests, library use): lines are positions 1..n
+            object.__setattr__(self, "lines", tuple(range(1, len(self.candidates) + 1)))
+        if not self.data_lines:
+            object.__setattr__(self, "data_lines", len(self.candidates) + len(self.problems))
+
+    def line_of(self, index: int) -> int:
+        return self.lines[index]
 
 
 def decode(data: bytes, name: str) -> str:
@@ -61,9 +92,17 @@ def decode(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
+        line = len(_LINE_BREAK.findall(data[: error.start].decode("utf-8", "replace"))) + 1
         raise MeteorInputError(f"{name}: line {line} is not UTF-8 ({error.reason} at byte {error.start}); "
                                "save the file as UTF-8") from None
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines ended by LF, CRLF or CR; a final line break does not start another line."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def format_of(name: str, declared: Optional[str] = None) -> str:
@@ -74,45 +113,64 @@ def format_of(name: str, declared: Optional[str] = None) -> str:
 
 
 def read_lines(data: bytes, name: str) -> list[str]:
-    text = decode(data, name)
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = split_lines(decode(data, name))
     if len(lines) > MAX_SEGMENTS:
         raise MeteorInputError(f"{name}: {len(lines)} lines; the limit is {MAX_SEGMENTS} segments")
-    return [line.rstrip("\r") for line in lines]
+    return lines
+
+
+def bad_text(value: str) -> Optional[str]:
+    """Why a string cannot be shown or scored as text (JSON can carry lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "holds an unpaired surrogate escape (such as \\ud800), which is not text"
+    return None
+
+
+def _check_header(header: list[str], name: str) -> None:
+    if len(header) > MAX_COLUMNS:
+        raise MeteorInputError(f"{name}: line 1 has {len(header)} columns; the limit is {MAX_COLUMNS}")
+    duplicates = sorted(h for h, count in Counter(header).items() if count > 1)
+    if duplicates:
+        shown = ", ".join(repr(d) for d in duplicates[:10]) + (f" and {len(duplicates) - 10} more" if len(duplicates) > 10 else "")
+        raise MeteorInputError(f"{name}: line 1: column name(s) repeated: {shown}")
 
 
 def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
     fmt = format_of(name, fmt)
-    text = decode(data, name)
+    # One line-break convention for the readers below: CR alone and CRLF become LF.
+    text = decode(data, name).replace("\r\n", "\n").replace("\r", "\n")
     if fmt == "jsonl":
         return _read_jsonl(text, name)
     if fmt not in ("tsv", "csv"):
         raise MeteorInputError(f"{name}: not a table format (tsv, csv, jsonl); got {fmt!r}")
     delimiter = "\t" if fmt == "tsv" else ","
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+    first = text.split("\n", 1)[0]
+    if not first.strip():
         raise MeteorInputError(f"{name}: line 1 should be a header row with column names, found nothing")
-    if delimiter not in lines[0]:
+    if delimiter not in first:
         other = "," if delimiter == "\t" else "\t"
         hint = f" (it has {'commas' if other == ',' else 'tabs'}: is it really {'CSV' if other == ',' else 'TSV'}?)" \
-            if other in lines[0] else ""
+            if other in first else ""
         raise MeteorInputError(f"{name}: line 1 has no {'tab' if delimiter == chr(9) else 'comma'}; a {fmt.upper()} "
                                f"header needs at least two columns{hint}")
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter,
+    if first.count(delimiter) >= MAX_COLUMNS:  # before the csv module builds 100k fields
+        raise MeteorInputError(f"{name}: line 1 has {first.count(delimiter) + 1} columns; the limit is {MAX_COLUMNS}")
+    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter,
                         quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL)
     try:
         header = [h.strip() for h in next(reader)]
     except csv.Error as error:
         raise MeteorInputError(f"{name}: line 1: {error}") from None
-    duplicates = sorted({h for h in header if header.count(h) > 1})
-    if duplicates:
-        raise MeteorInputError(f"{name}: line 1: column name(s) repeated: {', '.join(duplicates)}")
+    _check_header(header, name)
     rows, line_numbers, problems = [], [], []
+    data_lines = 0
     try:
+        start = reader.line_num + 1
         for row in reader:
-            line = reader.line_num
+            line, start = start, reader.line_num + 1  # a quoted field may span lines: report where the row starts
+            data_lines += 1
             if not any(cell.strip() for cell in row):
                 problems.append(RowProblem(name, line, "empty line"))
                 continue
@@ -125,35 +183,59 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
                 raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS} rows; the limit is {MAX_SEGMENTS} segments")
     except csv.Error as error:
         raise MeteorInputError(f"{name}: line {reader.line_num}: {error}") from None
-    return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems))
+    return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
 
 
 def _read_jsonl(text: str, name: str) -> Table:
-    rows, line_numbers, problems, columns = [], [], [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    rows, line_numbers, problems = [], [], []
+    columns: dict[str, None] = {}  # ordered set: first appearance order
+    lines = split_lines(text)
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             problems.append(RowProblem(name, number, "empty line"))
             continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError as error:
-            if not rows:  # the first line already fails: the file is not JSONL at all
-                raise MeteorInputError(f"{name}: line {number} is not JSON ({error.msg}); is the file really JSONL?") from None
-            problems.append(RowProblem(name, number, f"not valid JSON ({error.msg})"))
+        except (ValueError, RecursionError) as error:
+            # ValueError covers JSONDecodeError and integers over Python's digit limit;
+            # RecursionError: arrays nested thousands deep.
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else \
+                ("nested too deeply" if isinstance(error, RecursionError) else "a number too long to read")
+            if not rows and isinstance(error, json.JSONDecodeError):  # the first line fails: not JSONL at all
+                raise MeteorInputError(f"{name}: line {number} is not JSON ({reason}); is the file really JSONL?") from None
+            problems.append(RowProblem(name, number, f"not valid JSON ({reason})"))
             continue
         if not isinstance(row, dict):
             problems.append(RowProblem(name, number, "not a JSON object"))
             continue
         for key in row:
-            if key not in columns:
-                columns.append(key)
+            columns.setdefault(key, None)
+            if len(columns) > MAX_COLUMNS:
+                raise MeteorInputError(f"{name}: line {number}: more than {MAX_COLUMNS} different keys; "
+                                       f"the limit is {MAX_COLUMNS} columns")
         rows.append(row)
         line_numbers.append(number)
         if len(rows) > MAX_SEGMENTS:
             raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS} rows; the limit is {MAX_SEGMENTS} segments")
     if not rows:
         raise MeteorInputError(f"{name}: no JSON object on any line")
-    return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems))
+    return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines))
+
+
+def _human_score(raw) -> Optional[float]:
+    """A finite number, or None. Booleans are not scores; 400-digit integers overflow a float."""
+    if raw is None or isinstance(raw, bool) or (isinstance(raw, str) and not raw.strip()):
+        return None
+    try:
+        value = float(raw)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _shorten(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],
@@ -162,44 +244,56 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     missing = [c for c in [candidate_column, *reference_columns, id_column, human_column] if c and c not in table.columns]
     if missing:
         raise MeteorInputError(f"{table.name}: column(s) {', '.join(repr(c) for c in missing)} not found; "
-                               f"the columns are {', '.join(repr(c) for c in table.columns)}")
+                               f"the columns are {', '.join(repr(c) for c in table.columns[:50])}"
+                               + (f" and {len(table.columns) - 50} more" if len(table.columns) > 50 else ""))
     if not reference_columns:
         raise MeteorInputError(f"{table.name}: choose at least one reference column")
-    ids, cands, refs, human, problems = [], [], [], [], list(table.problems)
+    if candidate_column in reference_columns:
+        raise MeteorInputError(f"{table.name}: {candidate_column!r} is chosen as the candidate and as a reference; "
+                               "a system compared with its own reference column scores almost 1")
+    ids, cands, refs, human, lines = [], [], [], [], []
+    problems, human_notes = list(table.problems), []
     for row, line in zip(table.rows, table.lines):
         candidate = row.get(candidate_column)
         if not isinstance(candidate, str):
             problems.append(RowProblem(table.name, line, f"{candidate_column!r} is missing or not text"))
             continue
         segment_refs: list[str] = []
-        bad = None
+        bad = bad_text(candidate) and f"{candidate_column!r} {bad_text(candidate)}"
         for column in reference_columns:
             value = row.get(column)
-            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
                 segment_refs.extend(value)
             elif isinstance(value, str):
                 segment_refs.append(value)
             else:
-                bad = f"{column!r} is missing or not text"
+                bad = bad or f"{column!r} is missing or not text"
+        bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
+        seg_id = str(line)
+        if id_column:
+            raw_id = row.get(id_column)
+            seg_id = raw_id if isinstance(raw_id, str) else ("" if raw_id is None else json.dumps(raw_id))
+            bad = bad or (bad_text(seg_id) and f"{id_column!r} {bad_text(seg_id)}")
         if bad:
             problems.append(RowProblem(table.name, line, bad))
             continue
         score = None
         if human_column:
             raw = row.get(human_column)
-            try:
-                score = float(raw) if raw not in (None, "") else None
-            except (TypeError, ValueError):
-                score = None
-            if score is None or not math.isfinite(score):
-                problems.append(RowProblem(table.name, line, f"human score {raw!r} is not a number"))
-                continue
-        ids.append(str(row.get(id_column)) if id_column else str(line))
+            score = _human_score(raw)
+            if score is None:
+                human_notes.append(RowProblem(table.name, line, f"human score {_shorten(raw)} is not a number: "
+                                                                "segment scored, left out of the correlations"))
+        ids.append(seg_id)
         cands.append(candidate)
         refs.append(tuple(segment_refs))
         human.append(score)
+        lines.append(line)
+    problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
-                       tuple(problems))
+                       tuple(problems), tuple(lines), table.name, table.data_lines,
+                       f"the {id_column!r} column" if id_column else f"line number in {table.name} (header = line 1)",
+                       tuple(human_notes))
 
 
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
@@ -214,25 +308,37 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
         if len(lines) != len(cand_lines):
             raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has {len(lines)}")
         ref_lines.append(lines)
-    return CorpusInput(tuple(str(n) for n in range(1, len(cand_lines) + 1)), tuple(cand_lines),
-                       tuple(tuple(lines[k] for lines in ref_lines) for k in range(len(cand_lines))))
+    n = len(cand_lines)
+    return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines),
+                       tuple(tuple(lines[k] for lines in ref_lines) for k in range(n)),
+                       lines=tuple(range(1, n + 1)), source=cand_name, data_lines=n,
+                       id_source=f"line number in {cand_name}")
 
 
-def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: str = "candidate",
+def load_file(path: str) -> bytes:
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise MeteorInputError(f"{path}: {size / 1e6:.1f} MB is over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise MeteorInputError(f"{path}: {error.strerror}") from None
+
+
+def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
                       human_column: Optional[str] = None) -> CorpusInput:
     """The CLI's entry: paths in, CorpusInput out (I/O at the edge)."""
-    def load(path: str) -> bytes:
-        try:
-            return Path(path).read_bytes()
-        except OSError as error:
-            raise MeteorInputError(f"{path}: {error.strerror}") from None
-
     if format_of(candidates) == "txt":
-        return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references])
-    table = read_table(load(candidates), candidates)
-    ref_cols = list(reference_columns or [c for c in table.columns if c.startswith("reference")])
+        given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
+                                          ("--id-column", id_column), ("--human-column", human_column)) if value]
+        if given:
+            raise MeteorInputError(f"{', '.join(given)}: {candidates} is plain text (one segment per line, the id is the "
+                                   "line number); column options apply to TSV, CSV and JSONL tables")
+        return corpus_from_parallel((candidates, load_file(candidates)), [(r, load_file(r)) for r in references])
+    table = read_table(load_file(candidates), candidates)
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")
-    return corpus_from_table(table, candidate_column, ref_cols, id_column, human_column)
+    ref_cols = list(reference_columns or [c for c in table.columns if c.startswith("reference")])
+    return corpus_from_table(table, candidate_column or "candidate", ref_cols, id_column, human_column)

@@ -128,13 +128,14 @@ class Thesaurus:
     def __init__(self, path: Path):
         self.path = Path(path)
         self._index = load_thesaurus_index(str(self.path))
-        self._cache: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        # Bounded: a long-running server sees unlimited words.
+        self._meanings = lru_cache(maxsize=65536)(self._read_meanings)
 
     def meanings(self, word: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """((part of speech label, synonyms), ...) for `word`, lowercased; () if absent."""
-        word = word.lower()
-        if word in self._cache:
-            return self._cache[word]
+        return self._meanings(word.lower())
+
+    def _read_meanings(self, word: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         offset = self._index.get(word)
         result: list[tuple[str, tuple[str, ...]]] = []
         if offset is not None:
@@ -148,8 +149,7 @@ class Thesaurus:
                     label = fields[0].strip()
                     label = label[: label.index(")") + 1] if ")" in label else label  # "(Sinônimo)x" -> "(Sinônimo)"
                     result.append((label, synonyms))
-        self._cache[word] = tuple(result)
-        return self._cache[word]
+        return tuple(result)
 
     def relation(self, a: str, b: str) -> Optional[str]:
         """Evidence when b is listed among a's synonyms or a among b's (symmetric)."""

@@ -2,14 +2,20 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence
 
 from .errors import MeteorParameterError
 from .tokenize import MAX_TOKENS, TOKENIZERS
 
-MODES = ("paper", "nltk")
+MODES = ("paper", "nltk", "meteor15")
 OBJECTIVES = ("crossings", "chunks")
 BUILTIN_STAGES = ("exact", "stem", "synonym")
+#: METEOR 1.5's modules (its -m), in its default English order.
+METEOR15_STAGES = ("exact", "stem", "synonym", "paraphrase")
+#: Its default English module weights (-w), given by position: with -m listing k modules the
+#: jar keeps the first k of these, whatever the modules are, and pads with 0.
+METEOR15_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 #: nltk SmoothingFunction methods; "none" is method0 (no smoothing), the paper's BLEU.
 SMOOTHING_METHODS = ("none",) + tuple(f"method{k}" for k in range(1, 8))
 
@@ -18,19 +24,28 @@ SMOOTHING_METHODS = ("none",) + tuple(f"method{k}" for k in range(1, 8))
 DEFAULT_NODE_BUDGET = 20_000
 
 
+def _check_number(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise MeteorParameterError(f"{name} must be a finite number, got {value!r}")
+
+
 @dataclass(frozen=True)
 class MeteorParams:
-    """alpha weights precision against recall in Fmean; gamma and beta shape the penalty."""
+    """alpha weights precision against recall in Fmean; gamma and beta shape the penalty.
+    delta (METEOR 1.5 only) weighs content words against function words; None elsewhere."""
 
     alpha: float = 0.9
     beta: float = 3.0
     gamma: float = 0.5
+    delta: Optional[float] = None
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta", "gamma"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise MeteorParameterError(f"{name} must be a finite number, got {value!r}")
+            _check_number(name, getattr(self, name))
+        if self.delta is not None:
+            _check_number("delta", self.delta)
+            if not 0.0 <= self.delta <= 1.0:
+                raise MeteorParameterError(f"delta must be in [0, 1], got {self.delta}")
         if not 0.0 <= self.alpha <= 1.0:
             raise MeteorParameterError(f"alpha must be in [0, 1], got {self.alpha}")
         if self.beta < 0:
@@ -57,9 +72,66 @@ PRESETS: dict[str, Preset] = {
                "nltk.translate.meteor_score defaults (same values as 2005)"),
         Preset("meteor-0.6-perl-en", "METEOR 0.6 Perl English", MeteorParams(0.8, 0.83, 0.28),
                "Lavie & Agarwal 2007 tuned English parameters"),
+        Preset("meteor-1.5-en", "METEOR 1.5 English", MeteorParams(0.85, 0.2, 0.6, 0.75),
+               "Denkowski & Lavie 2014, the jar's -l en default (task rank); delta weighs content "
+               "vs function words (meteor15 mode; other modes use alpha, beta, gamma only)"),
     )
 }
 DEFAULT_PRESET = "2005"
+#: The preset each mode starts from.
+MODE_PRESETS = {"paper": "2005", "nltk": "nltk", "meteor15": "meteor-1.5-en"}
+
+
+def default_params(mode: str) -> MeteorParams:
+    params = PRESETS[MODE_PRESETS.get(mode, DEFAULT_PRESET)].params
+    return params if mode == "meteor15" else replace(params, delta=None)
+
+
+def default_stages(mode: str) -> tuple[str, ...]:
+    return METEOR15_STAGES if mode == "meteor15" else BUILTIN_STAGES
+
+
+def default_weights(stages: Sequence[str]) -> tuple[float, ...]:
+    """The jar's -m rule: the first len(stages) default weights, by position, padded with 0."""
+    return tuple(METEOR15_WEIGHTS[k] if k < len(METEOR15_WEIGHTS) else 0.0 for k in range(len(stages)))
+
+
+def resolve_params(mode: str, preset: Optional[str] = None, alpha: Optional[float] = None,
+                   beta: Optional[float] = None, gamma: Optional[float] = None,
+                   delta: Optional[float] = None) -> MeteorParams:
+    """Parameters from a preset (the mode's own by default) with any value overridden: the one
+    place the CLI and the app turn user input into MeteorParams. delta is METEOR 1.5's only."""
+    if preset is not None and preset not in PRESETS:
+        raise MeteorParameterError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    if delta is not None and mode != "meteor15":
+        raise MeteorParameterError("delta (content vs function words) is a METEOR 1.5 parameter: use mode meteor15")
+    base = PRESETS[preset].params if preset is not None else default_params(mode)
+    if mode == "meteor15" and delta is None:
+        delta = base.delta if base.delta is not None else PRESETS["meteor-1.5-en"].params.delta
+    return MeteorParams(base.alpha if alpha is None else alpha, base.beta if beta is None else beta,
+                        base.gamma if gamma is None else gamma, delta)
+
+
+def parse_weights(text: str) -> tuple[float, ...]:
+    """Module weights as the jar's -w takes them: numbers separated by spaces (or commas)."""
+    values = []
+    for piece in text.replace(",", " ").split():
+        try:
+            values.append(float(piece))
+        except ValueError:
+            raise MeteorParameterError(f"module weights must be numbers, got {piece!r}") from None
+    if not values:
+        raise MeteorParameterError("module weights: give one number per module, e.g. '1.0 0.6 0.8 0.6'")
+    return tuple(values)
+
+
+#: METEOR 1.5 normalization chosen by the shared tokenizer options (the jar's four levels).
+METEOR15_NORMALIZATION = {
+    ("default", False, False): "norm",  # -norm
+    ("default", False, True): "norm-nopunct",  # -norm -noPunct
+    ("whitespace", False, False): "lower",  # -lower
+    ("whitespace", True, False): "none",  # no option
+}
 
 
 @dataclass(frozen=True)
@@ -68,8 +140,8 @@ class MeteorConfig:
 
     mode: str = "paper"
     objective: str = "crossings"
-    stages: tuple[str, ...] = BUILTIN_STAGES
-    params: MeteorParams = field(default_factory=MeteorParams)
+    stages: tuple[str, ...] = None  # type: ignore[assignment]  # None: the mode's default
+    params: MeteorParams = None  # type: ignore[assignment]  # None: the mode's default
     tokenizer: str = "default"
     keep_case: bool = False
     drop_punctuation: bool = False
@@ -78,6 +150,7 @@ class MeteorConfig:
     max_tokens: int = MAX_TOKENS
     bleu_smoothing: str = "none"
     language: str = "en"
+    weights: Optional[tuple[float, ...]] = None  # METEOR 1.5 module weights; None: the jar's default
 
     def __post_init__(self) -> None:
         from .languages import LANGUAGES, resolve
@@ -91,6 +164,18 @@ class MeteorConfig:
             raise MeteorParameterError(f"the segmenter tokenizer is for zh and ja, not {lang.code}")
         if self.mode not in MODES:
             raise MeteorParameterError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.stages is None:
+            object.__setattr__(self, "stages", default_stages(self.mode))
+        if self.params is None:
+            object.__setattr__(self, "params", default_params(self.mode))
+        if not isinstance(self.params, MeteorParams):
+            raise MeteorParameterError(f"params must be MeteorParams, got {self.params!r}")
+        if self.mode == "meteor15":
+            self._check_meteor15(lang.code)
+        elif self.params.delta is not None:
+            raise MeteorParameterError("delta (content vs function words) is a METEOR 1.5 parameter: use mode meteor15")
+        elif self.weights is not None:
+            raise MeteorParameterError("module weights are a METEOR 1.5 option: use mode meteor15")
         if self.objective not in OBJECTIVES:
             raise MeteorParameterError(
                 f"objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
@@ -104,6 +189,11 @@ class MeteorConfig:
         if len(set(stages)) != len(stages):
             raise MeteorParameterError(f"stages repeat: {', '.join(stages)}")
         for name in stages:
+            if self.mode == "meteor15":
+                break
+            if name == "paraphrase":
+                raise MeteorParameterError(
+                    f"unknown stage 'paraphrase' in {self.mode} mode: paraphrase is a METEOR 1.5 module (mode meteor15)")
             if name not in BUILTIN_STAGES and not name.startswith("table:"):
                 raise MeteorParameterError(
                     f"unknown stage {name!r}; built-in stages are {', '.join(BUILTIN_STAGES)}")
@@ -121,5 +211,50 @@ class MeteorConfig:
             raise MeteorParameterError(
                 f"bleu_smoothing must be one of {', '.join(SMOOTHING_METHODS)}, got {self.bleu_smoothing!r}")
 
+    def _check_meteor15(self, language: str) -> None:
+        if language != "en":
+            raise MeteorParameterError(
+                f"meteor15 mode reproduces METEOR 1.5 with its English data (-l en); use paper mode for {language}")
+        stages = tuple(self.stages)
+        for name in stages:
+            if name not in METEOR15_STAGES:
+                raise MeteorParameterError(
+                    f"unknown METEOR 1.5 module {name!r}; its modules are {', '.join(METEOR15_STAGES)}")
+        if self.params.delta is None:
+            object.__setattr__(self, "params", replace(self.params, delta=PRESETS["meteor-1.5-en"].params.delta))
+        if self.weights is None:
+            object.__setattr__(self, "weights", default_weights(stages))
+        weights = tuple(self.weights)
+        for w in weights:
+            _check_number("module weight", w)
+            if not 0.0 <= w <= 1.0:
+                raise MeteorParameterError(f"module weights must be in [0, 1], got {w}")
+        if len(weights) != len(stages):
+            raise MeteorParameterError(
+                f"{len(weights)} module weight(s) for {len(stages)} module(s) ({' '.join(stages)}): give one each")
+        object.__setattr__(self, "weights", weights)
+        if (self.tokenizer, self.keep_case, self.drop_punctuation) not in METEOR15_NORMALIZATION:
+            raise MeteorParameterError(
+                "meteor15 mode uses the jar's normalization: tokenizer default (-norm; with drop_punctuation "
+                "-norm -noPunct) or whitespace (-lower; with keep_case no normalization)")
+
+    @property
+    def meteor15_normalization(self) -> str:
+        """The jar's normalization level this configuration stands for (meteor15 mode)."""
+        return METEOR15_NORMALIZATION[(self.tokenizer, self.keep_case, self.drop_punctuation)]
+
     def with_changes(self, **changes) -> "MeteorConfig":
+        """A copy with some fields changed. Switching mode also switches the stages, params and
+        weights that were the old mode's defaults to the new mode's defaults."""
+        new_mode = changes.get("mode", self.mode)
+        if new_mode != self.mode:
+            if "stages" not in changes and self.stages == default_stages(self.mode):
+                changes["stages"] = None
+            if "params" not in changes and self.params == default_params(self.mode):
+                changes["params"] = None
+            if "weights" not in changes:
+                changes["weights"] = None
+        elif "stages" in changes and "weights" not in changes and self.mode == "meteor15" \
+                and self.weights == default_weights(self.stages):
+            changes["weights"] = None
         return replace(self, **changes)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
+from . import sacrebleu_view
 from .bleu import BleuResult, sentence_bleu
-from .result import MultiReferenceResult, SegmentResult
+from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
 
 def bleu_for(result: MultiReferenceResult, smoothing: Optional[str] = None) -> BleuResult:
@@ -32,9 +33,48 @@ def bleu_to_dict(bleu: BleuResult) -> dict:
     }
 
 
+def _link_to_dict(link: Link) -> dict:
+    out = {"candidate": link.candidate, "reference": link.reference, "stage": link.stage, "evidence": link.evidence}
+    if link.candidate_end is not None or link.reference_end is not None:
+        # METEOR 1.5 links are spans: candidate [candidate, candidate_end), reference likewise.
+        out["candidate_end"] = link.candidate_stop
+        out["reference_end"] = link.reference_stop
+    return out
+
+
+def meteor15_to_dict(detail: Meteor15Detail) -> dict:
+    """METEOR 1.5's statistics and formula numbers, function-word flags and search facts."""
+    s, w = detail.stats, detail.weighted
+    return {
+        "stats": {
+            "candidate_length": s.candidate_length, "reference_length": s.reference_length,
+            "candidate_function_words": s.candidate_function_words,
+            "reference_function_words": s.reference_function_words,
+            "modules": [{"module": m.module, "weight": m.weight, "candidate_content": m.candidate_content,
+                         "candidate_function": m.candidate_function, "reference_content": m.reference_content,
+                         "reference_function": m.reference_function} for m in s.modules],
+            "chunks": s.chunks, "candidate_matches": s.candidate_matches, "reference_matches": s.reference_matches,
+        },
+        "formula": {
+            "candidate_weighted_matches": w.candidate_weighted_matches,
+            "candidate_weighted_length": w.candidate_weighted_length,
+            "reference_weighted_matches": w.reference_weighted_matches,
+            "reference_weighted_length": w.reference_weighted_length,
+            "precision": w.precision, "recall": w.recall, "fmean": w.fmean, "fragmentation": w.fragmentation,
+            "penalty": w.penalty, "score": w.score, "single_chunk_rule": w.single_chunk_rule, "note": w.note,
+        },
+        "candidate_function_words": list(detail.candidate_function_words),
+        "reference_function_words": list(detail.reference_function_words),
+        "fixed_links": list(detail.fixed_links),
+        "proposed_matches": list(detail.proposed_matches),
+        "identical": detail.identical,
+        "notes": list(detail.notes),
+    }
+
+
 def segment_to_dict(result: SegmentResult) -> dict:
     b = result.breakdown
-    return {
+    out = {
         "score": b.score,
         "precision": b.precision,
         "recall": b.recall,
@@ -49,13 +89,15 @@ def segment_to_dict(result: SegmentResult) -> dict:
         "reference_length": result.stats.reference_length,
         "candidate_tokens": [t.text for t in result.candidate_tokens],
         "reference_tokens": [t.text for t in result.reference_tokens],
-        "alignment": [{"candidate": l.candidate, "reference": l.reference, "stage": l.stage,
-                       "evidence": l.evidence} for l in result.links],
+        "alignment": [_link_to_dict(l) for l in result.links],
         "chunk_spans": [{"candidate": [c.candidate_start, c.candidate_end],
                          "reference": [c.reference_start, c.reference_end]} for c in result.chunk_spans],
         "matches_by_stage": result.matches_by_stage(),
         "note": b.note,
     }
+    if result.meteor15 is not None:
+        out["meteor15"] = meteor15_to_dict(result.meteor15)
+    return out
 
 
 def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> dict:
@@ -63,7 +105,9 @@ def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = No
     out = segment_to_dict(best)
     out["best_reference"] = result.best_index
     out["references"] = [segment_to_dict(r) for r in result.per_reference]
-    out["bleu"] = bleu_to_dict(bleu if bleu is not None else bleu_for(result))
+    bleu = bleu if bleu is not None else bleu_for(result)
+    out["bleu"] = bleu_to_dict(bleu)
+    out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
     out["warnings"] = list(best.warnings)
@@ -76,16 +120,17 @@ def _frac(numerator: int, denominator: int) -> str:
     return f"{numerator}/{denominator}" + (f" = {f}" if f.denominator != denominator else "")
 
 
+_SEARCH = {"nltk": ", nltk's greedy alignment", "meteor15": ", METEOR 1.5's beam search: its alignment, not an optimum"}
+
+
 def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> str:
     """A readable account of how the score was made."""
     best = result.best
     b, s = best.breakdown, best.stats
     cfg = best.config
-    p = cfg.params
     cand = best.candidate_tokens
     ref = best.reference_tokens
-    lines = [f"METEOR {b.score:.6f}  ({cfg.mode} mode"
-             + (f", fewest {cfg.objective}" if cfg.mode == "paper" else ", nltk's greedy alignment") + ")"]
+    lines = [f"METEOR {b.score:.6f}  ({cfg.mode} mode" + _SEARCH.get(cfg.mode, f", fewest {cfg.objective}") + ")"]
     for warning in best.warnings:
         lines.append(f"WARNING: {warning}")
     lines.append(f"candidate ({len(cand)} tokens): {' '.join(t.text for t in cand)}")
@@ -97,37 +142,20 @@ def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> 
     else:
         lines.append(f"reference ({len(ref)} tokens): {' '.join(t.text for t in ref)}")
     lines.append("")
-    lines.append("Alignment, stage by stage:")
-    for snap in best.snapshots:
-        status = next((st for st in best.stage_status if st.stage == snap.stage), None)
-        if status is not None and not status.available:
-            lines.append(f"  {snap.stage:8s} UNAVAILABLE: {status.message}")
-            continue
-        lines.append(f"  {snap.stage:8s} {len(snap.new_links)} new link(s)")
-        for l in snap.new_links:
-            lines.append(f"           {cand[l.candidate].text}[{l.candidate}] -> {ref[l.reference].text}[{l.reference}]"
-                         f"   ({l.evidence})")
+    lines.extend(_meteor15_alignment(best) if best.meteor15 is not None else _stage_alignment(best))
     unmatched_c = [f"{cand[i].text}[{i}]" for i in range(len(cand)) if best.link_for_candidate(i) is None]
     unmatched_r = [f"{ref[j].text}[{j}]" for j in range(len(ref)) if best.link_for_reference(j) is None]
     lines.append(f"  unmatched candidate: {' '.join(unmatched_c) or '-'}")
     lines.append(f"  unmatched reference: {' '.join(unmatched_r) or '-'}")
-    lines.append(f"  crossings: {best.crossings}; optimal: {'proven' if best.optimal else 'NOT proven (node budget)'}")
+    if best.meteor15 is None:
+        lines.append(f"  crossings: {best.crossings}; optimal: {'proven' if best.optimal else 'NOT proven (node budget)'}")
     lines.append("")
     lines.append(f"Chunks ({s.chunks}):")
     for number, c in enumerate(best.chunk_spans, start=1):
         lines.append(f"  {number}. \"{' '.join(t.text for t in cand[c.candidate_start:c.candidate_end])}\""
                      f"  cand[{c.candidate_start}:{c.candidate_end}] ~ ref[{c.reference_start}:{c.reference_end}]")
     lines.append("")
-    if s.matches == 0:
-        lines.append(b.note)
-    else:
-        lines.append(f"P = m/|cand| = {_frac(s.matches, s.candidate_length)} = {b.precision:.6f}")
-        lines.append(f"R = m/|ref|  = {_frac(s.matches, s.reference_length)} = {b.recall:.6f}")
-        lines.append(f"Fmean = P*R / (alpha*P + (1-alpha)*R) = {b.precision:.6f}*{b.recall:.6f} / "
-                     f"({p.alpha:g}*{b.precision:.6f} + {1 - p.alpha:g}*{b.recall:.6f}) = {b.fmean:.6f}")
-        lines.append(f"Penalty = gamma*(chunks/m)^beta = {p.gamma:g}*({s.chunks}/{s.matches})^{p.beta:g} = {b.penalty:.6f}"
-                     + (f"   [{b.note}]" if b.note else ""))
-        lines.append(f"Score = Fmean*(1 - Penalty) = {b.fmean:.6f}*{1 - b.penalty:.6f} = {b.score:.6f}")
+    lines.extend(_meteor15_formula(best) if best.meteor15 is not None else _formula(best))
     bleu = bleu if bleu is not None else bleu_for(result)
     lines.append("")
     lines.append(f"BLEU {bleu.score:.4f} (smoothing {bleu.smoothing}; sacrebleu: {bleu.sacrebleu_equivalent})")
@@ -140,3 +168,91 @@ def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> 
     lines.append("")
     lines.append(f"signature: {result.signature}")
     return "\n".join(lines)
+
+
+def _stage_alignment(best: SegmentResult) -> list[str]:
+    cand, ref = best.candidate_tokens, best.reference_tokens
+    lines = ["Alignment, stage by stage:"]
+    for snap in best.snapshots:
+        status = next((st for st in best.stage_status if st.stage == snap.stage), None)
+        if status is not None and not status.available:
+            lines.append(f"  {snap.stage:8s} UNAVAILABLE: {status.message}")
+            continue
+        lines.append(f"  {snap.stage:8s} {len(snap.new_links)} new link(s)")
+        for l in snap.new_links:
+            lines.append(f"           {cand[l.candidate].text}[{l.candidate}] -> {ref[l.reference].text}[{l.reference}]"
+                         f"   ({l.evidence})")
+    return lines
+
+
+def _span(tokens, start: int, stop: int) -> str:
+    return " ".join(t.text for t in tokens[start:stop]) + (f"[{start}]" if stop == start + 1 else f"[{start}:{stop}]")
+
+
+def _meteor15_alignment(best: SegmentResult) -> list[str]:
+    cand, ref, detail = best.candidate_tokens, best.reference_tokens, best.meteor15
+    proposed = ", ".join(f"{st.stage} {n}" for st, n in zip(best.stage_status, detail.proposed_matches))
+    lines = ["Alignment: every module's matches pooled (" + proposed + "); unambiguous one-to-one matches "
+             "fixed first (*), the rest chosen by the jar's beam search"]
+    if detail.identical:
+        lines.append("  identical sentences: the jar runs only its first module")
+    for st in best.stage_status:
+        if not st.available:
+            lines.append(f"  {st.stage:10s} UNAVAILABLE: {st.message}")
+    fixed = set(detail.fixed_links)
+    for k, l in enumerate(best.links):
+        lines.append(f"  {'*' if k in fixed else ' '} {l.stage:10s} {_span(cand, l.candidate, l.candidate_stop)} -> "
+                     f"{_span(ref, l.reference, l.reference_stop)}   ({l.evidence})")
+    marked_c = " ".join(t.text for t, f in zip(cand, detail.candidate_function_words) if f)
+    marked_r = " ".join(t.text for t, f in zip(ref, detail.reference_function_words) if f)
+    lines.append(f"  function words (weight 1 - delta): candidate {marked_c or '-'}; reference {marked_r or '-'}")
+    return lines
+
+
+def _formula(best: SegmentResult) -> list[str]:
+    b, s, p = best.breakdown, best.stats, best.config.params
+    if s.matches == 0:
+        return [b.note]
+    return [
+        f"P = m/|cand| = {_frac(s.matches, s.candidate_length)} = {b.precision:.6f}",
+        f"R = m/|ref|  = {_frac(s.matches, s.reference_length)} = {b.recall:.6f}",
+        f"Fmean = P*R / (alpha*P + (1-alpha)*R) = {b.precision:.6f}*{b.recall:.6f} / "
+        f"({p.alpha:g}*{b.precision:.6f} + {1 - p.alpha:g}*{b.recall:.6f}) = {b.fmean:.6f}",
+        f"Penalty = gamma*(chunks/m)^beta = {p.gamma:g}*({s.chunks}/{s.matches})^{p.beta:g} = {b.penalty:.6f}"
+        + (f"   [{b.note}]" if b.note else ""),
+        f"Score = Fmean*(1 - Penalty) = {b.fmean:.6f}*{1 - b.penalty:.6f} = {b.score:.6f}",
+    ]
+
+
+def _meteor15_formula(best: SegmentResult) -> list[str]:
+    detail, p = best.meteor15, best.config.params
+    s, w = detail.stats, detail.weighted
+    d = p.delta
+
+    def matched(side: str) -> str:
+        terms = [f"{m.weight:g}*({d:g}*{getattr(m, side + '_content')} + {1 - d:g}*{getattr(m, side + '_function')})"
+                 for m in s.modules]
+        return " + ".join(terms)
+
+    c_content = s.candidate_length - s.candidate_function_words
+    r_content = s.reference_length - s.reference_function_words
+    lines = [
+        f"weighted matches, candidate = sum of weight*(delta*content + (1-delta)*function) = {matched('candidate')}"
+        f" = {w.candidate_weighted_matches:.6f}",
+        f"weighted length,  candidate = delta*content + (1-delta)*function = {d:g}*{c_content} + {1 - d:g}*"
+        f"{s.candidate_function_words} = {w.candidate_weighted_length:.6f}",
+        f"weighted matches, reference = {matched('reference')} = {w.reference_weighted_matches:.6f}",
+        f"weighted length,  reference = {d:g}*{r_content} + {1 - d:g}*{s.reference_function_words}"
+        f" = {w.reference_weighted_length:.6f}",
+        f"P = {w.precision:.6f}   R = {w.recall:.6f}",
+        f"Fmean = 1 / ((1-alpha)/P + alpha/R) = 1 / ({1 - p.alpha:g}/{w.precision:.6f} + {p.alpha:g}/{w.recall:.6f})"
+        f" = {w.fmean:.6f}",
+    ]
+    if w.single_chunk_rule:
+        lines.append("fragmentation = 0: every word on both sides matched in one chunk")
+    else:
+        lines.append(f"fragmentation = chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
+                     f"{s.reference_matches})/2) = {w.fragmentation:.6f}")
+    lines.append(f"Penalty = gamma*frag^beta = {p.gamma:g}*{w.fragmentation:.6f}^{p.beta:g} = {w.penalty:.6f}")
+    lines.append(f"Score = Fmean*(1 - Penalty) = {w.score:.6f}" + (f"   [{w.note}]" if w.note else ""))
+    return lines

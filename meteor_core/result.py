@@ -12,10 +12,30 @@ from .tokenize import Token
 
 @dataclass(frozen=True)
 class Link:
+    """A match. Word links (paper, nltk) relate one candidate token to one reference token.
+    METEOR 1.5 links relate spans: candidate tokens [candidate, candidate_end) with reference
+    tokens [reference, reference_end); a paraphrase link can cover several words on each side.
+    The ends stay None for one-to-one word links."""
+
     candidate: int
     reference: int
     stage: str
     evidence: str
+    candidate_end: Optional[int] = None
+    reference_end: Optional[int] = None
+
+    @property
+    def candidate_stop(self) -> int:
+        return self.candidate + 1 if self.candidate_end is None else self.candidate_end
+
+    @property
+    def reference_stop(self) -> int:
+        return self.reference + 1 if self.reference_end is None else self.reference_end
+
+    @property
+    def is_phrase(self) -> bool:
+        """True when either side covers more than one token."""
+        return self.candidate_stop - self.candidate > 1 or self.reference_stop - self.reference > 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,74 @@ class StageSnapshot:
 
 
 @dataclass(frozen=True)
+class ModuleMatches:
+    """METEOR 1.5: words one module matched, per side, split into content and function words."""
+
+    module: str
+    weight: float  # the module's weight in the score (-w)
+    candidate_content: int
+    candidate_function: int
+    reference_content: int
+    reference_function: int
+
+
+@dataclass(frozen=True)
+class WeightedStats:
+    """METEOR 1.5's sufficient statistics (the jar's MeteorStats, word mode): everything its
+    score is computed from, and what a corpus sums."""
+
+    candidate_length: int
+    reference_length: int
+    candidate_function_words: int
+    reference_function_words: int
+    modules: tuple[ModuleMatches, ...]
+    chunks: int
+    candidate_matches: int  # candidate words covered by a match
+    reference_matches: int  # reference words covered by a match
+
+
+@dataclass(frozen=True)
+class WeightedBreakdown:
+    """The METEOR 1.5 formula with this pair's numbers (delta weighs content against function
+    words, each module's matches count with its weight):
+      P = candidate_weighted_matches / candidate_weighted_length, R likewise for the reference;
+      weighted_length = delta (length - function words) + (1 - delta) function words;
+      weighted_matches = sum over modules of weight (delta content + (1 - delta) function);
+      Fmean = 1 / ((1 - alpha) / P + alpha / R);
+      fragmentation = chunks / mean(candidate_matches, reference_matches), forced to 0 when
+      every word on both sides matched in one chunk; penalty = gamma fragmentation^beta;
+      score = Fmean (1 - penalty), 0 when undefined (no match, empty side)."""
+
+    candidate_weighted_matches: float
+    candidate_weighted_length: float
+    reference_weighted_matches: float
+    reference_weighted_length: float
+    precision: float
+    recall: float
+    fmean: float
+    fragmentation: float
+    penalty: float
+    score: float
+    single_chunk_rule: bool  # fragmentation forced to 0 (everything matched in one chunk)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Meteor15Detail:
+    """What METEOR 1.5 mode adds to a segment result, for display: the weighted statistics and
+    formula, which tokens are function words, and how the jar's search went."""
+
+    stats: WeightedStats
+    weighted: WeightedBreakdown
+    candidate_function_words: tuple[bool, ...]  # per candidate token
+    reference_function_words: tuple[bool, ...]  # per reference token
+    fixed_links: tuple[int, ...]  # indices into SegmentResult.links fixed before the beam search
+    proposed_matches: tuple[int, ...]  # matches each module proposed before the search
+    identical: bool  # identical sentences: the jar ran only its first module
+    notes: tuple[str, ...] = ()  # missing data and other reasons the score may differ
+
+
+@dataclass(frozen=True)
 class SegmentResult:
     """One candidate scored against one reference."""
 
@@ -70,6 +158,7 @@ class SegmentResult:
     stage_status: tuple[StageStatus, ...]
     optimal: bool
     config: MeteorConfig
+    meteor15: Optional[Meteor15Detail] = None  # METEOR 1.5 mode only
 
     # thin views -----------------------------------------------------------------------
     @property
@@ -91,14 +180,16 @@ class SegmentResult:
         return counts
 
     def link_for_candidate(self, index: int) -> Optional[Link]:
-        return next((l for l in self.links if l.candidate == index), None)
+        return next((l for l in self.links if l.candidate <= index < l.candidate_stop), None)
 
     def link_for_reference(self, index: int) -> Optional[Link]:
-        return next((l for l in self.links if l.reference == index), None)
+        return next((l for l in self.links if l.reference <= index < l.reference_stop), None)
 
     @property
     def warnings(self) -> tuple[str, ...]:
         notes = [s.message for s in self.stage_status if not s.available]
+        if self.meteor15 is not None:
+            notes.extend(n for n in self.meteor15.notes if n not in notes)
         if not self.optimal:
             notes.append("alignment search hit its node budget: best alignment found is shown, "
                          "optimality not proven")
@@ -136,6 +227,15 @@ class SkippedSegment:
 
 
 @dataclass(frozen=True)
+class Meteor15Aggregate:
+    """METEOR 1.5 corpus score: the segments' statistics summed as the jar sums them (a
+    segment matched completely in one chunk adds no chunk) and put through its formula."""
+
+    stats: WeightedStats
+    weighted: WeightedBreakdown
+
+
+@dataclass(frozen=True)
 class CorpusResult:
     segments: tuple[MultiReferenceResult, ...]
     stats: MeteorStats  # summed over segments, each at its best reference
@@ -144,6 +244,7 @@ class CorpusResult:
     signature: str
     indices: tuple[int, ...] = ()  # input position of each scored segment
     skipped: tuple[SkippedSegment, ...] = ()  # segments that could not be scored, with the reason
+    meteor15: Optional[Meteor15Aggregate] = None  # METEOR 1.5 mode only
 
     @property
     def score(self) -> float:

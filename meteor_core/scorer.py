@@ -42,6 +42,15 @@ def _as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
 class Scorer:
     """Holds the resolved stages (WordNet loaded once) for a configuration."""
 
+    def __new__(cls, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
+        # METEOR 1.5 mode is its own pipeline (the jar's normalizer, pooled modules, beam
+        # search): a Meteor15Scorer, with the same methods and result types.
+        if cls is Scorer and config is not None and config.mode == "meteor15":
+            from .meteor15.scorer import Meteor15Scorer
+
+            return Meteor15Scorer(config, synonym_tables)
+        return super().__new__(cls)
+
     def __init__(self, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
         self.config = config or MeteorConfig()
         self.synonym_tables = tuple(synonym_tables)
@@ -106,7 +115,8 @@ class Scorer:
     def tokenize(self, text: TextOrTokens, field: str) -> tuple[Token, ...]:
         c = self.config
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
-                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language)
+                        drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language,
+                        unicode_normalize=c.mode != "nltk")  # nltk mode matches as nltk: str.lower only
 
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
@@ -165,19 +175,21 @@ class Scorer:
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,
-                     skip_invalid: bool = False) -> CorpusResult:
+                     skip_invalid: bool = False, workers: Optional[int] = 1) -> CorpusResult:
         """Segment results plus corpus METEOR from summed statistics (each segment at its best
         reference) and the mean of segment scores. With skip_invalid, a segment that cannot be
-        scored is listed in `skipped` with the reason instead of stopping the run."""
+        scored is listed in `skipped` with the reason instead of stopping the run.
+        workers: processes to score on (None or 0: all cores); the results are the same."""
+        from .parallel import score_segments
+
         if len(candidates) != len(references):
             raise MeteorInputError(
                 f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
         segments, indices, skipped = [], [], []
         total = ZERO_STATS
-        for index, (candidate, refs) in enumerate(zip(candidates, references)):
-            try:
-                result = self.score(candidate, refs)
-            except MeteorInputError as error:
+        for index, result in enumerate(score_segments(self, candidates, references, workers)):
+            if isinstance(result, MeteorInputError):
+                error = result
                 if not skip_invalid:
                     raise MeteorInputError(f"segment {index + 1}: {error}") from None
                 skipped.append(SkippedSegment(index, str(error)))

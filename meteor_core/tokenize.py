@@ -2,31 +2,70 @@
 
 Tokens are never copied strings detached from their source: each one records the half-open
 character span [start, end) it came from, so the app can highlight the original text.
+
+Unicode decisions (issue 12):
+  * Combining marks belong to the word they follow: "cafe\u0301" (NFD) is one token, and so is
+    Devanagari "\u0915\u093f"; `drop_punctuation` never strips an accent. (The standard library's
+    `re` counts marks as non-word characters; the `regex` module, already required by nltk,
+    follows Unicode's definition of a word character.)
+  * Format characters (category Cf: zero-width joiner and non-joiner, soft hyphen, word joiner,
+    BOM, direction marks) are never tokens; inside a word they stay in its surface text and are
+    left out of its matching form. U+200B ZERO WIDTH SPACE separates words like a space.
+  * Matching form: NFC (after case folding unless keep_case), so NFC and NFD spellings of a
+    word match. nltk mode keeps nltk's own matching form (str.lower only: nltk does not
+    normalize), so its results stay nltk's; the token boundaries are the same in both modes.
+  * Offsets always point into the text the user gave (never into a normalized copy).
+  * Lone surrogates (a broken "\ud800" escape, or bytes that were not UTF-8) are rejected:
+    they are not text and cannot be written out as UTF-8.
+  * Limits before work: the length in characters (MAX_CHARS) is checked before the text is
+    scanned at all, so a 20 MB paste is refused at once instead of being tokenized whole first
+    (within MAX_CHARS, tokenizing everything costs at most a few tens of milliseconds).
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Sequence, Union
+
+import regex
 
 from .errors import MeteorInputError, MeteorParameterError
 
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
 #: memory and time predictable for a web app; 2,000 tokens is far above any MT segment.
 MAX_TOKENS = 2000
+#: Characters per side, checked first (before any scan of the text): 100 per token on average
+#: at the token limit, so no real text reaches it, and a 20 MB paste is refused at once.
+MAX_CHARS = 200_000
 
 TOKENIZERS = ("default", "whitespace", "char", "segmenter")
 
-# Words (Unicode letters/digits, with inner apostrophes or hyphens: "don't", "e-mail") or
-# single punctuation/symbol characters.
-_DEFAULT_PATTERN = re.compile(r"\w+(?:['\u2019\-]\w+)*|[^\w\s]", re.UNICODE)
-_WHITESPACE_PATTERN = re.compile(r"\S+")
+# Inside a word: word characters (regex's \w includes marks), marks, and format characters
+# other than ZERO WIDTH SPACE (which separates words).
+_IN_WORD = r"(?:\w|\p{M}|(?!\u200b)\p{Cf})"
+# Words (letters/digits with their marks, inner apostrophes or hyphens: "don't", "e-mail") or
+# single punctuation/symbol characters with any marks on them.
+_PUNCT = r"[^\w\s\p{Cf}]\p{M}*"
+_DEFAULT_PATTERN = regex.compile(rf"\w{_IN_WORD}*(?:['\u2019\-]\w{_IN_WORD}*)*|{_PUNCT}")
+_WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 # Character level for scripts written without spaces: each CJK character (Han, kana) is a
-# token; runs of other letters/digits stay words; punctuation stays one character per token.
+# token (with its marks, e.g. a combining voiced-sound mark); runs of other letters/digits stay
+# words; punctuation stays one character per token.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CHAR_PATTERN = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+(?:['\u2019\\-][^\\W{_CJK}]+)*|[^\\w\\s]", re.UNICODE)
+_NOT_CJK_IN_WORD = rf"(?:(?![{_CJK}]){_IN_WORD})"
+_CHAR_PATTERN = regex.compile(
+    rf"[{_CJK}]\p{{M}}*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:['\u2019\-][^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*|{_PUNCT}")
+_PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}
+# ASCII text has no marks or format characters, and \w means the same in both engines: the
+# standard library's faster `re` gives the same tokens there.
+_ASCII_WORD = r"\w+(?:['\-]\w+)*"
+_ASCII_PATTERNS = {"default": re.compile(rf"{_ASCII_WORD}|[^\w\s]"), "whitespace": re.compile(r"\S+"),
+                   "char": re.compile(rf"{_ASCII_WORD}|[^\w\s]")}
 # Unicode category Cc is exactly U+0000-U+001F and U+007F-U+009F; tab, newline, CR are whitespace.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_FORMAT = regex.compile(r"\p{Cf}")
 
 
 @dataclass(frozen=True)
@@ -50,6 +89,24 @@ def _check_controls(text: str, field: str) -> None:
                 f"{field} contains control character U+{ord(ch):04X} at character {offset}; "
                 "remove it (only tab and newline are accepted as whitespace)"
             )
+    found = _SURROGATE.search(text)
+    if found:
+        raise MeteorInputError(
+            f"{field} is not valid Unicode text: lone surrogate U+{ord(found.group(0)):04X} at character "
+            f"{found.start()} (bytes that were not UTF-8, or a broken \\u escape)")
+
+
+def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool = True) -> str:
+    """The form a token is matched by: format characters left out, NFC, case folded (lower)
+    unless keep_case. Without unicode_normalize (nltk mode): str.lower only, as nltk."""
+    if not unicode_normalize:
+        return surface if keep_case else surface.lower()
+    if surface.isascii():
+        return surface if keep_case else surface.lower()
+    form = _FORMAT.sub("", surface)
+    if not keep_case:
+        form = form.lower()
+    return unicodedata.normalize("NFC", form)
 
 
 def is_punctuation(text: str) -> bool:
@@ -67,18 +124,24 @@ def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int
         if lang is None or not lang.segmenter:
             raise MeteorParameterError(f"no word segmenter for language {language!r}; use default or whitespace")
         return _segment(text, lang.segmenter)
-    pattern = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}[tokenizer]
-    return [(m.group(0), m.start(), m.end()) for m in pattern.finditer(text)]
+    if text.isascii():  # same tokens (no marks or format characters in ASCII), the faster engine
+        return [(m.group(0), m.start(), m.end()) for m in _ASCII_PATTERNS[tokenizer].finditer(text)]
+    spans = [(m.group(0), m.start(), m.end()) for m in _PATTERNS[tokenizer].finditer(text)]
+    return [span for span in spans if not _only_format(span[0])] if tokenizer == "whitespace" else spans
+
+
+def _only_format(piece: str) -> bool:
+    return not _FORMAT.sub("", piece)
 
 
 def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
-    """Word segmentation with offsets; whitespace pieces dropped."""
+    """Word segmentation with offsets; whitespace and format-only pieces dropped."""
     try:
         if package == "jieba":
             import jieba
 
             jieba.setLogLevel(60)
-            pieces = [(w, start, end) for w, start, end in jieba.tokenize(text)]
+            pieces = list(jieba.tokenize(text))
         else:
             from .languages import janome_tokenizer
 
@@ -91,7 +154,7 @@ def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
     except ImportError:
         raise MeteorParameterError(f"the word segmenter {package} is not installed (pip install {package}); "
                                    "use character tokens instead") from None
-    return [(w, a, b) for w, a, b in pieces if w.strip()]
+    return [(w, a, b) for w, a, b in pieces if w.strip() and not _only_format(w)]
 
 
 def tokenize(
@@ -103,6 +166,7 @@ def tokenize(
     drop_punctuation: bool = False,
     max_tokens: int = MAX_TOKENS,
     language: str = "en",
+    unicode_normalize: bool = True,
 ) -> tuple[Token, ...]:
     """Split `text` into tokens (or accept a pre-tokenized sequence as is).
 
@@ -112,11 +176,17 @@ def tokenize(
     if tokenizer not in TOKENIZERS:
         raise MeteorParameterError(f"unknown tokenizer {tokenizer!r}; choose one of {', '.join(TOKENIZERS)}")
     if isinstance(text, str):
+        if len(text) > MAX_CHARS:
+            raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
         _check_controls(text, field)
         spans = _split(text, tokenizer, language)
     else:
         pieces = list(text)
+        if len(pieces) > max_tokens:
+            raise MeteorInputError(f"{field} has {len(pieces)} tokens; the limit is {max_tokens} per side")
         joined = " ".join(p if isinstance(p, str) else "" for p in pieces)
+        if len(joined) > MAX_CHARS:
+            raise MeteorInputError(f"{field} has {len(joined):,} characters; the limit is {MAX_CHARS:,} per side")
         # Fast check: every token a non-empty string without whitespace <=> the joined text
         # splits back into exactly the same tokens. Only on failure look for the culprit.
         if joined.split(" ") != pieces or len(joined.split()) != len(pieces):
@@ -127,6 +197,9 @@ def tokenize(
                     raise MeteorInputError(
                         f"{field} token {position} ({piece!r}) is empty or contains whitespace")
         _check_controls(joined, field)
+        for position, piece in enumerate(pieces):
+            if not piece.isascii() and _only_format(piece):
+                raise MeteorInputError(f"{field} token {position} ({piece!r}) has only invisible format characters")
         spans = []
         offset = 0
         for piece in pieces:
@@ -138,11 +211,8 @@ def tokenize(
     if not spans:
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
     if len(spans) > max_tokens:
-        raise MeteorInputError(
-            f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side"
-        )
+        raise MeteorInputError(f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side")
     return tuple(
-        Token(surface, surface if keep_case else surface.lower(), start, end)
+        Token(surface, matching_form(surface, keep_case, unicode_normalize), start, end)
         for surface, start, end in spans
     )
-

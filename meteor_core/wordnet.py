@@ -1,12 +1,13 @@
 """Find and load WordNet 3.0 for the synonym stage, offline.
 
-Lookup order at run time (no network, no package manager):
-  1. wherever nltk.data finds `corpora/wordnet` (nltk_data folders, NLTK_DATA);
-  2. Debian's copy in /usr/share/wordnet (packages wordnet-base + wordnet-sense-index), copied
-     into ~/nltk_data/corpora/wordnet with the `lexnames` file Debian lacks (spec section 7).
-If both fail, `load_wordnet()` returns a status saying so and the command that fixes it.
-`install_wordnet()` (CLI: `python -m meteor_core setup-wordnet`) additionally tries
-nltk.download and, as root on Debian/Ubuntu, apt-get.
+Lookup order at run time (no network, no package manager, nothing written):
+  1. wherever nltk.data finds `corpora/wordnet` (nltk_data folders, NLTK_DATA), or its zip;
+If that fails, `load_wordnet()` returns a status saying so and the command that fixes it.
+Scoring never writes: a read-only NLTK_DATA is harmless and nothing is copied behind the user's
+back. `install_wordnet()` (CLI: `python -m meteor_core setup-wordnet`) is the one place that
+writes, saying what and where: it copies Debian's copy (/usr/share/wordnet, packages
+wordnet-base + wordnet-sense-index) into nltk_data with the `lexnames` file Debian lacks (spec
+section 7), or tries nltk.download and, as root on Debian/Ubuntu, apt-get.
 
 Loading skips nltk's map_wn step: it maps WordNet 3.0 sense keys onto the loaded WordNet, which
 is the same 3.0 data, by reading index.sense twice (most of nltk's ~2 s load time).
@@ -16,6 +17,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
+import weakref
 from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,19 +57,6 @@ class WordNetStatus:
         return "" if self.available else FIX_COMMAND
 
 
-def _find_corpus_dir() -> Optional[Path]:
-    import nltk.data
-
-    try:
-        found = nltk.data.find("corpora/wordnet")
-    except LookupError:
-        try:
-            found = nltk.data.find("corpora/wordnet.zip")
-        except LookupError:
-            return None
-    return Path(str(found))
-
-
 def default_target_dir() -> Path:
     base = os.environ.get("NLTK_DATA", "").split(os.pathsep)[0] or str(Path.home() / "nltk_data")
     return Path(base) / "corpora" / "wordnet"
@@ -87,11 +77,7 @@ def copy_from_debian(target: Optional[Path] = None) -> Optional[Path]:
         shutil.copyfile(sense_index, target / "index.sense")
     else:  # nltk lists the file; an empty one is enough for synsets() (no sense-key lookups).
         (target / "index.sense").touch()
-    lines = []
-    for number, entry in enumerate(LEXNAMES):
-        name, category = entry.split()
-        lines.append(f"{number:02d}\t{name}\t{category}\n")
-    (target / "lexnames").write_text("".join(lines), encoding="ascii")
+    (target / "lexnames").write_text(lexnames_text(), encoding="ascii")
     return target
 
 
@@ -106,26 +92,24 @@ class _LazyLemmaIndex:
         for pos, suffix in reader._FILEMAP.items():
             with reader.open(f"index.{suffix}") as fp:
                 self._lines[pos] = [line for line in fp.read().split("\n") if line and not line.startswith(" ")]
-        self._cache: dict = {}
+        # Bounded: any string can be looked up, and a long-running server sees unlimited words.
+        self._lookup = lru_cache(maxsize=65536)(self._parse_entry)
 
-    def _lookup(self, lemma: str) -> dict:
-        entry = self._cache.get(lemma)
-        if entry is None:
-            entry = {}
-            probe = lemma + " "
-            for pos, lines in self._lines.items():
-                k = bisect_left(lines, probe)
-                if k < len(lines) and lines[k].startswith(probe):
-                    fields = lines[k].split()
-                    n_synsets = int(fields[2])
-                    n_pointers = int(fields[3])
-                    start = 4 + n_pointers + 2
-                    offsets = [int(x) for x in fields[start:start + n_synsets]]
-                    entry[pos] = offsets
-                    if pos == "a":
-                        sats = self._reader.satellite_offsets
-                        entry["s"] = [o for o in offsets if o in sats]
-            self._cache[lemma] = entry
+    def _parse_entry(self, lemma: str) -> dict:
+        entry = {}
+        probe = lemma + " "
+        for pos, lines in self._lines.items():
+            k = bisect_left(lines, probe)
+            if k < len(lines) and lines[k].startswith(probe):
+                fields = lines[k].split()
+                n_synsets = int(fields[2])
+                n_pointers = int(fields[3])
+                start = 4 + n_pointers + 2
+                offsets = [int(x) for x in fields[start:start + n_synsets]]
+                entry[pos] = offsets
+                if pos == "a":
+                    sats = self._reader.satellite_offsets
+                    entry["s"] = [o for o in offsets if o in sats]
         return entry
 
     def __contains__(self, lemma) -> bool:
@@ -146,13 +130,37 @@ class _LazyLemmaIndex:
 
 
 @lru_cache(maxsize=1)
-def _load() -> tuple[object, WordNetStatus]:
+def _reader_class():
+    """nltk's reader made fast to open and safe to share between threads (class built on first
+    use so that importing this module does not import nltk)."""
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
     class FastWordNetReader(WordNetCorpusReader):
         """nltk's reader with three start-up costs removed (same answers, tested against nltk):
         map_wn (3.0 -> 3.0 is the identity), the eager parse of the index files, and a slow
-        satellite scan."""
+        satellite scan.
+
+        Thread safety: nltk keeps one open handle per data file and reads a synset with
+        seek() then readline(); two threads interleaving those read each other's lines
+        (AttributeError/WordNetError, or silently the wrong synset). Every use of a shared
+        handle runs under one lock per reader; synsets already read come from nltk's cache
+        without the lock.
+
+        """
+
+        def __init__(self, root):
+            self._file_lock = threading.RLock()
+            super().__init__(root, None)
+            _open_readers.add(self)
+
+        def _forget_files_after_fork(self):
+            """In a forked child the open handles share their file offsets with the parent's:
+            drop them (each process reopens its own on first use) and the lock (another
+            thread may have held it at the fork)."""
+            self._file_lock = threading.RLock()
+            self._data_file_map = {}
+            self._key_count_file = None
+            self._key_synset_file = None
 
         def map_wn(self, version="wordnet"):
             return None
@@ -171,6 +179,21 @@ def _load() -> tuple[object, WordNetStatus]:
                         satellites.add(int(fields[0]))
             self.satellite_offsets = satellites
 
+        def synset_from_pos_and_offset(self, pos, offset):
+            cached = self._synset_offset_cache[pos].get(offset)
+            if cached is not None:
+                return cached
+            with self._file_lock:
+                return super().synset_from_pos_and_offset(pos, offset)
+
+        def synset_from_sense_key(self, sense_key):
+            with self._file_lock:
+                return super().synset_from_sense_key(sense_key)
+
+        def lemma_count(self, lemma):
+            with self._file_lock:
+                return super().lemma_count(lemma)
+
         def synset_keys(self, word: str) -> tuple[str, ...]:
             """What synsets(word) returns, as "pos+offset" keys, without building Synsets."""
             word = word.lower()
@@ -181,43 +204,76 @@ def _load() -> tuple[object, WordNetStatus]:
         def synset_name(self, key: str) -> str:
             return self.synset_from_pos_and_offset(key[0], int(key[1:])).name()
 
-    corpus_dir = _find_corpus_dir()
-    copied = False
-    if corpus_dir is None:
-        corpus_dir = copy_from_debian()
-        copied = corpus_dir is not None
-    if corpus_dir is None:
-        return None, WordNetStatus(
-            False, "", "",
-            "WordNet 3.0 was not found (nltk_data has no corpora/wordnet and the Debian "
-            f"packages {' '.join(DEBIAN_PACKAGES)} are not installed): the synonym stage is "
-            f"unavailable. Fix: {FIX_COMMAND}",
-        )
-    try:
-        if str(corpus_dir).endswith(".zip"):
-            from nltk.corpus import wordnet as lazy_wordnet
+    return FastWordNetReader
 
-            reader = lazy_wordnet
-            reader.ensure_loaded()
+
+_open_readers: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for reader in list(_open_readers):
+        reader._forget_files_after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def lexnames_text() -> str:
+    return "".join(f"{number:02d}\t{entry.split()[0]}\t{entry.split()[1]}\n" for number, entry in enumerate(LEXNAMES))
+
+
+def _find_reader_root():
+    """(root for the reader, where) from nltk's data path, or None."""
+    import nltk.data
+
+    for resource in ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"):
+        try:
+            pointer = nltk.data.find(resource)
+        except (LookupError, OSError):
+            continue
+        where = getattr(pointer, "path", None) or f"{pointer.zipfile.filename}/{pointer.entry}"
+        return pointer, str(where)
+    return None
+
+
+def open_wordnet() -> tuple[object, WordNetStatus]:
+    """A new reader (not shared with anyone) and its status. Only reads: never copies or
+    downloads, so a read-only or empty NLTK_DATA cannot break scoring or fill up silently.
+    (Debian's /usr/share/wordnet is not read in place: nltk 3.10 refuses corpus roots outside
+    its data path, so setup-wordnet copies it into nltk_data, once, announced.)"""
+    import warnings
+
+    found = _find_reader_root()
+    if found is None:
+        if (DEBIAN_WORDNET_DIR / "data.noun").is_file():
+            where = (f"nltk_data has no corpora/wordnet (Debian's copy is in {DEBIAN_WORDNET_DIR}; "
+                     f"`{FIX_COMMAND}` copies it, about 35 MB, into {default_target_dir()})")
         else:
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # "multilingual functions are not available"
-                reader = FastWordNetReader(str(corpus_dir), None)
+            where = (f"nltk_data has no corpora/wordnet and the Debian packages {' '.join(DEBIAN_PACKAGES)} "
+                     "are not installed")
+        return None, WordNetStatus(False, "", "", f"WordNet 3.0 was not found ({where}): the synonym stage "
+                                                  f"is unavailable. Fix: {FIX_COMMAND}")
+    root, where = found
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "multilingual functions are not available"
+            reader = _reader_class()(root)
         version = reader.get_version()
     except Exception as error:  # a broken copy must not break scoring: report it instead
-        return None, WordNetStatus(
-            False, "", str(corpus_dir),
-            f"WordNet at {corpus_dir} could not be loaded ({error}); the synonym stage is "
-            f"unavailable. Fix: {FIX_COMMAND}",
-        )
-    note = " (copied from Debian's packages)" if copied else ""
-    return reader, WordNetStatus(True, version, str(corpus_dir), f"WordNet {version} at {corpus_dir}{note}")
+        return None, WordNetStatus(False, "", where, f"WordNet at {where} could not be loaded ({error}); the "
+                                                    f"synonym stage is unavailable. Fix: {FIX_COMMAND}")
+    return reader, WordNetStatus(True, version, where, f"WordNet {version} at {where}")
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[object, WordNetStatus]:
+    return open_wordnet()
 
 
 def load_wordnet():
-    """Return (reader or None, WordNetStatus). Loaded once per process."""
+    """Return (reader or None, WordNetStatus). Loaded once per process; the reader is safe to
+    use from several threads."""
     return _load()
 
 
@@ -225,14 +281,28 @@ def wordnet_status() -> WordNetStatus:
     return _load()[1]
 
 
+def _copy_announced(log) -> bool:
+    """setup-wordnet's copy of the Debian files into nltk_data, said out loud; a target that
+    cannot be written is reported (scoring still reads Debian's copy in place)."""
+    target = default_target_dir()
+    if not (DEBIAN_WORDNET_DIR / "data.noun").exists():
+        return False
+    log(f"Copying WordNet (about 35 MB) from {DEBIAN_WORDNET_DIR} to {target} so that nltk finds it too ...")
+    try:
+        copy_from_debian(target)
+    except OSError as error:
+        log(f"Could not write {target} ({error.strerror or error}): set NLTK_DATA to a writable folder "
+            "(its first entry is the target) and run this again")
+        return False
+    return True
+
+
 def install_wordnet(log=print) -> WordNetStatus:
     """Make WordNet 3.0 available: already there, Debian copy, nltk.download, or apt-get."""
-    existing = _find_corpus_dir()
+    existing = _find_reader_root()
     if existing is not None:
-        log(f"WordNet already available at {existing}")
-    elif copy_from_debian() is not None:
-        log(f"Copied WordNet from {DEBIAN_WORDNET_DIR} to {default_target_dir()}")
-    else:
+        log(f"WordNet already available at {existing[1]}")
+    elif not _copy_announced(log):
         import nltk
 
         log("Trying nltk.download('wordnet') ...")
@@ -241,15 +311,14 @@ def install_wordnet(log=print) -> WordNetStatus:
             ok = bool(nltk.download("wordnet", quiet=True, raise_on_error=False))
         except Exception as error:  # offline machines: go on to the Debian route
             log(f"nltk.download failed: {error}")
-        if not ok or _find_corpus_dir() is None:
+        if not ok or _find_reader_root() is None:
             if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
                 log(f"Installing Debian packages {' '.join(DEBIAN_PACKAGES)} ...")
                 env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
                 subprocess.run(["apt-get", "update"], check=False, env=env, stdout=subprocess.DEVNULL)
                 subprocess.run(["apt-get", "install", "-y", *DEBIAN_PACKAGES], check=False, env=env,
                                stdout=subprocess.DEVNULL)
-                if copy_from_debian() is not None:
-                    log(f"Copied WordNet from {DEBIAN_WORDNET_DIR} to {default_target_dir()}")
+                _copy_announced(log)
             else:
                 log("No apt-get as root here: install WordNet with nltk.download('wordnet') online, "
                     f"or the Debian packages {' '.join(DEBIAN_PACKAGES)}.")

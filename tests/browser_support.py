@@ -51,15 +51,20 @@ def free_port() -> int:
 class StreamlitServer:
     """`streamlit run app.py` on a free port, stderr and stdout kept in a log file."""
 
-    def __init__(self, log_dir: Path, extra_args: Iterable[str] = ()):
+    def __init__(self, log_dir: Path, extra_args: Iterable[str] = (), script: Optional[Path] = None,
+                 usage_stats_flag: bool = True):
+        """`script` (default: this checkout's app.py) runs from its own folder, so that folder's
+        .streamlit/config.toml applies; usage_stats_flag=False leaves usage statistics to it."""
+        script = Path(script or ROOT / "app.py")
         self.port = free_port()
         self.log_path = log_dir / f"streamlit-{self.port}.log"
         self._log = open(self.log_path, "wb")
         self._mark = 0
+        flags = ["--browser.gatherUsageStats", "false"] if usage_stats_flag else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-             "--server.port", str(self.port), "--browser.gatherUsageStats", "false", *extra_args],
-            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+             "--server.port", str(self.port), *flags, *extra_args],
+            cwd=script.parent, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.time() + 90
         while time.time() < deadline:
             if self.process.poll() is not None:

@@ -4,7 +4,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_support
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # browser_support, skip_policy
+
+# With CI set, a skipped test is a failed test (except skip_policy.ALLOWED_SKIPS): a machine
+# where set-up could not install a resource must not give a green run that tested nothing.
+from skip_policy import pytest_make_collect_report, pytest_runtest_makereport  # noqa: E402,F401  (hooks)
 
 
 @pytest.fixture(scope="session")

@@ -1,17 +1,28 @@
-"""AppTest for every page: no exception, query parameters reproduce a pair, figure specs."""
+"""AppTest for the Segment Explorer and How METEOR works: no exception, links reproduce a pair
+and are checked with the core's rules, user text is never markup, the step-through is true
+for each configuration, figure specs."""
 import json
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
+import sacrebleu
 from streamlit.testing.v1 import AppTest
+
+from lens import figures
+from lens.ui import md_escape, read_link
+from meteor_core import MeteorConfig, score
+from meteor_core.methods import walkthrough
 
 ROOT = Path(__file__).resolve().parents[1]
 COUPON = {"cand": "o cupom vale só até domingo", "ref": "o cupom vale para toda a loja até domingo",
           "stages": "exact"}
+HOW = "app_pages/how_meteor_works.py"
 
 
 def _app(page: str = "app.py", **params) -> AppTest:
-    at = AppTest.from_file(str(ROOT / page), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / page), default_timeout=180)
     for key, value in params.items():
         at.query_params[key] = value
     at.run()
@@ -23,21 +34,62 @@ def _figures(at):
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def _tables(at):
+    """Every markdown table on the page as (header, rows), cells unescaped, bold marks dropped."""
+    def cells(line):
+        return [c.strip().replace("**", "").replace("\\", "") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+    found = []
+    for markdown in at.markdown:
+        lines = markdown.value.splitlines()
+        if len(lines) >= 2 and lines[0].startswith("| ") and "---" in lines[1]:
+            found.append((cells(lines[0]), [cells(line) for line in lines[2:]]))
+    return found
+
+
+def _table_rows(at):
+    return [row for _, rows in _tables(at) for row in rows]
+
+
 def _metric(at, label):
-    return next(m.value for m in at.metric if m.label == label)
+    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
+    return next(row[1] for row in _table_rows(at) if row[0] == label)
+
+
+def _warnings(at):
+    return [w.value for w in at.warning]
+
+
+def _signature(at):
+    return next(c.value for c in at.caption if c.value.startswith("Signature:"))
 
 
 def test_segment_explorer_from_query_params(wordnet_reader):
     at = _app(**COUPON)
     assert _metric(at, "METEOR") == "0.5563"
-    assert _metric(at, "matches m") == "5" and _metric(at, "chunks c") == "2"
+    assert (_metric(at, "chunks c"), _metric(at, "matches m")) == ("2", "5")
     diagram = _figures(at)[0]
     stage_traces = [t for t in diagram["data"] if t.get("meta", {}).get("kind") == "stage"]
     assert [t["meta"]["stage"] for t in stage_traces] == ["exact"]
     chunk_shapes = [s for s in diagram["layout"]["shapes"] if s.get("name", "").startswith("chunk")]
     assert sorted({s["name"] for s in chunk_shapes}) == ["chunk 1", "chunk 2"]
     assert len(chunk_shapes) == 4  # a band on each row per chunk
-    assert any("4-gram" in w.value for w in at.warning)  # BLEU 0 explained
+    # BLEU 0 explained, in words that hold: some unigrams match, so nltk's own number is not 0
+    assert any("no matching 4\\-gram" in w and "not 0" in w for w in _warnings(at))
+
+
+def test_default_pair_is_english_and_scored_as_english(wordnet_reader):
+    at = _app()
+    assert at.query_params["lang"] == "en"
+    assert "auto stopped" in at.query_params["cand"]
+    assert _metric(at, "METEOR") == f"{score(at.query_params['cand'], [at.query_params['ref']]).score:.4f}"
+
+
+def test_portuguese_example_is_scored_as_portuguese():
+    at = _app()
+    at.selectbox(key="w_example").set_value("coupon").run()
+    assert at.query_params["lang"] == "pt-BR" and at.query_params["cand"] == COUPON["cand"]
+    assert "lang:pt-BR" in _signature(at)
 
 
 def test_all_stages_get_a_trace_and_url_round_trip(wordnet_reader):
@@ -51,56 +103,221 @@ def test_all_stages_get_a_trace_and_url_round_trip(wordnet_reader):
     assert at.query_params["stages"] == "exact,stem,synonym" and at.query_params["mode"] == "paper"
 
 
-def test_multi_reference_lists_all_and_marks_best(wordnet_reader):
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+def test_multi_reference_marks_the_best_row(wordnet_reader):
+    """The best reference is the second one here: the mark must be on that row."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     at.query_params["cand"] = "this is a good test"
-    at.query_params["ref"] = ["this is a test", "this is also a test"]
+    at.query_params["ref"] = ["this is also a test", "this is a test"]
     at.run()
     assert not at.exception
-    table = at.dataframe[0].value
-    assert list(table["reference"]) == ["this is a test", "this is also a test"]
-    assert list(table[""]).count("★ best") == 1
+    expected = score("this is a good test", ["this is also a test", "this is a test"])
+    assert expected.best_index == 1
+    table = next(rows for header, rows in _tables(at) if "reference" in header)
+    assert [row[1] for row in table] == ["this is also a test", "this is a test"]
+    assert [row[0] for row in table] == ["", "★ best"]
+    assert [float(row[2]) for row in table] == pytest.approx([r.score for r in expected.per_reference], abs=1e-6)
 
 
-def test_nltk_difference_is_shown(wordnet_reader):
+def test_mode_comparison_says_what_differs(wordnet_reader):
     at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
-    assert any("nltk mode aligns this pair differently" in i.value for i in at.info)
+    info = " ".join(i.value for i in at.info)
+    assert "nltk mode scores this pair differently" in info and "Alignment\\:" in info
     assert any(t.get("meta", {}).get("kind") == "diff" for t in _figures(at)[0]["data"])
+    # Fewer stages than nltk runs: the stage choice is named and the like-with-like score given.
+    at = _app(cand="the cars started quickly and the auto stopped", ref="the car starts fast and the automobile halted",
+              stages="exact,stem")
+    info = " ".join(i.value for i in at.info)
+    assert "Stages\\:" in info and "0\\.8648" in info and "Stemmer \\/ synonym source" in info
+
+
+def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
+    assert len(_figures(at)) == 1  # the diagram: no hidden chart, no chart where a table does
+    at.toggle(key="w_show_other").set_value(True).run()
+    assert any("nltk mode: 0.7433" in (f["layout"].get("title") or {}).get("text", "") for f in _figures(at))
+    assert len(_figures(at)) == 2
 
 
 @pytest.mark.parametrize("params, message", [
     ({"cand": "   ", "ref": "the cat"}, "candidate is empty"),
-    ({"cand": "the cat", "ref": "the cat", "alpha": "abc"}, "not a number"),
+    ({"cand": "the cat", "ref": "the cat", "alpha": "abc"}, "must be a number"),
     ({"cand": " ".join(["w"] * 2001), "ref": "w"}, "limit is 2000"),
 ])
 def test_bad_input_gives_a_message_not_a_traceback(params, message):
     at = _app(**params)
-    texts = [e.value for e in at.error] + [w.value for w in at.warning]
+    texts = [e.value.replace("\\", "") for e in at.error] + [w.replace("\\", "") for w in _warnings(at)]
     assert any(message in t for t in texts), texts
 
 
-def test_user_text_is_not_html():
-    source = (ROOT / "lens" / "ui.py").read_text() + "".join(p.read_text() for p in (ROOT / "pages").glob("*.py"))
-    assert "unsafe_allow_html" not in source
+@pytest.mark.parametrize("name, value, default", [
+    ("alpha", "5", "0.9"), ("alpha", "1.5", "0.9"), ("gamma", "2", "0.5"), ("beta", "-1", "3.0"),
+    ("alpha", "nan", "0.9"), ("mode", "bleu", "paper"), ("objective", "fewest", "crossings"),
+    ("stages", "exact,lemma", "exact,stem,synonym"), ("lang", "xx", "en"), ("tok", "segmenter", "default"),
+])
+def test_invalid_link_values_are_reported_and_replaced_by_the_default(name, value, default, wordnet_reader):
+    """Never clamped silently: a warning names the parameter, the value and the default used,
+    the numbers are the default's, and the link is rewritten to what the page shows."""
+    cand, ref = "the cat sat on a mat", "the cat sat on the mat"
+    at = _app(cand=cand, ref=ref, **{name: value})
+    warning = next(w.replace("\\", "").replace("\u2060", "") for w in _warnings(at)
+                   if w.startswith(f"Link parameter {name}"))
+    assert f"{name}='{value}' not used" in warning and f"Using the default {name}={default} instead" in warning
+    assert at.query_params[name] == default
+    assert _metric(at, "METEOR") == f"{score(cand, [ref]).score:.4f}"
 
 
-def test_how_meteor_works_page(wordnet_reader):
-    at = AppTest.from_file(str(ROOT / "pages" / "how_meteor_works.py"), default_timeout=120)
-    for key, value in COUPON.items():
-        at.query_params[key] = value
+def test_beta_25_is_allowed_as_in_the_cli(wordnet_reader):
+    """One rule (MeteorParams: beta >= 0) for CLI and app: before, the app clamped beta to its
+    input's range and the penalty vanished (b:0) without a word."""
+    from meteor_core.cli import main
+
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat", beta="100")
+    assert not _warnings(at) or not any(w.startswith("Link parameter beta") for w in _warnings(at))
+    assert "b:100" in _signature(at) and at.query_params["beta"] == "100.0"
+    assert main(["score", "--candidate", "x", "--reference", "x", "--beta", "25"]) == 0
+
+
+def test_lang_alias_works_as_in_the_cli():
+    at = _app(cand="eles chegaram cedo", ref="ele chegou cedo", lang="pt")
+    assert not [w for w in _warnings(at) if w.startswith("Link parameter")]
+    assert at.query_params["lang"] == "pt-BR" and "lang:pt-BR" in _signature(at)
+    legend = {t["name"] for t in _figures(at)[0]["data"] if t.get("meta", {}).get("kind") == "stage"}
+    assert "stem (1)" in legend  # Snowball Portuguese: chegaram ~ chegou
+
+
+def test_read_link_uses_the_core_rules():
+    settings, problems = read_link({"alpha": ["0.85"], "beta": ["25"], "lang": ["pt"], "mode": ["nltk"], "x": ["1"]})
+    assert settings["alpha"] == 0.85 and settings["beta"] == 25.0 and settings["lang"] == "pt-BR"
+    assert "mode" not in settings  # nltk mode is English only: the mode yields, the language stays
+    assert [p.parameter for p in problems] == ["x", "mode"]
+    assert "nltk mode reproduces nltk's English pipeline" in problems[1].reason
+
+
+def test_link_text_is_not_markdown():
+    """Issue 12 item 7: a link parameter quoted in a warning must not become an image or a link."""
+    at = _app(cand="a b", ref="a b", lang="![x](http://HOST/p.png)")
+    warning = next(w for w in _warnings(at) if w.startswith("Link parameter lang"))
+    assert "![x](http" not in warning and "\\!\\[x\\]\\(http\\:\u2060\\/\\/HOST" in warning
+
+
+def test_user_text_is_escaped_everywhere_it_is_markdown(wordnet_reader):
+    evil = "**b** <b>x</b> [l](http://HOST/q) $x$ :red[r]"
+    at = _app(HOW, cand=evil, ref=evil)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Candidate: " + md_escape(evil) in captions
+    assert all("](http" not in m.value and "<b>" not in m.value for m in list(at.markdown) + list(at.caption))
+
+
+def test_md_escape_keeps_text_and_breaks_autolinks():
+    assert md_escape("a_b*c") == "a\\_b\\*c"
+    assert md_escape("www.x.org a@b.cd https://h") == "www\u2060\\.x\\.org a\\@\u2060b\\.cd https\\:\u2060\\/\\/h"
+
+
+def test_plotly_labels_and_hover_escape_user_text(wordnet_reader):
+    result = score("<b>bold</b> cat", ["<b>bold</b> cat"], tokenizer="whitespace").best
+    spec = figures.alignment_diagram(result).to_plotly_json()
+    texts = [t for trace in spec["data"] for t in (trace.get("text") or []) if t]
+    hovers = [h for trace in spec["data"] for h in (trace.get("hovertext") or []) if h]
+    assert "&lt;b&gt;bold&lt;/b&gt;" in texts and "<b>bold</b>" not in texts
+    assert all("<b>" not in h for h in hovers)
+    scatter = figures.metric_scatter([0.1], [0.2], ['<a href="http://HOST">x</a>'], "BLEU", "METEOR").to_plotly_json()
+    assert scatter["data"][0]["text"] == ['&lt;a href="http://HOST"&gt;x&lt;/a&gt;']
+    matrix = figures.alignment_matrix(result).to_plotly_json()
+    assert "&lt;b&gt;bold&lt;/b&gt;" in matrix["layout"]["xaxis"]["ticktext"]
+
+
+def test_no_raw_html_anywhere():
+    source = (ROOT / "lens" / "ui.py").read_text() + "".join(p.read_text() for p in (ROOT / "app_pages").glob("*.py"))
+    assert "unsafe_allow_html" not in source and "st.html" not in source
+
+
+def test_sacrebleu_in_the_app_equals_sacrebleus_own(wordnet_reader):
+    cand, refs = "The cat sat on a mat.", ["the cat sat on the mat", "A cat was sitting on the mat."]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["cand"] = cand
+    at.query_params["ref"] = refs
     at.run()
-    assert not at.exception
-    # First step shows tokens only: no links.
-    first = _figures(at)[0]
-    assert all(not [x for x in t["x"] if x is not None] for t in first["data"] if t.get("meta", {}).get("kind") == "stage")
-    at.select_slider[0].set_value("score").run()
-    assert not at.exception
-    assert any("0.5563" in m.value for m in at.markdown)
+    assert _metric(at, "sacreBLEU, sentence") == f"{sacrebleu.sentence_bleu(cand, refs).score:.2f}"
+    assert _metric(at, "sacreBLEU, corpus of this pair") == \
+        f"{sacrebleu.corpus_bleu([cand], [[r] for r in refs]).score:.2f}"
+    assert any("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp" in c.value for c in at.caption)
+    assert not at.metric and not at.table and not at.latex  # the light elements only (see bench_browser)
+
+
+def test_usage_statistics_are_off_in_the_shipped_config():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["client"]["toolbarMode"] == "viewer"
+    assert "--browser.gatherUsageStats false" in (ROOT / "README.md").read_text()
+
+
+# -- How METEOR works -------------------------------------------------------------------------
+def _step_texts(at):
+    return [m.value for m in at.markdown if m.value.startswith("**Step ")]
+
+
+@pytest.mark.parametrize("config", [{}, {"objective": "chunks"}, {"mode": "nltk"}])
+def test_how_steps_follow_the_configuration(config, wordnet_reader):
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    at = _app(HOW, cand=cand, ref=ref, **config)
+    expected = walkthrough(score(cand, [ref], **config).best)
+    slider = at.select_slider(key="w_how_step")
+    assert list(slider.options) == [s.label for s in expected]
+    seen = []
+    for number, step in enumerate(expected, start=1):
+        at.select_slider(key="w_how_step").set_value(step.label).run()
+        assert not at.exception
+        heading = f"**Step {number} of {len(expected)}: {md_escape(step.label)}.**"
+        assert _step_texts(at) == [f"{heading} {md_escape(step.text)}"]
+        diagram = _figures(at)[0]
+        chunk_bands = [s for s in diagram["layout"].get("shapes", []) if s.get("name", "").startswith("chunk")]
+        assert bool(chunk_bands) == step.show_chunks
+        kinds = {t.get("meta", {}).get("kind") for t in diagram["data"]}
+        assert ("crossings" in kinds) == bool(step.crossings)
+        seen.append((json.dumps(diagram, sort_keys=True), [l.value for l in at.latex]))
+    assert all(a != b for a, b in zip(seen, seen[1:])), "a step that changes nothing on screen"
+    text = " ".join(s.text for s in expected)
+    if config.get("mode") == "nltk":
+        assert "from the last to the first" in text and "fewest crossings" not in text
+    elif config.get("objective") == "chunks":
+        assert "fewest chunks, then the fewest crossings" in text
+    else:
+        assert "fewest crossings over the whole alignment" in text
+
+
+def test_how_chunks_appear_only_at_the_chunks_step(wordnet_reader):
+    at = _app(HOW, **COUPON)  # complete after its only stage: bands used to show already there
+    at.select_slider(key="w_how_step").set_value("after exact").run()
+    assert not [s for s in _figures(at)[0]["layout"].get("shapes", []) if s.get("name", "").startswith("chunk")]
+    at.select_slider(key="w_how_step").set_value("chunks").run()
+    assert [s for s in _figures(at)[0]["layout"].get("shapes", []) if s.get("name", "").startswith("chunk")]
+
+
+def test_how_changing_the_example_resets_the_step(wordnet_reader):
+    at = _app(HOW, **COUPON)
+    at.select_slider(key="w_how_step").set_value("score").run()
+    assert "0.5563" in _step_texts(at)[0].replace("\\", "")
+    at.selectbox(key="w_example").set_value("cat-mat-nltk").run()
+    assert at.select_slider(key="w_how_step").value == "tokens"
+    assert _step_texts(at)[0].startswith("**Step 1 of ")
+
+
+def test_how_page_examples(wordnet_reader):
+    at = _app(HOW, **COUPON)
     texts = " ".join(m.value for m in at.markdown)
     assert "not 0.830" in texts
-    objective_titles = [f["layout"]["title"]["text"] for f in _figures(at) if f["layout"].get("title")]
-    assert any("fewest crossings: 6 chunks" in t for t in objective_titles)
-    assert any("fewest chunks: 3 chunks" in t for t in objective_titles)
+
+    def objective_figure():
+        figure = next(f for f in _figures(at) if "fewest" in ((f["layout"].get("title") or {}).get("text", "")))
+        marks = [t for t in figure["data"] if t.get("meta", {}).get("kind") == "crossings"]
+        return figure["layout"]["title"]["text"], len(marks[0]["x"])  # one x per crossing pair
+
+    assert objective_figure() == ("fewest crossings: 6 chunks, 8 crossings, 0.5000", 8)
+    at.radio(key="w_how_objective").set_value("chunks").run()
+    assert objective_figure() == ("fewest chunks: 3 chunks, 11 crossings, 0.9375", 11)
+    assert len(_figures(at)) == 2  # the step diagram and this one; the glossary's only when asked
+    at.toggle(key="w_how_glossary").set_value(True).run()
+    assert len(_figures(at)) == 3
 
 
 def test_language_from_url_and_capabilities():
@@ -108,11 +325,31 @@ def test_language_from_url_and_capabilities():
     diagram = _figures(at)[0]
     legend = {t["name"] for t in diagram["data"] if t.get("meta", {}).get("kind") == "stage"}
     assert "stem (1)" in legend
+    at.toggle(key="w_show_capabilities").set_value(True).run()
     capability = next(d.value for d in at.dataframe if "stemmer" in d.value.columns)
     assert "Snowball portuguese (nltk)" in list(capability["stemmer"])
-    assert "lang:pt-BR" in at.markdown[-1].value or any("lang:pt-BR" in c.value for c in at.caption)
+    assert "lang:pt-BR" in _signature(at)
 
 
-def test_unknown_language_in_url_is_reported():
-    at = _app(cand="a b", ref="a b", lang="xx")
-    assert any("lang='xx' is not a supported language" in w.value for w in at.warning)
+def test_parameters_change_the_score_and_the_link(wordnet_reader):
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.selectbox(key="w_preset").set_value("meteor-0.6-perl-en").run()
+    assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.8", "0.83", "0.28")
+    expected = score("the cat sat on a mat", ["the cat sat on the mat"],
+                     config=MeteorConfig().with_changes(params=MeteorConfig().params.__class__(0.8, 0.83, 0.28)))
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+    at.number_input(key="w_alpha").set_value(1.5).run()  # outside the core's range: its message
+    assert any("alpha must be in [0, 1]" in e.value.replace("\\", "") for e in at.error)
+
+
+def test_text_bars_and_bleu_coverage_rows():
+    from lens.ui import coverage_rows, text_bar
+    from meteor_core.report import bleu_for
+
+    assert text_bar(0.5, width=10) == "`█████░░░░░`"
+    assert text_bar(0.6, cut=0.2, width=10) == "`██████▒▒░░`"
+    result = score("<b>x</b> the cat sat", ["the cat sat on the mat"], tokenizer="whitespace", stages=("exact",))
+    rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
+    assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
+    assert rows["3-gram"].count(":blue-background[") == 3 and rows["4-gram"].count(":blue-background[") == 0

@@ -1,3 +1,4 @@
+import importlib
 import re
 import math
 
@@ -66,3 +67,70 @@ def test_tokenizer_keeps_offsets_and_pretokenized_input():
 
 def test_unicode_words():
     assert [t.text for t in tokenize("até domingo — São Paulo")] == ["até", "domingo", "—", "São", "Paulo"]
+
+
+# -- Unicode (issue 12 item 8) ------------------------------------------------------------------
+NFC, NFD = "caf\u00e9", "cafe\u0301"
+
+
+def test_nfc_and_nfd_spellings_match_in_paper_mode():
+    """Was 0: the NFD spelling split into 'cafe' + a combining accent."""
+    assert score(f"un {NFC}", [f"un {NFD}"]).score == score(f"un {NFC}", [f"un {NFC}"]).score == 1 - 0.5 / 8
+    tokens = tokenize(f"un {NFD} noir")
+    assert [t.text for t in tokens] == ["un", NFD, "noir"] and tokens[1].norm == NFC
+    assert [(t.start, t.end) for t in tokens] == [(0, 2), (3, 8), (9, 13)]  # offsets into the given text
+
+
+def test_nltk_mode_keeps_nltks_matching_form(wordnet_reader):
+    """nltk lowercases and does not normalize: NFC vs NFD do not match there, as in nltk."""
+    from nltk.translate.meteor_score import meteor_score
+
+    ours = score(NFC, [NFD], mode="nltk").score
+    assert ours == meteor_score([[NFD]], [NFC], wordnet=wordnet_reader) == 0.0  # our reader: same synsets, fast
+
+
+def test_zero_width_and_format_characters_are_not_tokens():
+    text = "\ufeffthe\u200bcat \u200e sat on the ma\u00adt\u200d"
+    tokens = tokenize(text)
+    assert [t.norm for t in tokens] == ["the", "cat", "sat", "on", "the", "mat"]
+    assert all(text[t.start:t.end] == t.text for t in tokens)
+    assert tokens[-1].text == "ma\u00adt\u200d"
+    assert [t.norm for t in tokenize("a\u200bb \u200b c", tokenizer="whitespace")] == ["a", "b", "c"]
+    assert score("the cat", ["the\u200b cat"]).score == score("the cat", ["the cat"]).score
+    with pytest.raises(MeteorInputError, match="token 1 .* only invisible format characters"):
+        tokenize(["a", "\u200b"])
+
+
+def test_combining_marks_stay_with_their_word():
+    assert [t.text for t in tokenize(f"{NFD} !", drop_punctuation=True)] == [NFD]
+    assert [t.text for t in tokenize("\u0915\u093f\u0924\u093e\u092c \u092a\u0922\u093c\u094b")] == \
+        ["\u0915\u093f\u0924\u093e\u092c", "\u092a\u0922\u093c\u094b"]  # Devanagari: vowel signs are marks
+    ja = tokenize("\u304b\u3099\u304d", language="ja")  # NFD kana + combining voiced mark, character tokens
+    assert [t.text for t in ja] == ["\u304b\u3099", "\u304d"] and ja[0].norm == "\u304c"
+
+
+def test_lone_surrogates_are_rejected():
+    with pytest.raises(MeteorInputError, match=r"candidate is not valid Unicode text: lone surrogate U\+D800 at character 4"):
+        score("the \ud800cat", ["the cat"])
+    with pytest.raises(MeteorInputError, match=r"reference is not valid Unicode text: lone surrogate U\+DCFF"):
+        score("the cat", ["the \udcffcat"])  # how undecodable bytes arrive (surrogateescape)
+
+
+def test_length_is_checked_before_the_text_is_scanned(monkeypatch):
+    """Issue 12 item 4: a 20 MB text was tokenized whole (12-14 s, 1.4-2.1 GB) before the
+    token limit rejected it."""
+    tokenize_module = importlib.import_module("meteor_core.tokenize")  # the package attribute is the function
+
+    def scanned(*args):
+        raise AssertionError("the text was scanned before its length was checked")
+
+    monkeypatch.setattr(tokenize_module, "_check_controls", scanned)
+    with pytest.raises(MeteorInputError, match="candidate has 20,000,000 characters; the limit is 200,000"):
+        tokenize("word " * 4_000_000, field="candidate")
+    monkeypatch.undo()
+    with pytest.raises(MeteorInputError, match="has 200,001 characters"):
+        tokenize("a" * 200_001)
+    assert len(tokenize("a" * 200_000)) == 1
+    with pytest.raises(MeteorInputError, match=f"has {MAX_TOKENS + 5} tokens"):
+        tokenize(". " * (MAX_TOKENS + 5))
+    assert len(tokenize(". " * (MAX_TOKENS + 5) + "a", drop_punctuation=True)) == 1

@@ -1,9 +1,15 @@
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from meteor_core.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 FIELDS = {"score", "precision", "recall", "fmean", "penalty", "fragmentation", "chunks", "matches",
           "crossings", "optimal", "candidate_tokens", "reference_tokens", "best_reference", "references",
@@ -16,6 +22,11 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def feed(monkeypatch, data: bytes):
+    """stdin as the CLI gets it: a text stream over bytes (batch reads the bytes)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
 def test_score_json_schema(capsys):
     code, out, _ = run(capsys, "score", "--candidate", "the cat sat on a mat", "--reference", "the cat sat on the mat",
                        "--reference", "a cat is on the mat", "--stages", "exact,stem", "--json")
@@ -23,11 +34,30 @@ def test_score_json_schema(capsys):
     data = json.loads(out)
     assert FIELDS <= set(data)
     assert len(data["references"]) == 2 and FIELDS - {"best_reference", "references", "bleu", "signature"} <= set(data["references"][0])
+    # Values, computed by hand (issue 13). Reference 1: 5 of 6 words match in 2 chunks
+    # ("the cat sat on" + "mat"): P = R = Fmean = 5/6, penalty 0.5 * (2/5)^3 = 0.032.
     assert data["best_reference"] == 0
-    assert data["alignment"][0] == {"candidate": 0, "reference": 0, "stage": "exact", "evidence": "the"}
-    assert data["chunk_spans"][0] == {"candidate": [0, 4], "reference": [0, 4]}
-    assert {"score", "precisions", "brevity_penalty"} <= set(data["bleu"])
-    assert data["signature"].startswith("meteor-lens:")
+    assert data["matches"] == 5 and data["chunks"] == 2 and data["crossings"] == 0 and data["optimal"] is True
+    assert data["precision"] == data["recall"] == pytest.approx(5 / 6) and data["fmean"] == pytest.approx(5 / 6)
+    assert data["fragmentation"] == pytest.approx(2 / 5) and data["penalty"] == pytest.approx(0.032)
+    assert data["score"] == pytest.approx(5 / 6 * (1 - 0.032))
+    assert data["candidate_tokens"] == ["the", "cat", "sat", "on", "a", "mat"]
+    assert data["reference_tokens"] == ["the", "cat", "sat", "on", "the", "mat"]
+    assert data["alignment"] == [{"candidate": i, "reference": i, "stage": "exact", "evidence": w}
+                                 for i, w in [(0, "the"), (1, "cat"), (2, "sat"), (3, "on"), (5, "mat")]]
+    assert data["chunk_spans"] == [{"candidate": [0, 4], "reference": [0, 4]},
+                                   {"candidate": [5, 6], "reference": [5, 6]}]
+    # Reference 2 "a cat is on the mat": the, cat, on, a, mat match as (0,4) (1,1) (3,3) (4,0) (5,5):
+    # 5 chunks, 5 crossing pairs, penalty 0.5 * (5/5)^3: score 5/6 * 0.5 = 5/12.
+    second = data["references"][1]
+    assert second["matches"] == 5 and second["chunks"] == 5 and second["crossings"] == 5
+    assert second["score"] == pytest.approx(5 / 12)
+    # BLEU against both references: 1-grams 6/6, 2-grams 3/5, 3-grams 2/4, 4-grams 1/3, no
+    # brevity penalty (both references have 6 words): (1 * 3/5 * 1/2 * 1/3) ** (1/4).
+    assert data["bleu"]["precisions"] == pytest.approx([1, 3 / 5, 1 / 2, 1 / 3])
+    assert data["bleu"]["brevity_penalty"] == 1.0
+    assert data["bleu"]["score"] == pytest.approx(0.1 ** 0.25)
+    assert data["signature"].startswith("meteor-lens:") and "stages:exact+stem(porter)" in data["signature"]
 
 
 def test_score_text_explains_formula(capsys):
@@ -47,7 +77,7 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
         "",
         json.dumps({"candidate": "a dog", "references": ["the dog", "a dog"]}),
     ]
-    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    feed(monkeypatch, ("\n".join(lines) + "\n").encode())
     code, out, _ = run(capsys, "batch", "--stages", "exact")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(rows) == 6
@@ -97,7 +127,141 @@ def test_corpus_human_column_and_problems(tmp_path, capsys):
     code, out, err = run(capsys, "corpus", "--candidates", str(data), "--id-column", "id", "--human-column", "human",
                          "--stages", "exact", "--json")
     result = json.loads(out)
-    assert code == 0 and [s["id"] for s in result["segments"]] == ["a", "b", "d"]
+    assert code == 0 and [s["id"] for s in result["segments"]] == ["a", "b", "c", "d"]  # c: scored, not correlated
     assert "line 4: human score 'oops' is not a number" in err
     names = [c["metric"] for c in result["corpus"]["correlations"]]
     assert names == ["METEOR", "BLEU"] and result["corpus"]["correlations"][0]["n"] == 3
+
+
+# -- batch: whatever the bytes, one output line per input line (issue 12 items 6 and 10) --------
+def _hostile_lines() -> list[bytes]:
+    ok = json.dumps({"candidate": "the cat", "references": ["the cat"]}).encode()
+    return [
+        ok,
+        b'{"candidate": "caf\xe9", "references": ["cafe"]}',  # Latin-1, not UTF-8
+        b'{"candidate": "a", "references": ["a"], "n": ' + b"1" * 5000 + b"}",  # over 4,300 digits
+        b"[" * 100_000 + b"]" * 100_000,  # nested 100,000 deep
+        b'{"candidate": "\\ud800 cat", "references": ["cat"]}',  # a lone surrogate escape
+        b"\xef\xbb\xbf" + ok,  # BOM
+        ok.replace(b"the cat", b"the\xe2\x80\xa8cat"),  # raw U+2028 inside a string: still one line
+        ok + b"\r",  # CRLF
+        b"\xff\xfe\x00",
+        ok,  # last line without a newline
+    ]
+
+
+def _check_hostile_output(out: bytes, count: int) -> list[dict]:
+    text = out.decode("utf-8")  # strict: output is always valid UTF-8
+    rows = [json.loads(line) for line in text.split("\n")[:-1]]
+    assert text.endswith("\n") and len(rows) == count
+    assert rows[0]["score"] == pytest.approx(1 - 0.5 / 8)
+    assert rows[1]["error"].startswith("line 2: not UTF-8")
+    assert rows[2]["error"].startswith("line 3: not usable JSON (Exceeds the limit (4300 digits)")
+    assert rows[3]["error"] == "line 4: not usable JSON (nested too deeply)"
+    assert rows[4]["error"].startswith("line 5: candidate is not valid Unicode text: lone surrogate U+D800")
+    assert rows[5]["score"] == rows[0]["score"] and rows[6]["score"] == rows[0]["score"]
+    assert rows[7]["score"] == rows[0]["score"]
+    assert rows[8]["error"].startswith("line 9: not UTF-8")
+    assert rows[9]["score"] == rows[0]["score"]
+    return rows
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_batch_hostile_bytes_in_process(capsys, monkeypatch, workers):
+    lines = _hostile_lines()
+    feed(monkeypatch, b"\n".join(lines))
+    code, out, err = run(capsys, "batch", "--stages", "exact", "--workers", workers)
+    assert code == 0 and err == ""
+    _check_hostile_output(out.encode("utf-8"), len(lines))
+
+
+@pytest.mark.parametrize("env", [{"LC_ALL": "C.UTF-8"}, {"LC_ALL": "C", "PYTHONIOENCODING": "ascii:strict"}])
+def test_batch_hostile_bytes_under_any_locale(env):
+    """Before: under a strict locale a non-UTF-8 line lost the valid lines read with it; under
+    C.UTF-8 it was scored silently and output was invalid UTF-8."""
+    lines = _hostile_lines()
+    proc = subprocess.run([sys.executable, "-m", "meteor_core", "batch", "--stages", "exact", "--workers", "1"],
+                          input=b"\n".join(lines), capture_output=True, cwd=ROOT,
+                          env={**os.environ, **env}, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert proc.stderr == b""
+    _check_hostile_output(proc.stdout, len(lines))
+
+
+def test_score_json_is_utf8_and_rejects_undecodable_argv():
+    """Bytes that are not UTF-8 in argv arrive as lone surrogates: a clear error, exit 2."""
+    proc = subprocess.run([sys.executable, "-m", "meteor_core", "score", "--candidate", b"caf\xe9",
+                           "--reference", "café", "--stages", "exact", "--json"],
+                          capture_output=True, cwd=ROOT, env={**os.environ, "LC_ALL": "C.UTF-8"}, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert b"candidate is not valid Unicode text: lone surrogate U+DCE9 at character 3" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "meteor_core", "score", "--candidate", "café — ok",
+                           "--reference", "cafe\u0301 — ok", "--stages", "exact", "--json"],
+                          capture_output=True, cwd=ROOT, env={**os.environ, "PYTHONIOENCODING": "ascii"}, timeout=120)
+    assert proc.returncode == 0
+    data = json.loads(proc.stdout.decode("utf-8"))
+    assert data["candidate_tokens"] == ["café", "—", "ok"] and data["matches"] == 3
+
+
+def test_batch_line_over_the_limit_is_one_error(capsys, monkeypatch):
+    from meteor_core import cli
+
+    monkeypatch.setattr(cli, "MAX_LINE_BYTES", 1000)
+    ok = json.dumps({"candidate": "a", "references": ["a"]}).encode()
+    feed(monkeypatch, ok + b"\n" + b'{"candidate": "' + b"x" * 5000 + b'"}\n' + ok + b"\n")
+    code, out, _ = run(capsys, "batch", "--stages", "exact", "--workers", "1")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 3 and rows[1] == {"error": "line 2: 5,017 bytes is over the 1,000-byte line limit"}
+    assert rows[2]["score"] == rows[0]["score"]
+
+
+def test_huge_synonym_field_is_a_clear_error(tmp_path, capsys):
+    table = tmp_path / "big.csv"
+    table.write_text("car," + "x" * 200_000 + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "score", "--candidate", "a car", "--reference", "a car", "--synonyms", str(table))
+    assert code == 2 and f"synonym table {table}: field larger than field limit" in err
+
+
+def test_output_into_a_closed_pipe_is_quiet(tmp_path):
+    """`... | head -1` used to print a BrokenPipeError traceback."""
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(b"\n".join(json.dumps({"candidate": f"w{k} cat", "references": ["a cat"]}).encode()
+                                  for k in range(3000)))  # about 3 MB of output: more than a pipe holds
+    with open(source, "rb") as stdin:
+        proc = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--stages", "exact", "--workers", "1"],
+                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert json.loads(first)["matches"] == 1 and b"Traceback" not in err and err == b""
+
+
+def test_corpus_warns_about_a_missing_wordnet_on_stderr(tmp_path, capsys, monkeypatch):
+    from meteor_core import wordnet as wn
+
+    missing = wn.WordNetStatus(False, "", "", "WordNet 3.0 was not found ... Fix: " + wn.FIX_COMMAND)
+    monkeypatch.setattr(wn, "load_wordnet", lambda: (None, missing))
+    (tmp_path / "c.txt").write_text("the auto\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the car\n", encoding="utf-8")
+    code, _, err = run(capsys, "corpus", "--candidates", str(tmp_path / "c.txt"), "--references",
+                       str(tmp_path / "r.txt"), "--workers", "1", "--json")
+    assert code == 0 and f"warning: synonym stage unavailable: WordNet 3.0 was not found ... Fix: {wn.FIX_COMMAND}" in err
+
+
+def test_corpus_uses_synonym_tables(tmp_path, capsys):
+    """--synonyms reached batch and score but not corpus ("stage 'table:syn' needs a synonym table")."""
+    (tmp_path / "syn.csv").write_text("auto,car\n", encoding="utf-8")
+    (tmp_path / "c.txt").write_text("the auto\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the car\n", encoding="utf-8")
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "c.txt"), "--references",
+                         str(tmp_path / "r.txt"), "--synonyms", str(tmp_path / "syn.csv"), "--stages", "exact",
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["corpus"]["matches_by_stage"] == {"exact": 1, "table:syn": 1}
+
+
+def test_bad_workers_is_a_clear_error(capsys, monkeypatch):
+    feed(monkeypatch, b"")
+    code, _, err = run(capsys, "batch", "--workers", "-1")
+    assert code == 2 and "workers must be a positive integer" in err

@@ -1,5 +1,6 @@
 """Corpus parsing (every malformed case names file, line, problem), analysis and correlations."""
 import json
+import math
 import random
 
 import pytest
@@ -28,7 +29,8 @@ def test_tsv_csv_jsonl_round_trip():
     ("comma.tsv", b"id,candidate,reference\n1,a,b\n", "comma.tsv: line 1 has no tab"),
     ("notjson.jsonl", b"id\tcandidate\n1\ta\n", "notjson.jsonl: line 1 is not JSON"),
     ("empty.csv", b"", "empty.csv: line 1 should be a header row"),
-    ("dup.tsv", b"a\ta\n1\t2\n", "column name(s) repeated: a"),
+    ("dup.tsv", b"a\ta\n1\t2\n", "column name(s) repeated: 'a'"),
+    ("wide.csv", b",".join(b"c%d" % k for k in range(120_000)) + b"\n", "line 1 has 120000 columns; the limit is 1000"),
 ])
 def test_unusable_files_are_named(name, data, message):
     with pytest.raises(MeteorInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -46,24 +48,90 @@ def test_missing_column_lists_the_columns():
         corpus_from_table(table, "hyp", ["reference"])
 
 
-def test_row_problems_are_listed_not_dropped():
+def test_counts_add_up_and_problems_are_in_line_order():
+    """8 data lines: an empty line, a ragged row, a bad human score (kept, scored), an empty
+    candidate (rejected by the scorer): every line is either scored or listed with file, line
+    and reason, in line order."""
     data = (b"id\tcandidate\treference\thuman\n"
             b"s1\tthe cat\tthe cat\t50\n"
             b"\n"
             b"s3\tonly two fields\n"
             b"s4\tthe dog\tthe dog\tn/a\n"
             b"s5\t   \tthe dog\t10\n"
-            b"s6\tthe dog\tthe dog\t70\n")
+            b"s6\tthe dog\tthe dog\t70\n"
+            b"s7\ta cat\tthe cat\t20\n"
+            b"s8\tdogs\tthe dog\t\n")
     table = read_table(data, "rows.tsv")
     corpus = corpus_from_table(table, "candidate", ["reference"], "id", "human")
-    assert [str(p) for p in corpus.problems] == [
-        "rows.tsv, line 3: empty line", "rows.tsv, line 4: 2 fields, the header has 4",
-        "rows.tsv, line 5: human score 'n/a' is not a number"]
     analysis = analyze_corpus(corpus, EXACT)
-    assert analysis.ids == ("s1", "s6")
-    assert analysis.unscored == (("s5", "candidate is empty (no tokens after tokenization)"),)
+    assert analysis.counts_sentence() == "8 data lines, 5 scored, 3 not scored"
+    assert [str(p) for p in analysis.not_scored] == [
+        "rows.tsv, line 3: empty line", "rows.tsv, line 4: 2 fields, the header has 4",
+        "rows.tsv, line 6: candidate is empty (no tokens after tokenization)"]
+    assert analysis.ids == ("s1", "s4", "s6", "s7", "s8") and analysis.lines == (2, 5, 7, 8, 9)
+    assert analysis.human == (50.0, None, 70.0, 20.0, None)
+    assert [str(p) for p in analysis.human_notes] == [
+        "rows.tsv, line 5: human score 'n/a' is not a number: segment scored, left out of the correlations",
+        "rows.tsv, line 9: human score '' is not a number: segment scored, left out of the correlations"]
+    assert {c.n for c in analysis.correlations} == {3}  # s1, s6, s7
     summary = analysis.summary()
-    assert summary["segments_scored"] == 2 and summary["segments_not_scored"] == 4
+    assert (summary["data_lines"], summary["segments_scored"], summary["segments_not_scored"]) == (8, 5, 3)
+
+
+def test_json_values_that_used_to_crash():
+    """A 400-digit human score (OverflowError), a 5000-digit integer (ValueError past Python's
+    digit limit), arrays nested 100,000 deep (RecursionError), a lone surrogate escape, lines
+    '{}' (IndexError in the app): each becomes a listed problem or a note, never a crash."""
+    lines = [json.dumps({"candidate": "the cat", "reference": "the cat", "human": int("9" * 400)}),
+             '{"candidate": "a", "reference": "a", "human": ' + "7" * 5000 + "}",
+             "[" * 100_000 + "]" * 100_000,
+             '{"candidate": "bad \\ud800 text", "reference": "x"}',
+             "{}",
+             json.dumps({"candidate": "the dog", "reference": "the dog", "human": "1e400"})]
+    table = read_table("\n".join(lines).encode(), "odd.jsonl")
+    corpus = corpus_from_table(table, "candidate", ["reference"], human_column="human")
+    assert [str(p) for p in corpus.problems] == [
+        "odd.jsonl, line 2: not valid JSON (a number too long to read)",
+        "odd.jsonl, line 3: not valid JSON (nested too deeply)",
+        "odd.jsonl, line 4: 'candidate' holds an unpaired surrogate escape (such as \\ud800), which is not text",
+        "odd.jsonl, line 5: 'candidate' is missing or not text"]
+    assert corpus.lines == (1, 6) and corpus.human == (None, None)
+    assert [p.line for p in corpus.human_notes] == [1, 6]
+    assert corpus.data_lines == 6
+    only_empty = read_table(b"{}\n{}\n", "empty.jsonl")
+    assert only_empty.columns == () and only_empty.data_lines == 2
+
+
+@pytest.mark.parametrize("ending", [b"\r", b"\r\n", b"\n"])
+def test_every_line_ending_ends_a_line(ending):
+    hyp = ending.join([b"the cat", b"a dog", b"a bird"]) + ending
+    ref = ending.join([b"the cat", b"the dog", b"the bird"])
+    corpus = corpus_from_parallel(("hyp.txt", hyp), [("ref.txt", ref)])
+    assert corpus.candidates == ("the cat", "a dog", "a bird") and corpus.ids == ("1", "2", "3")
+    table = read_table(ending.join([b"candidate\treference", b"the cat\tthe cat", b"a dog\tthe dog"]), "t.tsv")
+    assert [r["candidate"] for r in table.rows] == ["the cat", "a dog"] and table.lines == (2, 3)
+
+
+def test_unicode_line_separators_stay_inside_a_line():
+    """U+2028 is valid raw inside a JSON string; str.splitlines would split the row in two."""
+    rows = [{"candidate": "the cat\u2028sat", "reference": "the cat sat"}, {"candidate": "a dog", "reference": "a dog"}]
+    data = "\n".join(json.dumps(r, ensure_ascii=False) for r in rows).encode()
+    table = read_table(data, "sep.jsonl")
+    assert table.lines == (1, 2) and table.rows[0]["candidate"] == "the cat\u2028sat" and not table.problems
+    corpus = corpus_from_parallel(("h.txt", "a\u2028b\x0cc\nd\n".encode()), [("r.txt", b"x\ny\n")])
+    assert corpus.candidates == ("a\u2028b\x0cc", "d")
+
+
+def test_many_columns_parse_without_quadratic_work():
+    header = "\t".join(f"c{k}" for k in range(1000))
+    table = read_table((header + "\n" + "\t".join("x" * 1000) + "\n").encode(), "wide.tsv")
+    assert len(table.columns) == 1000 and len(table.rows) == 1
+
+
+def test_candidate_column_cannot_be_a_reference():
+    table = read_table(TSV, "c.tsv")
+    with pytest.raises(MeteorInputError, match="chosen as the candidate and as a reference"):
+        corpus_from_table(table, "reference", ["reference"])
 
 
 def test_parallel_files_length_mismatch():
@@ -100,21 +168,68 @@ def test_correlations_match_pandas_and_the_definition():
     assert pearson([1, 1, 1], [1, 2, 3]) is None  # undefined for a constant series, not NaN
 
 
-def test_system_comparison_deltas_and_disagreement():
+def test_system_comparison_pairs_by_line_with_hand_computed_deltas():
+    """Both rows have id 'x': pairing by id gave wrong deltas. Expected values by hand (exact
+    stage, 2005 parameters alpha 0.9, beta 3, gamma 0.5).
+    Line 2, reference 'the cat sat on the mat' (6 tokens):
+    - A 'the cat sat on the mat': m 6, 1 chunk: 1 - 0.5/6^3 = 431/432; BLEU 1.
+    - B 'the cat sat on a mat': m 5, P = R = 5/6, 2 chunks: 5/6 (1 - 0.5 (2/5)^3) = 5/6 * 0.968;
+      BLEU (5/6 * 3/5 * 2/4 * 1/3)^(1/4) = (1/12)^(1/4).
+    Line 3, reference 'a small cat sat on the mat' (7 tokens, no repeated word):
+    - A 'a cat sat on the mat': m 6, P 1, R 6/7, Fmean 6/6.9, 2 chunks: 6/6.9 (1 - 0.5/27);
+      BLEU exp(1 - 7/6) (4/5 * 3/4 * 2/3)^(1/4).
+    - B 'on the mat a small cat sat': m 7, 2 chunks: 1 - 0.5 (2/7)^3 = 339/343;
+      BLEU (5/6 * 3/5 * 1/4)^(1/4) = (1/8)^(1/4): METEOR up, BLEU down."""
     data = (b"id\tA\tB\treference\n"
-            b"1\tthe cat sat on the mat\tthe cat sat on a mat\tthe cat sat on the mat\n"
-            b"2\tmat the on sat cat the\tthe cat sat\tthe cat sat on the mat\n")
+            b"x\tthe cat sat on the mat\tthe cat sat on a mat\tthe cat sat on the mat\n"
+            b"x\ta cat sat on the mat\ton the mat a small cat sat\ta small cat sat on the mat\n")
     table = read_table(data, "two.tsv")
     a = corpus_from_table(table, "A", ["reference"], "id")
     b = corpus_from_table(table, "B", ["reference"], "id")
-    comparison = compare_systems(a, b, EXACT, ("A", "B"))
-    rows = comparison.rows
-    assert [r["id"] for r in rows] == sorted([r["id"] for r in rows], key=lambda i: -abs(next(x["meteor_delta"] for x in rows if x["id"] == i)))
-    by_id = {r["id"]: r for r in rows}
-    assert by_id["1"]["meteor_delta"] < 0 and by_id["1"]["bleu_delta"] < 0 and not by_id["1"]["disagree"]
-    # Segment 2: B is shorter but in order; METEOR falls (recall 1/2), BLEU... both computed by the core:
-    assert by_id["2"]["disagree"] == ((by_id["2"]["meteor_delta"] > 0) != (by_id["2"]["bleu_delta"] > 0)
-                                      and by_id["2"]["meteor_delta"] != 0 and by_id["2"]["bleu_delta"] != 0)
+    comparison = compare_systems([a, b], EXACT, ("A", "B"), resamples=50, trials=50)
+    rows = comparison.pair_rows(0, 1)
+    a2, b2 = 431 / 432, 5 / 6 * 0.968
+    a3, b3 = 6 / 6.9 * (1 - 0.5 / 27), 339 / 343
+    bleu_b2 = (1 / 12) ** 0.25
+    bleu_a3, bleu_b3 = math.exp(1 - 7 / 6) * 0.4 ** 0.25, (1 / 8) ** 0.25
+    assert [r["line"] for r in rows] == [2, 3]  # |delta| 0.191 before 0.135
+    assert rows[0]["meteor_delta"] == pytest.approx(b2 - a2, abs=1e-12)
+    assert rows[0]["bleu_delta"] == pytest.approx(bleu_b2 - 1, abs=1e-12)
+    assert not rows[0]["disagree"]
+    assert rows[1]["meteor_delta"] == pytest.approx(b3 - a3, abs=1e-12)
+    assert rows[1]["bleu_delta"] == pytest.approx(bleu_b3 - bleu_a3, abs=1e-12)
+    assert rows[1]["disagree"]
+    assert comparison.pair_rows(1, 0)[0]["meteor_delta"] == pytest.approx(a2 - b2, abs=1e-12)
+
+
+def test_ranking_and_refusals():
+    data = (b"id\tA\tB\treference\n"
+            b"1\tthe cat sat on the mat\ton the mat\tthe cat sat on the mat\n"
+            b"2\ta dog barked\t\tthe dog barked\n")
+    table = read_table(data, "r.tsv")
+    a = corpus_from_table(table, "A", ["reference"], "id")
+    b = corpus_from_table(table, "B", ["reference"], "id")
+    comparison = compare_systems([a, b], EXACT, ("A", "B"), resamples=20, trials=20)
+    assert comparison.common_lines == (2,) and comparison.left_out == (3,)  # B's line 3 is empty
+    ranking = comparison.ranking()
+    assert [r["system"] for r in ranking] == ["A", "B"] and ranking[0]["corpus_meteor"] == pytest.approx(431 / 432)
+    # 'on the mat': m 3, P 1, R 1/2, Fmean 10/19, 1 chunk: 10/19 (1 - 0.5/27)
+    assert ranking[1]["corpus_meteor"] == pytest.approx(10 / 19 * (1 - 0.5 / 27))
+    with pytest.raises(MeteorInputError, match="at least two systems"):
+        compare_systems([a], EXACT, ("A",))
+    with pytest.raises(MeteorInputError, match="names must differ"):
+        compare_systems([a, b], EXACT, ("A", "A"))
+    with pytest.raises(MeteorInputError, match="two different systems"):
+        comparison.pair_rows(1, 1)
+
+
+def test_csv_export_neutralizes_formulas():
+    from meteor_core.corpus import rows_to_csv
+
+    rows = [{"id": "=cmd|' /C calc'!A0", "candidate": "@SUM(1+1)", "reference": "+1+1", "meteor": -0.5,
+             "note": "-2", "plain": "fine = ok", "wide": "\uff1d1+1"}]
+    lines = rows_to_csv(rows).splitlines()
+    assert lines[1] == "'=cmd|' /C calc'!A0,'@SUM(1+1),'+1+1,-0.5,'-2,fine = ok,'\uff1d1+1"
 
 
 def brute_force_tau_b(x, y):
@@ -135,3 +250,23 @@ def brute_force_tau_b(x, y):
             else:
                 discordant += 1
     return (concordant - discordant) / ((concordant + discordant + ties_x) * (concordant + discordant + ties_y)) ** 0.5
+
+
+def test_cli_tsv_escapes_ids_and_column_options_need_a_table(tmp_path, capsys):
+    from meteor_core.cli import main
+
+    rows = [{"id": "a\tb", "candidate": "the cat", "reference": "the cat"},
+            {"id": "two\nlines\\", "candidate": "a dog", "reference": "the dog"}]
+    table = tmp_path / "ids.jsonl"
+    table.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    assert main(["corpus", "--candidates", str(table), "--id-column", "id", "--tsv", "--stages", "exact"]) == 0
+    out = capsys.readouterr().out.split("\n")
+    assert out[-1] == "" and len(out) == 4  # header + 2 rows: nothing split
+    assert [line.split("\t")[0] for line in out[1:3]] == ["a\\tb", "two\\nlines\\\\"]
+    assert all(len(line.split("\t")) == len(out[0].split("\t")) for line in out[:3])
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a\n")
+    ref.write_text("a\n")
+    for option in (["--id-column", "id"], ["--human-column", "human"]):
+        assert main(["corpus", "--candidates", str(hyp), "--references", str(ref), *option]) == 2
+        assert "column options apply to TSV, CSV and JSONL tables" in capsys.readouterr().err

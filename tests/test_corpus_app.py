@@ -1,5 +1,6 @@
-"""AppTest for the Corpus Explorer and System Comparison pages, with uploads."""
-import json
+"""AppTest for the Corpus Explorer and System Comparison pages: uploads, malformed files, the
+selection through filters, sorts and mode changes, and the comparison's numbers."""
+import html
 from pathlib import Path
 
 import pandas as pd
@@ -16,29 +17,53 @@ GOOD = ("id\tcandidate\treference\thuman\n"
 
 
 def _page(name: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=120)
+    at = AppTest.from_file(str(ROOT / "app_pages" / name), default_timeout=180)
     at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    _clean(at)
     return at
 
 
-def _upload(at: AppTest, name: str, data: bytes) -> AppTest:
-    at.radio(key="corpus-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
-    at.file_uploader(key="corpus-upload").set_value((name, data, "text/plain")).run()
+def _clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+def _upload(at: AppTest, name: str, data: bytes, page: str = "corpus") -> AppTest:
+    at.radio(key=f"{page}-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
+    at.file_uploader(key=f"{page}-upload").set_value((name, data, "text/plain")).run()
+    _clean(at)
     return at
 
 
-def test_sample_corpus_works_without_upload(wordnet_reader):
+def _select_row(at: AppTest, page: str, name: str, row: int) -> AppTest:
+    """What a click on row `row` (position in the table as given) does to the widget state."""
+    key = at.session_state[f"{page}-{name}-key"]
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    at.run()
+    _clean(at)
+    return at
+
+
+def _segments_table(at: AppTest) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if "meteor" in d.value.columns)
+
+
+def _heading(at: AppTest) -> list[str]:
+    return [html.unescape(h.value) for h in at.subheader if h.value.startswith("Segment ") and h.value != "Segment by segment"]
+
+
+def test_sample_corpus_works_without_upload():
     at = _page("corpus_explorer.py")
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Segments scored"] == "24" and metrics["Not scored"] == "0"
-    assert len(at.dataframe) >= 2
+    assert metrics["Segments scored"] == "24 of 24"
+    assert not any("Kendall" in list(d.value.columns) for d in at.dataframe)  # no invented human scores
+    assert any("24 data lines, 24 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
+    table = _segments_table(at)
+    assert list(table.columns[:4]) == ["id", "line", "candidate", "reference"]  # where it is and what it says first
 
 
-def test_upload_scores_and_correlates(wordnet_reader):
+def test_upload_scores_and_correlates():
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
-    table = next(d.value for d in at.dataframe if "meteor" in d.value.columns)
+    table = _segments_table(at)
     assert list(table["id"]) == ["s1", "s2", "s3", "s4"]
     corr = next(d.value for d in at.dataframe if "Kendall tau-b" in d.value.columns)
     human = [95, 60, 40, 85]
@@ -56,56 +81,127 @@ def test_upload_scores_and_correlates(wordnet_reader):
     ("latin.tsv", "id\tcandidate\treference\n1\tcaf\xe9\tx\n".encode("latin-1"), "latin.tsv: line 2 is not UTF-8"),
     ("claims.tsv", b"id,candidate,reference\n1,a,b\n", "has no tab"),
     ("claims.jsonl", b"id\tcandidate\n", "is the file really JSONL"),
+    ("empty.jsonl", b"{}\n{}\n", "0 column(s) found"),
     ("cols.tsv", b"id\thyp\tref\n1\ta\tb\n", None),
 ])
 def test_malformed_uploads_give_clear_messages(name, data, message):
     at = _upload(_page("corpus_explorer.py"), name, data)
-    errors = [e.value for e in at.error]
+    errors = [html.unescape(e.value) for e in at.error]
     if message:
         assert any(message in e for e in errors), errors
     else:  # columns named differently: the mapping offers them; nothing crashes, nothing is scored silently
         assert at.selectbox(key="corpus-cand-col-0").options == ["id", "hyp", "ref"]
 
 
-def test_ragged_and_empty_rows_are_listed():
-    data = GOOD + b"\ns6\tonly two\n"
+def test_counts_add_up_and_bad_human_score_keeps_the_segment():
+    data = GOOD + b"\ns6\tonly two\ns7\tthe cat\tthe cat\tlots\n"
     at = _upload(_page("corpus_explorer.py"), "ragged.tsv", data)
-    assert any("2 row(s) not scored" in w.value for w in at.warning)
-    problems = next(d.value for d in at.dataframe if "problem" in d.value.columns)
-    assert list(problems["problem"]) == ["ragged.tsv, line 6: empty line",
-                                         "ragged.tsv, line 7: 2 fields, the header has 4"]
+    assert any("7 data lines, 5 scored, 2 not scored" in html.unescape(w.value) for w in at.warning)
+    problems = next(d.value for d in at.dataframe if "reason" in d.value.columns and "empty line" in set(d.value["reason"]))
+    assert list(problems["line"]) == [6, 7] and list(problems["reason"]) == ["empty line", "2 fields, the header has 4"]
+    assert list(_segments_table(at)["id"]) == ["s1", "s2", "s3", "s4", "s7"]
+    assert any("left out of the correlations" in html.unescape(i.value) for i in at.info)
+    corr = next(d.value for d in at.dataframe if "Kendall tau-b" in d.value.columns)
+    assert set(corr["segments"]) == {4}
 
 
-def test_parallel_files_mismatch():
-    at = _page("corpus_explorer.py")
-    at.radio(key="corpus-source").set_value("Upload plain-text files").run()
-    at.file_uploader(key="corpus-cand-0").set_value(("hyp.txt", b"a\nb\nc\n", "text/plain")).run()
-    at.file_uploader(key="corpus-refs").set_value([("ref.txt", b"a\nb\n", "text/plain")]).run()
-    assert not at.exception
-    assert any("hyp.txt has 3 lines, ref.txt has 2" in e.value for e in at.error)
-
-
-def test_drill_down_shows_the_selected_segment(wordnet_reader):
+def test_select_then_filter_sort_and_change_mode():
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
-    # Simulate the table selection: the page reads the dataframe's selection state.
-    at.session_state["segments-table"] = {"selection": {"rows": [2], "columns": [], "cells": []}}
+    _select_row(at, "corpus", "table", 2)
+    assert _heading(at) == ["Segment s3 (line 4)"]
+    at.selectbox(key="order").set_value("METEOR, highest first").run()  # sort: s3 is now elsewhere
+    _clean(at)
+    assert _heading(at) == ["Segment s3 (line 4)"]
+    at.slider(key="meteor-range").set_value((0.3, 1.0)).run()  # s3 (0.67) stays
+    _clean(at)
+    assert _heading(at) == ["Segment s3 (line 4)"]
+    at.sidebar.radio(key="mode").set_value("nltk").run()  # mode change: rescored, same segment
+    _clean(at)
+    assert _heading(at) == ["Segment s3 (line 4)"]
+    at.text_input(key="search").input("weather").run()  # filters s3 out: selection cleared, said so
+    _clean(at)
+    assert _heading(at) == []
+    assert any("line 4) is hidden by the filter; selection cleared" in html.unescape(i.value) for i in at.info)
+    at.text_input(key="search").input("").run()
+    _select_row(at, "corpus", "table", 0)  # the table was rebuilt: row 0 is s1 again
+    assert _heading(at) == ["Segment s1 (line 2)"]
+
+
+def test_scatter_point_opens_the_segment():
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    key = at.session_state["corpus-scatter-key"]
+    at.session_state[key] = {"selection": {"points": [{"customdata": 3, "point_index": 1}], "point_indices": [1],
+                                           "box": [], "lasso": []}}
     at.run()
-    assert not at.exception
-    assert any(h.value == "Segment s3" for h in at.subheader)
-    diagram = json.loads(at.get("plotly_chart")[-2].proto.spec)
-    assert {t["meta"]["stage"] for t in diagram["data"] if t.get("meta", {}).get("kind") == "stage"} >= {"exact"}
+    _clean(at)
+    assert _heading(at) == ["Segment s2 (line 3)"]  # customdata is the line, not the row position
 
 
-def test_system_comparison_page(wordnet_reader):
+def test_user_text_is_not_markdown():
+    evil = "![x](http://127.0.0.1:9/p.png)"
+    data = f"id\tcandidate\treference\t{evil}\n[a](http://127.0.0.1:9)\t**bold** cat\tthe cat\t1\n".encode()
+    at = _upload(_page("corpus_explorer.py"), "<b>x</b>.tsv", data)
+    _select_row(at, "corpus", "table", 0)
+    sources = [c.value for c in at.caption] + [m.value for m in at.markdown] + [h.value for h in at.subheader]
+    assert not any(evil in s or "[a](http" in s or "**bold**" in s or "<b>x</b>" in s for s in sources)
+    assert any(evil in html.unescape(s).replace("\u2060", "") for s in sources)  # shown, as text
+    assert "Candidate: **bold** cat" in [t.value for t in at.text]
+
+
+def test_system_comparison_on_the_sample():
     at = _page("system_comparison.py")
-    metrics = [m.value for m in at.metric]
-    assert metrics[0] == "0.8912" and metrics[3] == "0.7030"  # sample corpus: system_a, system_b
-    deltas = at.dataframe[0].value
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert list(ranking["system"]) == ["system_a", "system_c", "system_b"]
+    assert ranking["corpus METEOR"].iloc[0] == pytest.approx(0.8912, abs=5e-5)  # as the Corpus Explorer shows
+    pairs = next(d.value for d in at.dataframe if "p (paired bootstrap)" in d.value.columns)
+    assert len(pairs) == 6 and set(pairs["metric"]) == {"METEOR", "BLEU"}  # 3 pairs x 2 metrics
+    assert pairs["p (approx. randomization)"].between(0, 1).all()
+    assert any("1,000 paired bootstrap resamples (seed 12345)" in html.unescape(c.value) for c in at.caption)
+    deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert list(deltas["meteor_delta"].abs()) == sorted(deltas["meteor_delta"].abs(), reverse=True)
-    at.checkbox(key="disagree").check().run()
-    filtered = at.dataframe[0].value
+    disagreeing = deltas[deltas["disagree"]]
+    _select_row(at, "compare", "delta-table", list(deltas.index).index(disagreeing.index[0]))
+    chosen = _heading(at)
+    assert chosen == [f"Segment {disagreeing['id'].iloc[0]} (line {disagreeing['line'].iloc[0]})"]
+    at.checkbox(key="disagree").check().run()  # select, then filter: the segment stays (it disagrees)
+    _clean(at)
+    assert _heading(at) == chosen
+    filtered = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert len(filtered) == int(deltas["disagree"].sum()) and filtered["disagree"].all()
-    at.session_state["delta-table"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
-    at.run()
-    assert not at.exception
-    assert len([c for c in at.get("plotly_chart")]) >= 2  # both diagrams
+    at.selectbox(key="pair-b").set_value("system_a").run()
+    _clean(at)
+    assert any("Choose two different systems" in html.unescape(e.value) for e in at.error)
+
+
+def test_comparison_refuses_one_system_or_a_reference_column():
+    data = b"id\tcandidate\treference\n1\tthe cat\tthe cat\n2\ta dog\tthe dog\n"
+    at = _upload(_page("system_comparison.py"), "one.tsv", data, page="compare")
+    assert any("two or more system columns" in html.unescape(i.value) for i in at.info)
+    assert not any("rank" in d.value.columns for d in at.dataframe)
+    at.multiselect(key="compare-cand-cols").set_value(["candidate", "reference"]).run()
+    _clean(at)
+    assert any("chosen as a system and as a reference" in html.unescape(e.value) for e in at.error)
+
+
+def test_comparison_pairs_by_line_when_ids_repeat():
+    """Hand-computed (tests/test_corpus.py): line 2 delta 5/6*0.968 - 431/432, line 3 the other way."""
+    data = (b"id\tA\tB\treference\n"
+            b"x\tthe cat sat on the mat\tthe cat sat on a mat\tthe cat sat on the mat\n"
+            b"x\tthe cat sat on a mat\tthe cat sat on the mat\tthe cat sat on the mat\n")
+    at = _upload(_page("system_comparison.py"), "dup.tsv", data, page="compare")
+    at.sidebar.multiselect(key="stages").set_value(["exact"]).run()
+    _clean(at)
+    deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
+    assert sorted(deltas["meteor_delta"]) == pytest.approx(sorted([5 / 6 * 0.968 - 431 / 432, 431 / 432 - 5 / 6 * 0.968]))
+    assert sorted(deltas["line"]) == [2, 3]
+
+
+def test_default_columns_are_systems_not_ids_or_references():
+    data = (b"id\treference\tOnline-B\tLT22\tOnline-Y\n"
+            b"1\tthe cat sat\tthe cat sat\ta cat sat\tcat\n2\tthe dog\tthe dog\ta dog\tdog\n")
+    at = _upload(_page("corpus_explorer.py"), "wmt.tsv", data)
+    assert at.selectbox(key="corpus-cand-col-0").value == "Online-B"
+    at = _upload(_page("system_comparison.py"), "wmt.tsv", data, page="compare")
+    assert at.multiselect(key="compare-cand-cols").value == ["Online-B", "LT22", "Online-Y"]
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert list(ranking["system"]) == ["Online-B", "LT22", "Online-Y"]

@@ -3,7 +3,7 @@ import random
 
 from nltk.translate.meteor_score import align_words, meteor_score
 
-from meteor_core import MeteorConfig, Scorer
+from meteor_core import PRESETS, MeteorConfig, MeteorParams, Scorer
 
 # Repeated function words, inflections that share Porter stems, and WordNet synonyms
 # (car/auto/automobile/motorcar, big/large, fast/quick, sofa/couch, begin/start ...).
@@ -50,3 +50,12 @@ def test_synonym_stage_queries_stems_in_nltk_mode(wordnet_reader):
     scorer = Scorer(MeteorConfig(mode="nltk"))
     assert scorer.score(["automobile"], [["car"]]).best.stats.matches == 0
     assert Scorer(MeteorConfig()).score(["automobile"], [["car"]]).best.stats.matches == 1
+
+
+def test_nltk_mode_parameters_equal_nltks_parameters(wordnet_reader):
+    # alpha, beta and gamma reach the formula in nltk mode as in nltk's own function.
+    for params in (PRESETS["meteor-0.6-perl-en"].params, MeteorParams(0.5, 1.0, 1.0)):
+        scorer = Scorer(MeteorConfig(mode="nltk", params=params))
+        for cand, refs in _pairs(200, seed=11):
+            expected = meteor_score(refs, cand, alpha=params.alpha, beta=params.beta, gamma=params.gamma)
+            assert abs(scorer.score(cand, refs).score - expected) <= 1e-12, (cand, refs, params)

@@ -1,5 +1,11 @@
-"""The fast WordNet reader gives the same synsets as nltk's own reader."""
-from meteor_core.wordnet import LEXNAMES, copy_from_debian
+"""The fast WordNet reader gives the same synsets as nltk's own reader; finding WordNet never
+writes anything and survives read-only or empty nltk_data folders."""
+import os
+
+import pytest
+
+from meteor_core.wordnet import DEBIAN_PACKAGES, DEBIAN_WORDNET_DIR, LEXNAMES, copy_from_debian
+from skip_policy import require
 
 
 def test_fast_reader_matches_nltk(wordnet_reader):
@@ -33,8 +39,8 @@ def test_lexnames_has_45_files_in_order():
 
 def test_debian_copy_recipe(tmp_path):
     target = copy_from_debian(tmp_path / "wordnet")
-    if target is None:  # only where the Debian packages are installed
-        return
+    # Set-up installs the Debian packages: missing, this skips here and fails in CI.
+    require(target is not None, f"{DEBIAN_WORDNET_DIR} has no WordNet (Debian packages {' '.join(DEBIAN_PACKAGES)})")
     lines = (target / "lexnames").read_text().splitlines()
     assert lines[5] == "05\tnoun.animal\t1"
     assert (target / "data.noun").stat().st_size > 10_000_000
@@ -56,3 +62,100 @@ def test_missing_wordnet_is_reported_not_skipped(monkeypatch):
     assert "synonym(unavailable)" in result.signature
     assert "UNAVAILABLE" in explain(result)
     assert result_to_dict(result)["stages"][2]["available"] is False
+
+
+def _debian_wordnet_required():
+    import os
+
+    if not (wn_module().DEBIAN_WORDNET_DIR / "data.noun").is_file():
+        if os.environ.get("CI"):
+            pytest.fail("Debian's wordnet-base is not installed: scripts/setup.sh should have installed it")
+        pytest.skip("needs Debian's wordnet-base (scripts/setup.sh installs it)")
+
+
+def wn_module():
+    from meteor_core import wordnet
+
+    return wordnet
+
+
+@pytest.fixture
+def nltk_data_only(monkeypatch):
+    """nltk looks only in the given folders (not ~/nltk_data); WordNet reloaded before and after."""
+    import nltk.data
+
+    def use(*folders):
+        monkeypatch.setattr(nltk.data, "path", [str(f) for f in folders])
+        monkeypatch.setenv("NLTK_DATA", os.pathsep.join(str(f) for f in folders))
+        wn_module()._load.cache_clear()
+
+    yield use
+    wn_module()._load.cache_clear()
+
+
+def _synonym_score(mode="paper"):
+    from meteor_core import MeteorConfig, Scorer
+
+    result = Scorer(MeteorConfig(mode=mode)).score("the automobile", ["the car"])
+    return result.best.matches_by_stage().get("synonym", 0), result.best.stage_status[-1]
+
+
+def test_scoring_never_writes_into_empty_nltk_data(tmp_path, nltk_data_only):
+    """Issue 12 item 9: an empty writable NLTK_DATA used to get 35 MB copied into it silently at
+    the first score. Scoring now only reads: the stage is reported unavailable with the command
+    that copies (setup-wordnet), and the folder stays empty."""
+    _debian_wordnet_required()
+    empty = tmp_path / "nltk_data"
+    empty.mkdir()
+    nltk_data_only(empty)
+    synonyms, status = _synonym_score()
+    assert synonyms == 0 and not status.available
+    assert "setup-wordnet` copies it" in status.message and str(empty) in status.message
+    assert list(empty.rglob("*")) == []
+
+
+def test_unwritable_nltk_data_reports_instead_of_raising(tmp_path, nltk_data_only):
+    """Issue 12 item 9: a first NLTK_DATA entry that cannot be written made every score raise
+    OSError. (A path under a regular file cannot be created, even by root.)"""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    nltk_data_only(blocker / "nltk_data")
+    for mode in ("paper", "nltk"):
+        synonyms, status = _synonym_score(mode)
+        assert synonyms == 0 and not status.available and wn_module().FIX_COMMAND in status.message
+
+
+def test_wordnet_zip_in_nltk_data_is_used(tmp_path, nltk_data_only, wordnet_reader):
+    import shutil
+
+    corpora = tmp_path / "corpora"
+    corpora.mkdir()
+    shutil.make_archive(str(corpora / "wordnet"), "zip", root_dir=wordnet_reader.root.path + "/..",
+                        base_dir="wordnet")
+    nltk_data_only(tmp_path)
+    synonyms, status = _synonym_score()
+    assert synonyms == 1 and status.available and "wordnet.zip" in wn_module().wordnet_status().path
+
+
+def test_no_wordnet_anywhere_is_reported(tmp_path, nltk_data_only, monkeypatch):
+    nltk_data_only(tmp_path)
+    monkeypatch.setattr(wn_module(), "DEBIAN_WORDNET_DIR", tmp_path / "none")
+    synonyms, status = _synonym_score()
+    assert synonyms == 0 and not status.available and wn_module().FIX_COMMAND in status.message
+
+
+def test_setup_wordnet_announces_its_copy_and_survives_unwritable_target(tmp_path, nltk_data_only):
+    _debian_wordnet_required()
+    target_root = tmp_path / "nltk_data"
+    nltk_data_only(target_root)
+    log = []
+    status = wn_module().install_wordnet(log=log.append)
+    assert status.available and _synonym_score()[0] == 1 and any("Copying WordNet (about 35 MB)" in line and str(target_root) in line
+                                     for line in log)
+    assert (target_root / "corpora" / "wordnet" / "lexnames").is_file()
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    nltk_data_only(blocker / "nltk_data")
+    log = []
+    status = wn_module().install_wordnet(log=log.append)
+    assert any("Could not write" in line for line in log)

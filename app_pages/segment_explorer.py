@@ -2,6 +2,7 @@
 import streamlit as st
 
 from lens import figures, ui
+from lens.ui import md_escape
 
 st.title("Segment Explorer")
 candidate, references, config = ui.segment_inputs()
@@ -12,12 +13,13 @@ if exploration is not None:
     ui.show_warnings(result.best)
     if len(result.per_reference) > 1:
         st.subheader("References")
-        rows = [{"": "★ best" if k == result.best_index else "", "reference": ref, "METEOR": round(r.score, 6),
-                 "matches": r.stats.matches, "chunks": r.stats.chunks}
-                for k, (ref, r) in enumerate(zip(result.references, result.per_reference))]
-        st.dataframe(rows, hide_index=True, width="stretch")
+        st.markdown(ui.markdown_table(("", "reference", "METEOR", "matches", "chunks"), [
+            ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.6f}", r.stats.matches,
+             r.stats.chunks)
+            for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="llrrr"))
         shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
-                         index=result.best_index, format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
+                         index=result.best_index,
+                         format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
     else:
         shown = 0
     segment = result.per_reference[shown]
@@ -27,13 +29,19 @@ if exploration is not None:
     if comparison is not None and comparison.differs and shown == result.best_index:
         other = comparison.other.per_reference[result.best_index]
         highlight = comparison.only_in_chosen
-        st.info(f"**{comparison.other_mode} mode aligns this pair differently**: {config.mode} {segment.score:.4f} "
-                f"vs {comparison.other_mode} {other.score:.4f}. Links only in this view are marked with an orange "
-                f"dotted overlay ({len(comparison.only_in_chosen)}); {comparison.other_mode} mode uses "
-                f"{len(comparison.only_in_other)} link(s) this view does not.")
+        like = ("" if comparison.same_stages is None else
+                f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
+        lines = [f"**{comparison.other_mode} mode scores this pair differently**: {config.mode} {segment.score:.4f} vs "
+                 f"{comparison.other_mode} {other.score:.4f}.{like}"]
+        lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
+        lines.append(f"\nLinks only in this view: orange dotted overlay ({len(comparison.only_in_chosen)}); "
+                     f"{comparison.other_mode} mode uses {len(comparison.only_in_other)} link(s) this view does not.")
+        st.info("\n".join(lines))
+    elif comparison is None and config.language != "en":
+        st.caption("nltk mode exists for English only: no mode comparison for this language.")
 
     st.subheader(f"Alignment — METEOR {segment.score:.4f}")
-    view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed")
+    view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed", key="w_view")
     if view == "diagram":
         ui.show_diagram(segment, key="diagram", highlight=highlight)
         st.caption("Candidate above, reference below. Lines: links, coloured by stage. Hollow grey: unmatched. "
@@ -41,7 +49,8 @@ if exploration is not None:
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
     if comparison is not None and comparison.differs and shown == result.best_index:
-        with st.expander(f"Show the {comparison.other_mode}-mode alignment"):
+        # A toggle, not an expander: a collapsed expander still draws its chart.
+        if st.toggle(f"Show the {comparison.other_mode}-mode alignment", key="w_show_other"):
             other = comparison.other.per_reference[result.best_index]
             ui.show_diagram(other, key="other-diagram", highlight=comparison.only_in_other,
                             title=f"{comparison.other_mode} mode: {other.score:.4f}")
@@ -57,5 +66,6 @@ if exploration is not None:
     with left:
         ui.export_json(exploration)
     with right:
-        st.radio("Diagram image format (camera icon on the diagram)", ("png", "svg"), key="image_format", horizontal=True)
+        st.radio("Diagram image format (camera icon on the diagram)", ("png", "svg"), key="w_image_format",
+                 horizontal=True)
     st.caption(f"Signature: `{result.signature}`")

@@ -1,0 +1,119 @@
+"""Corpus Explorer: score a whole corpus, find the segments that matter, drill down."""
+
+import pandas as pd
+import streamlit as st
+
+from lens import corpus_ui, figures, ui
+from lens.corpus_ui import plain
+from meteor_core.corpus import analyze_corpus
+
+PAGE = "corpus"
+ORDERS = {"file order": ("line", True), "METEOR, lowest first": ("meteor", True),
+          "METEOR, highest first": ("meteor", False), "BLEU, lowest first": ("bleu", True),
+          "METEOR minus BLEU, largest first": ("gap", False)}
+
+st.title("Corpus Explorer")
+_, _, config = ui.segment_inputs(with_text=False, segment_page=False)
+chosen = corpus_ui.corpus_inputs(PAGE)
+analysis = None
+if chosen is not None and config is not None:
+    corpus = chosen.corpora[0]
+    analysis = corpus_ui.run_cached(PAGE, corpus_ui._digest(chosen.digest, config),
+                                    f"Scoring {len(corpus.candidates):,} segments…",
+                                    lambda progress: analyze_corpus(corpus, config, progress))
+
+if analysis is not None:
+    selection = corpus_ui.Selection(PAGE)
+    selection.follow_data(chosen.digest)
+    selection.keep_if_present(analysis.lines, "is not scored with these settings")
+    summary = analysis.summary()
+    corpus_ui.show_counts(analysis)
+    st.subheader("Summary")
+    c = st.columns(4)
+    c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
+    c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
+    c[2].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens")
+    c[3].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
+    st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
+               "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
+               "a different number. Matches by stage: "
+               + plain(", ".join(f"{k} {v}" for k, v in summary["matches_by_stage"].items())) + ". "
+               + "Segment id: " + plain(analysis.id_source) + ".")
+
+    frame = pd.DataFrame(analysis.rows)
+    lines = list(frame["line"])
+    hover_ids = [str(i) for i in frame["id"]]  # metric_scatter escapes them (Plotly renders tags)
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
+                        key="histograms")
+    with right:
+        scatter = figures.metric_scatter(list(frame["bleu"]), list(frame["meteor"]), hover_ids, "BLEU", "METEOR",
+                                         keys=lines)
+        # Streamlit turns point clicks off while the box tool is the drag mode: start in pan mode.
+        scatter.update_layout(dragmode="pan")
+        corpus_ui.selectable_scatter(selection, scatter, (analysis.corpus.signature, tuple(lines)), name="scatter",
+                                     others=("table",))
+        st.caption("Click a point to open that segment below, or choose the box tool (top right of the chart) "
+                   "and drag a box around points.")
+
+    if analysis.correlations:
+        st.subheader("Agreement with human scores")
+        st.dataframe(pd.DataFrame([{"metric": c.metric, "Pearson r": c.pearson, "Spearman rho": c.spearman,
+                                    "Kendall tau-b": c.kendall_tau_b, "segments": c.n} for c in analysis.correlations]),
+                     hide_index=True, width="stretch",
+                     column_config={k: st.column_config.NumberColumn(k, format="%.4f")
+                                    for k in ("Pearson r", "Spearman rho", "Kendall tau-b")})
+        st.caption("Segment-level correlations over the segments that have a human score. METEOR was designed to "
+                   "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
+        with_human = frame[frame["human"].notna()]
+        st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
+                                               [str(i) for i in with_human["id"]], "human score", "METEOR",
+                                               keys=list(with_human["line"])),
+                        width="stretch", key="human-scatter")
+
+    st.subheader("Segments")
+    f1, f2, f3 = st.columns([2, 3, 2])
+    low, high = f1.slider("METEOR between", 0.0, 1.0, (0.0, 1.0), step=0.01, key="meteor-range")
+    search = f2.text_input("Search id, candidate or reference", key="search")
+    order = f3.selectbox("Order", list(ORDERS), key="order")
+    shown = frame[(frame["meteor"] >= low) & (frame["meteor"] <= high)]
+    if search:
+        needle = search.lower()
+        shown = shown[shown["id"].astype(str).str.lower().str.contains(needle, regex=False)
+                      | shown["candidate"].str.lower().str.contains(needle, regex=False)
+                      | shown["reference"].str.lower().str.contains(needle, regex=False)]
+    column, ascending = ORDERS[order]
+    sort_values = (shown["meteor"] - shown["bleu"]) if column == "gap" else shown[column]
+    shown = shown.iloc[sort_values.reset_index(drop=True).sort_values(ascending=ascending, kind="stable").index]
+    selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
+    st.caption(f"{len(shown):,} of {len(frame):,} segments shown. Click a row to open it; click a column header "
+               "to sort. Numbers are rounded here; the CSV and JSON exports keep full precision.")
+    view = shown.drop(columns=["line"]) if analysis.id_source.startswith("line number") else shown
+    corpus_ui.selectable_table(selection, view, list(shown["line"]), corpus_ui.segment_columns(view), name="table",
+                               others=("scatter",))
+
+    if selection.line is not None:
+        k = analysis.index_of_line[selection.line]
+        segment = analysis.corpus.segments[k]
+        st.subheader(plain(f"Segment {analysis.ids[k]}") + (f" (line {selection.line})"
+                                                              if analysis.ids[k] != str(selection.line) else ""))
+        st.text(f"Candidate: {segment.candidate}")
+        st.text(f"Best reference ({segment.best_index + 1} of {len(segment.references)}): "
+                f"{segment.references[segment.best_index]}")
+        ui.show_warnings(segment.best)
+        ui.show_diagram(segment.best, key="drill-diagram")
+        ui.show_breakdown(segment.best, key="drill-breakdown")
+        bleu = analysis.bleu[k]
+        st.write(f"BLEU {bleu.score:.4f}" + (f" — {plain(bleu.zero_reason)}" if bleu.zero_reason else ""))
+        if st.button("Clear selection", key="clear-selection"):
+            selection.set(None)
+            selection.reset_widget("table")
+            selection.reset_widget("scatter")
+            st.rerun()
+    else:
+        st.info("Select a row (or click a point in the scatter) to see that segment's alignment and breakdown.")
+
+    st.subheader("Export")
+    corpus_ui.downloads(analysis.rows, summary, "meteor-corpus")
+    st.caption("Signature: " + plain(summary["signature"]))

@@ -1,0 +1,65 @@
+"""How METEOR works: a step-through of the computation on the current pair. The steps and their
+texts come from meteor_core.methods (true for the chosen mode and objective); this page draws."""
+import streamlit as st
+
+from lens import ui
+from lens.examples import BY_KEY
+from lens.ui import md_escape
+from meteor_core import MeteorConfig
+from meteor_core.methods import crossing_pairs, describe, walkthrough
+
+st.title("How METEOR works")
+st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
+         "in the sidebar). Each step changes one thing.")
+candidate, references, config = ui.segment_inputs(with_text=False)
+ui.show_pair(candidate, references)
+exploration = ui.run_explore(candidate, references, config) if config is not None else None
+
+if exploration is not None:
+    segment = exploration.result.best
+    method = describe(config)
+    st.markdown(f"**Method.** {md_escape(method.summary)}")
+    if method.notes:
+        st.caption("  \n".join(md_escape(note) for note in method.notes))
+    steps = walkthrough(segment)
+    labels = [step.label for step in steps]
+    if st.session_state.get("w_how_step") not in labels:  # a new pair or example starts at the first step
+        st.session_state["w_how_step"] = labels[0]
+    if len(steps) > 1:
+        st.select_slider("Step", labels, key="w_how_step")
+    number = labels.index(st.session_state["w_how_step"])
+    step = steps[number]
+    st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
+    for warning in step.warnings:
+        st.warning(md_escape(warning))
+    if step.details:
+        st.caption("  \n".join(md_escape(line) for line in step.details))
+    ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
+                    crossings=step.crossings, show_chunks=step.show_chunks)
+    if step.formula:
+        st.latex(ui.formula_latex(segment, [step.formula]))
+
+st.divider()
+st.header("What a crossing is")
+example = BY_KEY["objectives"]
+st.write("Two links cross when one goes to the right of the other on one row and to the left on the other; each "
+         "x marks a crossing pair. " + md_escape(example.note))
+runs = {objective: ui.cached_explore(example.candidate, example.references,
+                                     MeteorConfig(objective=objective)).result.best
+        for objective in ("crossings", "chunks")}
+objective = st.radio("Alignment objective for this example", list(runs), horizontal=True, key="w_how_objective",
+                     format_func=lambda o: f"fewest {o}: {runs[o].stats.chunks} chunks, {runs[o].crossings} crossings, "
+                                           f"METEOR {runs[o].score:.4f}")
+r = runs[objective]
+ui.show_diagram(r, key="objective-diagram", crossings=crossing_pairs(r.links),
+                title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")
+
+st.header("The glossary example: “The feline sat on a mat”")
+cat = BY_KEY["cat-feline"]
+st.write(md_escape(cat.note))
+glossary = ui.cached_explore(cat.candidate, cat.references, MeteorConfig())
+g = glossary.result.best
+st.write(f"What METEOR (2005, exact + stem + WordNet) really gives: **{g.score:.4f}** with "
+         f"{g.stats.matches} matches in {g.stats.chunks} chunks, not 0.830.")
+if st.toggle("Show its alignment", key="w_how_glossary"):
+    ui.show_diagram(g, key="glossary-diagram")

@@ -1,0 +1,130 @@
+"""System Comparison: two or more systems against the same references: a ranking with 95%
+intervals, paired significance tests for every pair, and any two systems segment by segment."""
+import json
+
+import pandas as pd
+import streamlit as st
+
+from lens import corpus_ui, ui
+from lens.corpus_ui import plain
+from meteor_core.corpus import analyze_systems, compare_analyses, rows_to_csv
+from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
+
+PAGE = "compare"
+st.title("System Comparison")
+_, _, config = ui.segment_inputs(with_text=False, segment_page=False)
+chosen = corpus_ui.corpus_inputs(PAGE, multi=True)
+with st.expander("Significance test settings"):
+    s1, s2, s3 = st.columns(3)
+    resamples = int(s1.number_input("Bootstrap resamples", 100, 10_000, DEFAULT_RESAMPLES, step=100, key="resamples"))
+    trials = int(s2.number_input("Randomization trials", 100, 100_000, DEFAULT_TRIALS, step=1000, key="trials"))
+    seed = int(s3.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, step=1, key="seed"))
+
+comparison = None
+if chosen is not None and config is not None:
+    corpora, names = chosen.corpora, chosen.names
+    analyses = corpus_ui.run_cached(PAGE, corpus_ui._digest(chosen.digest, config),
+                                    f"Scoring {len(names)} systems…",
+                                    lambda progress: analyze_systems(corpora, config, names, progress))
+    if analyses is not None:
+        comparison = corpus_ui.run_cached(
+            f"{PAGE}-significance", corpus_ui._digest(chosen.digest, config, resamples, trials, seed),
+            "Significance tests…", lambda progress: compare_analyses(analyses, names, config, resamples, trials, seed))
+
+if comparison is not None:
+    sig = comparison.significance
+    for name, analysis in zip(comparison.names, comparison.analyses):
+        corpus_ui.show_counts(analysis, name)
+
+    st.subheader("Ranking")
+    ranking = pd.DataFrame([{
+        "rank": r["rank"], "system": r["system"], "corpus METEOR": r["corpus_meteor"],
+        "METEOR 95% CI": f"{r['meteor_ci_low']:.4f} – {r['meteor_ci_high']:.4f}",
+        "mean segment METEOR": r["mean_segment_meteor"], "corpus BLEU": r["corpus_bleu"],
+        "BLEU 95% CI": f"{r['bleu_ci_low']:.4f} – {r['bleu_ci_high']:.4f}"} for r in comparison.ranking()])
+    number = st.column_config.NumberColumn
+    st.dataframe(ranking, hide_index=True, width="stretch", key="ranking", column_config={
+        "rank": number("rank", format="%d", width="small"),
+        "corpus METEOR": number("corpus METEOR (0-1)", format="%.4f"),
+        "mean segment METEOR": number("mean segment METEOR (0-1)", format="%.4f"),
+        "corpus BLEU": number("corpus BLEU (0-1)", format="%.4f")})
+    left_out = comparison.left_out
+    st.caption(f"On the {len(comparison.common_lines):,} segments scored in every system"
+               + (f" ({len(left_out)} line(s) not scored in some system are left out: "
+                  + ", ".join(map(str, left_out[:20])) + ("…" if len(left_out) > 20 else "") + ")" if left_out else "")
+               + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
+                 "Corpus scores come from statistics summed over segments.")
+    for note in sig.notes:
+        st.warning(plain(note))
+
+    st.subheader("Is the difference significant?")
+    pairs = pd.DataFrame([{
+        "metric": p.metric, "system A": p.system_a, "system B": p.system_b, "B − A": p.difference,
+        "95% CI of B − A": f"{p.difference_ci_low:+.4f} – {p.difference_ci_high:+.4f}",
+        "verdict at 0.05": p.verdict(),
+        "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization}
+        for p in sig.pairs])
+    st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", height=min(700, 35 * (len(pairs) + 1) + 3),
+                 column_config={
+        "B − A": number("B − A (0-1 scale)", format="%+.4f"),
+        "p (paired bootstrap)": number("p (paired bootstrap)", format="%.4f"),
+        "p (approx. randomization)": number("p (approx. randomization)", format="%.4f")})
+    st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
+               f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
+               "same settings give the same numbers. A difference counts as significant when both tests give "
+               "p < 0.05. Settings are in 'Significance test settings' above.")
+
+    st.subheader("Segment by segment")
+    names = list(comparison.names)
+    c1, c2, c3 = st.columns([2, 2, 3])
+    name_a = c1.selectbox("System A", names, index=0, key="pair-a")
+    name_b = c2.selectbox("System B", names, index=1, key="pair-b")
+    if name_a == name_b:
+        st.error("Choose two different systems for A and B.")
+    else:
+        a, b = names.index(name_a), names.index(name_b)
+        selection = corpus_ui.Selection(PAGE)
+        selection.follow_data(chosen.digest)  # a line is the same segment in every system: keep it across pairs
+        rows = pd.DataFrame(comparison.pair_rows(a, b))
+        selection.keep_if_present(list(rows["line"]), "is not scored in both systems with these settings")
+        only_disagree = c3.checkbox("Only segments where METEOR and BLEU move in opposite directions", key="disagree")
+        shown = rows[rows["disagree"]] if only_disagree else rows
+        selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
+        st.caption(plain(f"{name_b} minus {name_a}, largest METEOR change first. {len(shown):,} of {len(rows):,} "
+                         f"segments shown; {int(rows['disagree'].sum()):,} with the metrics disagreeing. Segment id: "
+                         f"{comparison.analyses[a].id_source}. Click a row to see both alignments."))
+        view = shown.drop(columns=["line"]) if comparison.analyses[a].id_source.startswith("line number") else shown
+        text = st.column_config.TextColumn
+        corpus_ui.selectable_table(selection, view, list(shown["line"]), {
+            "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
+            "candidate_a": text("A: candidate", width="medium"), "candidate_b": text("B: candidate", width="medium"),
+            "reference": text("best reference (A)", width="medium"),
+            "meteor_a": number("A METEOR", format="%.4f"), "meteor_b": number("B METEOR", format="%.4f"),
+            "meteor_delta": number("Δ METEOR (B − A)", format="%+.4f"),
+            "bleu_a": number("A BLEU", format="%.4f"), "bleu_b": number("B BLEU", format="%.4f"),
+            "bleu_delta": number("Δ BLEU (B − A)", format="%+.4f"),
+            "disagree": st.column_config.CheckboxColumn("metrics disagree")}, name="delta-table")
+        if selection.line is not None:
+            line = selection.line
+            first, second = comparison.analyses[a], comparison.analyses[b]
+            seg_a, seg_b = first.segment(line), second.segment(line)
+            seg_id = first.ids[first.index_of_line[line]]
+            st.subheader(plain(f"Segment {seg_id}") + (f" (line {line})" if seg_id != str(line) else ""))
+            st.text(f"Reference: {seg_a.references[seg_a.best_index]}")
+            for label, name, analysis, segment in (("A", name_a, first, seg_a), ("B", name_b, second, seg_b)):
+                k = analysis.index_of_line[line]
+                st.markdown(f"**{label}: {plain(name)}** — METEOR {segment.score:.4f}, BLEU {analysis.bleu[k].score:.4f}")
+                st.text(segment.candidate)
+                ui.show_diagram(segment.best, key=f"diagram-{label}")
+            corpus_ui.breakdown_table({f"A: {name_a}": seg_a.best, f"B: {name_b}": seg_b.best})
+        else:
+            st.info("Select a row to see both alignments one above the other.")
+
+    st.subheader("Export")
+    e1, e2 = st.columns(2)
+    e1.download_button("Ranking and significance (JSON)", json.dumps(
+        {"systems": comparison.ranking(), "pairs": comparison.pair_table(), "significance": sig.to_dict()},
+        ensure_ascii=False, indent=1), file_name="meteor-comparison.json", mime="application/json")
+    if name_a != name_b:
+        e2.download_button("Per-segment deltas (CSV)", rows_to_csv(comparison.pair_rows(a, b)),
+                           file_name="meteor-comparison-segments.csv", mime="text/csv")

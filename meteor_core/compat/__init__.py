@@ -1,0 +1,1 @@
+"""Drop-in replacements for other packages' METEOR entry points, computed by meteor_core."""

@@ -1,0 +1,137 @@
+"""pandas in, pandas out: the unit that existing engines distribute (Dask, Spark).
+
+`score_series(candidates, references, config, synonym_tables)` scores aligned pandas Series
+(a reference entry is one string or a list of strings) and returns one row per segment with
+the segment's statistics. It is a plain function of pandas objects, so:
+
+  * dask.dataframe:  ddf.map_partitions(score_partition, reference_columns=[...], config=...,
+                                        meta=result_meta())
+  * dask.bag:        bag.map_partitions(score_records, config=...)
+  * Spark:           pandas_udf(lambda c, r: score_series(c, r, config), RESULT_SPARK_SCHEMA)
+
+and the corpus score comes from the summed statistics, exactly as Scorer.score_corpus computes
+it (`corpus_breakdown`). Each worker process builds its Scorer once per configuration (cached,
+bounded). Nothing here imports Dask or Spark; see docs/distributed.md for complete examples.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Optional, Sequence
+
+import pandas as pd
+
+from .errors import MeteorInputError
+from .formula import MeteorBreakdown, MeteorStats, compute
+from .params import MeteorConfig
+from .stages import SynonymTable
+
+FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
+INT_COLUMNS = ("matches", "chunks", "candidate_length", "reference_length", "best_reference")
+#: Output columns, in order. Counts are nullable integers and `optimal` a nullable boolean:
+#: a row that cannot be scored has them missing and its reason in `error`.
+COLUMNS = FLOAT_COLUMNS + INT_COLUMNS + ("optimal", "error")
+#: The same columns as a Spark DDL schema string, for pandas_udf's returnType.
+RESULT_SPARK_SCHEMA = ", ".join([f"{c} double" for c in FLOAT_COLUMNS] + [f"{c} long" for c in INT_COLUMNS]
+                                + ["optimal boolean", "error string"])
+
+
+def result_meta() -> pd.DataFrame:
+    """An empty frame with the output columns and dtypes (Dask's `meta`)."""
+    return _frame([])
+
+
+@lru_cache(maxsize=8)
+def _scorer(config: MeteorConfig, synonym_tables: tuple[SynonymTable, ...]):
+    from .scorer import Scorer
+
+    return Scorer(config, synonym_tables)
+
+
+def _row(scorer, candidate, references) -> dict:
+    try:
+        if not isinstance(candidate, str):
+            raise MeteorInputError(f"candidate must be a string, got {candidate!r}")
+        if isinstance(references, str):
+            refs = references
+        elif hasattr(references, "__iter__") and all(isinstance(r, str) for r in references):
+            refs = list(references)  # a list, or the numpy array Arrow gives for a list column
+        else:
+            raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
+        result = scorer.score(candidate, refs)
+    except MeteorInputError as error:
+        return {"error": str(error)}
+    best, b = result.best, result.best.breakdown
+    return {"score": b.score, "precision": b.precision, "recall": b.recall, "fmean": b.fmean,
+            "penalty": b.penalty, "fragmentation": b.fragmentation, "matches": best.stats.matches,
+            "chunks": best.stats.chunks, "candidate_length": best.stats.candidate_length,
+            "reference_length": best.stats.reference_length, "best_reference": result.best_index,
+            "optimal": best.optimal, "error": None}
+
+
+def _frame(rows: list[dict], index=None) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=list(COLUMNS), index=index)
+    for column in FLOAT_COLUMNS:
+        frame[column] = frame[column].astype("float64")
+    for column in INT_COLUMNS:
+        frame[column] = frame[column].astype("Int64")
+    frame["optimal"] = frame["optimal"].astype("boolean")
+    frame["error"] = frame["error"].astype("object")
+    return frame
+
+
+def score_series(candidates: pd.Series, references: pd.Series, config: Optional[MeteorConfig] = None,
+                 synonym_tables: Sequence[SynonymTable] = ()) -> pd.DataFrame:
+    """One output row per (candidate, references) pair, same index as `candidates`."""
+    if len(candidates) != len(references):
+        raise MeteorInputError(f"{len(candidates)} candidates but {len(references)} reference entries")
+    scorer = _scorer(config or MeteorConfig(), tuple(synonym_tables))
+    rows = [_row(scorer, c, r) for c, r in zip(candidates, references)]
+    return _frame(rows, index=candidates.index)
+
+
+def score_partition(partition: pd.DataFrame, candidate_column: str = "candidate",
+                    reference_columns: Sequence[str] = ("reference",), config: Optional[MeteorConfig] = None,
+                    synonym_tables: Sequence[SynonymTable] = ()) -> pd.DataFrame:
+    """score_series on the columns of a frame (a Dask partition). Each reference column holds
+    one reference per row (missing: fewer references for that row), or a list of them. Prefer
+    string columns: Dask turns object columns into strings, and a list into its repr."""
+    columns = [partition[c] for c in reference_columns]
+    references = pd.Series([_references_of_row(values) for values in zip(*columns)], index=partition.index,
+                           dtype=object)
+    return score_series(partition[candidate_column], references, config, synonym_tables)
+
+
+def _references_of_row(values) -> object:
+    refs = []
+    for value in values:
+        if isinstance(value, str):
+            refs.append(value)
+        elif hasattr(value, "__iter__"):
+            refs.extend(value)
+        elif value is not None and not pd.isna(value):
+            return value  # not text: _row reports it
+    return refs
+
+
+def score_records(records: Iterable[dict], candidate_key: str = "candidate", references_key: str = "references",
+                  config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()) -> list[dict]:
+    """For dask.bag partitions of dicts: one output dict per record (the COLUMNS keys)."""
+    scorer = _scorer(config or MeteorConfig(), tuple(synonym_tables))
+    out = []
+    for record in records:
+        row = dict.fromkeys(COLUMNS)
+        row.update(_row(scorer, record.get(candidate_key), record.get(references_key)))
+        out.append(row)
+    return out
+
+
+def corpus_breakdown(results: pd.DataFrame, config: Optional[MeteorConfig] = None) -> MeteorBreakdown:
+    """Corpus METEOR from the summed statistics of the scored rows (rows with an error left out),
+    as Scorer.score_corpus computes it."""
+    config = config or MeteorConfig()
+    scored = results[results["error"].isna()]
+    totals = {c: int(scored[c].sum()) for c in ("matches", "candidate_length", "reference_length", "chunks")}
+    if not len(scored):
+        raise MeteorInputError("no segment could be scored")
+    stats = MeteorStats(totals["matches"], totals["candidate_length"], totals["reference_length"], totals["chunks"])
+    return compute(stats, config.params, config.zero_penalty_single_chunk)

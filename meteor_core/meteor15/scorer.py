@@ -1,0 +1,265 @@
+"""METEOR 1.5 mode: text in, the project's result types out, numbers equal to the jar's.
+
+`Scorer(MeteorConfig(mode="meteor15"))` hands its work to `Meteor15Scorer`, which has the same
+public methods (score, score_corpus, signature, tokenize, score_tokens) and returns the same
+result types as the other modes, with METEOR 1.5's extras in `SegmentResult.meteor15` and
+`CorpusResult.meteor15`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional, Sequence
+
+from ..align import count_crossings
+from ..errors import MeteorInputError, MeteorParameterError
+from ..formula import MeteorBreakdown, MeteorStats
+from ..params import MeteorConfig
+from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
+                      MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
+                      WeightedBreakdown, WeightedStats)
+from ..tokenize import Token
+from . import data as data_module
+from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
+from .formula import aggregate, compute
+from .normalize import words_of
+from .snowball import stem
+
+TextOrTokens = "str | Sequence[str]"
+
+DESCRIPTIONS = {
+    "exact": "same word (METEOR 1.5 exact module)",
+    "stem": "same Snowball English stem (the jar's stemmer)",
+    "synonym": "share a synset in the jar's WordNet-derived synonym files",
+    "paraphrase": "phrase and paraphrase in the jar's table paraphrase-en (phrase to phrase)",
+}
+NEEDS_DATA = ("synonym", "paraphrase")
+#: Characters per side accepted before normalizing (checked first, so a huge text is rejected
+#: before any work); far above max_tokens words of normal text.
+CHARS_PER_TOKEN = 64
+
+
+class Meteor15Scorer:
+    """Resources (the converted jar data) opened once per configuration; thread-safe."""
+
+    def __init__(self, config: MeteorConfig, synonym_tables: Sequence = ()):
+        if config.mode != "meteor15":
+            raise MeteorParameterError(f"Meteor15Scorer needs mode meteor15, got {config.mode!r}")
+        if tuple(synonym_tables):
+            raise MeteorParameterError("meteor15 mode uses the jar's own synonym files; user synonym tables "
+                                       "are a paper-mode stage")
+        self.config = config
+        self.synonym_tables = ()
+        self.data, self.data_status = data_module.load_data()
+        self.matcher = Matcher(config.stages, self.data)
+        self.normalization = config.meteor15_normalization
+        missing = "" if self.data_status.available else self.data_status.message
+        self.stage_status = tuple(
+            StageStatus(name, not (missing and name in NEEDS_DATA), DESCRIPTIONS[name],
+                        missing if name in NEEDS_DATA else "")
+            for name in config.stages)
+        self.notes: tuple[str, ...] = (missing,) if missing else ()
+        self._function_words = self.data.function_words if self.data else frozenset()
+        self._prefixes = self.data.prefixes if self.data else {}
+        self._modules = tuple(zip(config.stages, config.weights))
+        self._signature: Optional[str] = None
+
+    # -- signature ------------------------------------------------------------------------------
+    def signature(self) -> str:
+        if self._signature is None:
+            from ..scorer import __version__
+
+            c, p = self.config, self.config.params
+            self._signature = "|".join([
+                f"meteor-lens:{__version__}", "lang:en", "mode:meteor15",
+                "modules:" + "+".join(c.stages), "w:" + ",".join(f"{w:g}" for w in c.weights),
+                f"a:{p.alpha:g}", f"b:{p.beta:g}", f"g:{p.gamma:g}", f"d:{p.delta:g}",
+                f"norm:{self.normalization}", f"beam:{BEAM_SIZE}",
+                f"data:{self.data_status.version if self.data_status.available else 'MISSING'}",
+            ])
+        return self._signature
+
+    # -- tokens ---------------------------------------------------------------------------------
+    def words(self, text: "TextOrTokens", field: str) -> list[str]:
+        """The words the jar aligns for one side (after its normalization)."""
+        if not isinstance(text, str):
+            pieces = list(text)
+            if not all(isinstance(p, str) for p in pieces):
+                raise MeteorInputError(f"{field}: tokens must be strings")
+            text = " ".join(pieces)
+        limit = self.config.max_tokens * CHARS_PER_TOKEN
+        if len(text) > limit:
+            raise MeteorInputError(f"{field} has {len(text)} characters; the limit is {limit} per side")
+        words = words_of(text, self.normalization, self._prefixes)
+        if len(words) > self.config.max_tokens:
+            raise MeteorInputError(f"{field} has {len(words)} tokens; the limit is {self.config.max_tokens} per side")
+        return words
+
+    def tokenize(self, text: "TextOrTokens", field: str) -> tuple[Token, ...]:
+        original = text if isinstance(text, str) else " ".join(text)
+        return _locate(self.words(text, field), original)
+
+    # -- one pair -------------------------------------------------------------------------------
+    def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
+        words1 = [t.norm for t in candidate]
+        words2 = [t.norm for t in reference]
+        alignment = self.matcher.align(words1, words2)
+        function1 = tuple(is_function_word(w, self._function_words) for w in words1)
+        function2 = tuple(is_function_word(w, self._function_words) for w in words2)
+        stats = _weighted_stats(alignment.matches, self._modules, function1, function2, alignment.chunks)
+        p = self.config.params
+        weighted = compute(stats, p.alpha, p.beta, p.gamma, p.delta)
+        links = sorted(((self._link(m, words1, words2), id(m) in alignment.fixed) for m in alignment.matches),
+                       key=lambda pair: (pair[0].candidate, pair[0].reference))
+        link_list = tuple(link for link, _ in links)
+        spans = sorted(_chunk_spans(alignment.matches), key=lambda c: (c.candidate_start, c.reference_start))
+        detail = Meteor15Detail(
+            stats, weighted, function1, function2, tuple(k for k, (_, fixed) in enumerate(links) if fixed),
+            alignment.candidates_per_module, alignment.identical, self.notes)
+        return SegmentResult(
+            candidate_tokens=candidate, reference_tokens=reference, links=link_list, chunk_spans=tuple(spans),
+            crossings=count_crossings([(l.candidate, l.reference) for l in link_list]),
+            stats=MeteorStats(stats.candidate_matches, stats.candidate_length, stats.reference_length, stats.chunks),
+            breakdown=_breakdown(weighted), snapshots=self._snapshots(link_list, alignment, len(words1), len(words2)),
+            stage_status=self.stage_status, optimal=True, config=self.config, meteor15=detail)
+
+    def _link(self, m: Match, words1: Sequence[str], words2: Sequence[str]) -> Link:
+        name = self.config.stages[m.module]
+        cand = words1[m.match_start:m.match_start + m.match_length]
+        ref = words2[m.start:m.start + m.length]
+        if name == "exact":
+            evidence = cand[0]
+        elif name == "stem":
+            evidence = f"stem {stem(cand[0])!r}"
+        elif name == "synonym":
+            shared = sorted(self.matcher.synsets(cand[0]) & self.matcher.synsets(ref[0]))
+            evidence = "synset " + ", ".join(f"{s:08d}" for s in shared[:3]) + (" ..." if len(shared) > 3 else "")
+        else:
+            phrase, para = (ref, cand) if m.table_side == "reference" else (cand, ref)
+            evidence = f"paraphrase table entry {m.entry + 1}: {' '.join(phrase)!r} -> {' '.join(para)!r}"
+        return Link(m.match_start, m.start, name, evidence, m.match_start + m.match_length, m.start + m.length)
+
+    def _snapshots(self, links: tuple[Link, ...], alignment: JarAlignment, n1: int, n2: int):
+        """One step per module: the links of the final alignment that module made. (The jar
+        pools all modules' matches before one search; this is a view, not its order of work.)"""
+        out, cumulative = [], []
+        for k, name in enumerate(self.config.stages):
+            new = tuple(l for l in links if l.stage == name)
+            cumulative = sorted(cumulative + list(new), key=lambda l: (l.candidate, l.reference))
+            used1 = {i for l in cumulative for i in range(l.candidate, l.candidate_stop)}
+            used2 = {j for l in cumulative for j in range(l.reference, l.reference_stop)}
+            out.append(StageSnapshot(name, new, tuple(cumulative), tuple(i for i in range(n1) if i not in used1),
+                                     tuple(j for j in range(n2) if j not in used2),
+                                     alignment.candidates_per_module[k], True, 0))
+        return tuple(out)
+
+    # -- public entry points --------------------------------------------------------------------
+    def score(self, candidate: "TextOrTokens", references) -> MultiReferenceResult:
+        from ..scorer import _as_reference_list
+
+        reference_list = _as_reference_list(references)
+        cand_tokens = self.tokenize(candidate, "candidate")
+        per_reference = []
+        for number, reference in enumerate(reference_list, start=1):
+            field = "reference" if len(reference_list) == 1 else f"reference {number}"
+            per_reference.append(self.score_tokens(cand_tokens, self.tokenize(reference, field)))
+        best_index = 0  # the jar keeps the first reference with the highest score
+        for index, result in enumerate(per_reference):
+            if result.score > per_reference[best_index].score:
+                best_index = index
+        return MultiReferenceResult(
+            candidate=candidate if isinstance(candidate, str) else " ".join(candidate),
+            references=tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
+            per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
+
+    def score_corpus(self, candidates: Sequence, references: Sequence,
+                     progress: Optional[Callable[[int, int], None]] = None,
+                     skip_invalid: bool = False, workers: Optional[int] = 1) -> CorpusResult:
+        """Segment results and the jar's corpus score: its statistics summed over segments (each
+        at its best reference) and scored once, as `EVAL` and pycocoevalcap compute it.
+        workers: processes to score on (None or 0: all cores); the results are the same."""
+        from ..parallel import score_segments
+
+        if len(candidates) != len(references):
+            raise MeteorInputError(
+                f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
+        segments, indices, skipped = [], [], []
+        for index, result in enumerate(score_segments(self, candidates, references, workers)):
+            if isinstance(result, MeteorInputError):
+                if not skip_invalid:
+                    raise MeteorInputError(f"segment {index + 1}: {result}") from None
+                skipped.append(SkippedSegment(index, str(result)))
+            else:
+                segments.append(result)
+                indices.append(index)
+            if progress is not None:
+                progress(index + 1, len(candidates))
+        if not segments:
+            raise MeteorInputError("no segment could be scored" + (f" ({skipped[0].reason}, ...)" if skipped else
+                                                                   ": the corpus is empty"))
+        return self.corpus_result(segments, indices, skipped)
+
+    def corpus_result(self, segments: Sequence[MultiReferenceResult], indices: Sequence[int] = (),
+                      skipped: Sequence[SkippedSegment] = ()) -> CorpusResult:
+        total = self.aggregate([s.best.meteor15.stats for s in segments])
+        p = self.config.params
+        weighted = compute(total, p.alpha, p.beta, p.gamma, p.delta)
+        mean = sum(s.score for s in segments) / len(segments)
+        return CorpusResult(
+            tuple(segments),
+            MeteorStats(total.candidate_matches, total.candidate_length, total.reference_length, total.chunks),
+            _breakdown(weighted), mean, self.signature(), tuple(indices) or tuple(range(len(segments))),
+            tuple(skipped), meteor15=Meteor15Aggregate(total, weighted))
+
+    def aggregate(self, stats: Sequence[WeightedStats]) -> WeightedStats:
+        return aggregate(stats, self._modules)
+
+
+def _weighted_stats(matches: Sequence[Match], modules, function1, function2, chunks: int) -> WeightedStats:
+    counts = [[0, 0, 0, 0] for _ in modules]
+    for m in matches:
+        c = counts[m.module]
+        for i in range(m.match_start, m.match_start + m.match_length):
+            c[1 if function1[i] else 0] += 1
+        for j in range(m.start, m.start + m.length):
+            c[3 if function2[j] else 2] += 1
+    return WeightedStats(
+        len(function1), len(function2), sum(function1), sum(function2),
+        tuple(ModuleMatches(name, weight, *c) for (name, weight), c in zip(modules, counts)), chunks,
+        sum(c[0] + c[1] for c in counts), sum(c[2] + c[3] for c in counts))
+
+
+def _breakdown(w: WeightedBreakdown) -> MeteorBreakdown:
+    return MeteorBreakdown(w.precision, w.recall, w.fmean, w.fragmentation, w.penalty, w.score, w.note)
+
+
+def _chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
+    """The jar's chunks: runs of matches adjacent on both sides, in reference order."""
+    spans: list[list[int]] = []
+    for m in sorted(matches, key=lambda m: m.start):
+        if spans and m.start == spans[-1][3] and m.match_start == spans[-1][1]:
+            spans[-1][1] = m.match_start + m.match_length
+            spans[-1][3] = m.start + m.length
+        else:
+            spans.append([m.match_start, m.match_start + m.match_length, m.start, m.start + m.length])
+    return [ChunkSpan(*s) for s in spans]
+
+
+def _locate(words: Sequence[str], original: str) -> tuple[Token, ...]:
+    """Tokens with the character span each word most likely came from. The jar rewrites text
+    ("U.S." -> "us", curly quotes, "well-known" -> "well known"), so a word that is not found
+    as such gets the empty span where the search stands."""
+    lowered = original.lower()
+    haystack = lowered if len(lowered) == len(original) else original
+    flags = 0 if haystack is lowered else re.IGNORECASE
+    tokens, position = [], 0
+    for word in words:
+        start = haystack.find(word, position) if not flags else -1
+        if start < 0:
+            found = re.compile(re.escape(word), flags).search(haystack, position) if flags else None
+            start = found.start() if found else -1
+        if start < 0 or start - position > 40:
+            tokens.append(Token(word, word, position, position))
+            continue
+        tokens.append(Token(word, word, start, start + len(word)))
+        position = start + len(word)
+    return tuple(tokens)

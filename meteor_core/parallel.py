@@ -1,0 +1,124 @@
+"""Scoring on every core: a process pool that keeps input order and bounded memory.
+
+`map_ordered(scorer, function, items, workers)` applies `function(scorer, item)` to each item
+and yields the results in input order. With workers > 1, each worker process builds its own
+Scorer from the caller's configuration and synonym tables (so results are the ones the
+caller's Scorer gives), items travel in chunks, and at most `workers * 4` chunks are in flight:
+the input is read only as fast as results are taken, so a stream of any length runs in
+constant memory. `function` must be a module-level function (it is sent by name).
+
+Start method: fork when the calling process has a single thread (the CLI: workers start in
+milliseconds with WordNet already loaded; wordnet.py reopens its files in the child), otherwise
+forkserver (forking a threaded process such as the Streamlit server can deadlock a child).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
+from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
+
+from .errors import MeteorInputError, MeteorParameterError
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+#: Items per task sent to a worker: large enough that inter-process traffic is a small part of
+#: the work (a segment takes about 1 ms), small enough to keep every worker busy.
+CHUNK_SIZE = 64
+#: Chunks in flight per worker: bounds memory whatever the input length.
+CHUNKS_PER_WORKER = 4
+
+_worker_scorer = None
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def resolve_workers(workers: Optional[int]) -> int:
+    """None or 0: every core this process may use; otherwise a positive count."""
+    if workers is None or workers == 0:
+        return available_cores()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise MeteorParameterError(f"workers must be a positive integer (0 or None: all cores), got {workers!r}")
+    return workers
+
+
+def _start_method() -> str:
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _init_worker(config, synonym_tables) -> None:
+    global _worker_scorer
+    from .scorer import Scorer
+
+    _worker_scorer = Scorer(config, synonym_tables)
+
+
+def _run_chunk(function: Callable, chunk: list) -> list:
+    return [function(_worker_scorer, item) for item in chunk]
+
+
+def map_ordered(scorer, function: Callable[[object, Item], Result], items: Iterable[Item],
+                workers: int = 1, chunk_size: int = CHUNK_SIZE) -> Iterator[list[Result]]:
+    """Yield lists of results (one list per chunk of items), in input order. Lists rather than
+    single results so a caller can write and flush once per chunk."""
+    if workers <= 1:  # in this process, one item at a time (interactive use sees each result at once)
+        for item in items:
+            yield [function(scorer, item)]
+        return
+    context = multiprocessing.get_context(_start_method())
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                               initargs=(scorer.config, scorer.synonym_tables))
+    try:
+        pending: deque = deque()
+        iterator = iter(items)
+        window = workers * CHUNKS_PER_WORKER
+        while True:
+            chunk = list(islice(iterator, chunk_size))
+            if chunk:
+                pending.append(pool.submit(_run_chunk, function, chunk))
+            # Hand back whatever is finished at the head; block only when the window is full
+            # or the input has ended.
+            while pending and (pending[0].done() or len(pending) >= window or not chunk):
+                yield pending.popleft().result()
+            if not chunk:
+                return
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def score_or_error(scorer, pair):
+    """(candidate, references) -> MultiReferenceResult, or the MeteorInputError it raised."""
+    try:
+        return scorer.score(*pair)
+    except MeteorInputError as error:
+        return error
+
+
+#: Below this many segments a pool costs more to start than it saves: forked workers start in
+#: milliseconds; forkserver workers (threaded callers: the app) import everything and load
+#: WordNet again, about 2 s.
+MIN_PARALLEL_SEGMENTS = 200
+MIN_PARALLEL_SEGMENTS_FRESH_WORKERS = 3000
+
+
+def score_segments(scorer, candidates: Sequence, references: Sequence, workers: Optional[int] = 1) -> Iterator:
+    """scorer.score for each (candidate, references), in order, on `workers` processes (None:
+    all cores): a MultiReferenceResult or the MeteorInputError of each segment."""
+    workers = resolve_workers(workers)
+    minimum = MIN_PARALLEL_SEGMENTS if _start_method() == "fork" else MIN_PARALLEL_SEGMENTS_FRESH_WORKERS
+    if len(candidates) < minimum:
+        workers = 1
+    for chunk in map_ordered(scorer, score_or_error, zip(candidates, references), workers):
+        yield from chunk

@@ -1,0 +1,191 @@
+"""The Segment Explorer and How METEOR works in a real headless Chromium, driven as a user does:
+type a pair, change mode and objective, step through /how in three configurations, pick an
+example, open a shared link with out-of-range numbers, open a deep link right after a server
+start, paste text that looks like markup. Every test ends with assert_clean."""
+import json
+import re
+import urllib.parse
+from urllib.parse import urlparse
+
+import pytest
+
+from browser_support import StreamlitServer, assert_clean, wait_for_app
+from meteor_core import score
+from meteor_core.cli import main as cli_main
+from meteor_core.methods import walkthrough
+
+MAIN = "[data-testid=stMain]"
+
+
+def _open(page, server, path, params=None):
+    page.goto(server.url(path + ("?" + urllib.parse.urlencode(params, doseq=True) if params else "")))
+    page.wait_for_selector(f"{MAIN} .js-plotly-plot", timeout=120_000)
+    wait_for_app(page, timeout=120_000)
+
+
+def _settle(page):
+    page.wait_for_timeout(400)  # let the rerun start before waiting for it to end
+    wait_for_app(page, timeout=120_000)
+
+
+def _metric(page, label):
+    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
+    return page.evaluate(f"""(label) => {{
+        for (const row of document.querySelectorAll('{MAIN} table tr')) {{
+            const cells = Array.from(row.querySelectorAll('td, th')).map(c => c.innerText.trim());
+            if (cells[0] === label) return cells[1];
+        }}
+        return null;
+    }}""", label)
+
+
+def _cli_json(capsys, *argv):
+    assert cli_main(["score", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _main_text(page):
+    return page.locator(MAIN).inner_text()
+
+
+def _step_text(page):
+    return page.locator(f"{MAIN} [data-testid=stMarkdownContainer]", has_text=re.compile(r"Step \d+ of \d+:")
+                        ).first.inner_text()
+
+
+def _diagram(page, index=0):
+    return page.evaluate(f"""() => {{
+        const plot = document.querySelectorAll('{MAIN} .js-plotly-plot')[{index}];
+        return {{kinds: plot.data.map(t => (t.meta || {{}}).kind || ''),
+                 chunkBands: (plot.layout.shapes || []).filter(s => (s.name || '').startsWith('chunk')).length}};
+    }}""")
+
+
+# -- a deep link right after a server start ----------------------------------------------------
+def test_deep_link_right_after_server_start(chromium, tmp_path):
+    """A fresh server, /how opened first. Before app_pages/, Streamlit's legacy pages/ handling
+    showed 'Page not found' over the right page in this first session. The server runs with the
+    shipped config only: the browser must talk to nothing but this server."""
+    server = StreamlitServer(tmp_path, usage_stats_flag=False)
+    context = chromium.new_context(viewport={"width": 1400, "height": 1600})
+    try:
+        page = context.new_page()
+        from browser_support import watch_page_errors
+
+        watch_page_errors(page)
+        hosts = []
+        page.on("request", lambda request: hosts.append(urlparse(request.url).netloc))
+        _open(page, server, "/how")
+        page.wait_for_timeout(1500)
+        assert "How METEOR works" in _main_text(page)
+        assert "Page not found" not in page.inner_text("body")
+        assert set(hosts) == {f"127.0.0.1:{server.port}"}, hosts  # no usage statistics, nothing external
+        assert page.get_by_text("Deploy", exact=True).count() == 0  # viewer toolbar
+        assert_clean(page, server, screenshot="deep_link_how.png")
+    finally:
+        context.close()
+        server.stop()
+
+
+# -- Segment Explorer --------------------------------------------------------------------------
+def test_type_a_pair_change_mode_and_objective(streamlit_server, browser_page, capsys):
+    page = browser_page
+    _open(page, streamlit_server, "/")
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    page.get_by_label("Candidate (system output)").fill(cand)
+    page.get_by_label("References (one per line; add or remove lines)").fill(ref)
+    page.get_by_label("References (one per line; add or remove lines)").press("Control+Enter")
+    _settle(page)
+    assert _metric(page, "METEOR") == f"{_cli_json(capsys, '--candidate', cand, '--reference', ref)['score']:.4f}"
+    assert _metric(page, "METEOR") == "0.5000"
+    assert "mat sat the cat" in urllib.parse.unquote_plus(page.url)
+
+    page.locator("[data-testid=stSidebar]").get_by_text("nltk", exact=True).click()
+    _settle(page)
+    nltk = _cli_json(capsys, "--candidate", cand, "--reference", ref, "--mode", "nltk")["score"]
+    assert _metric(page, "METEOR") == f"{nltk:.4f}"
+    assert "mode=nltk" in page.url
+
+    page.locator("[data-testid=stSidebar]").get_by_text("paper", exact=True).click()
+    _settle(page)
+    page.locator("[data-testid=stSidebar]").get_by_text("fewest chunks (METEOR 1.5)").click()
+    _settle(page)
+    chunks = _cli_json(capsys, "--candidate", cand, "--reference", ref, "--objective", "chunks")["score"]
+    assert _metric(page, "METEOR") == f"{chunks:.4f}" == "0.9375"
+    assert "objective=chunks" in page.url
+    assert_clean(page, streamlit_server, screenshot="segment_typed_pair_chunks.png")
+
+
+def test_out_of_range_link_is_reported_and_scored_with_the_defaults(streamlit_server, browser_page, capsys):
+    page = browser_page
+    cand, ref = "the cat sat on a mat", "the cat sat on the mat"
+    _open(page, streamlit_server, "/", {"cand": cand, "ref": ref, "alpha": "5", "beta": "-1", "gamma": "2"})
+    text = _main_text(page)
+    for name, value, default in (("alpha", "5", "0.9"), ("beta", "-1", "3.0"), ("gamma", "2", "0.5")):
+        assert f"Link parameter {name}='{value}' not used" in text and f"default {name}={default} instead" in text
+    defaults = _cli_json(capsys, "--candidate", cand, "--reference", ref)
+    assert _metric(page, "METEOR") == f"{defaults['score']:.4f}"
+    assert _metric(page, "penalty") == f"{defaults['penalty']:.4f}"
+    query = urllib.parse.parse_qs(urlparse(page.url).query)
+    assert (query["alpha"], query["beta"], query["gamma"]) == (["0.9"], ["3.0"], ["0.5"])  # the link says what is used
+    assert_clean(page, streamlit_server, screenshot="segment_out_of_range_link.png")
+
+
+def test_user_text_is_never_markup(streamlit_server, browser_page):
+    """Issue 12 item 7: markdown in a link parameter must not make the browser fetch anything;
+    HTML in a token must show as typed in the diagram."""
+    page = browser_page
+    hosts = []
+    page.on("request", lambda request: hosts.append(urlparse(request.url).netloc))
+    token = "<b>bold</b>"
+    _open(page, streamlit_server, "/", {"lang": "![x](http://evil.example/p.png)",
+                                        "cand": f"{token} [see](http://evil.example/q) cat",
+                                        "ref": f"{token} cat", "tok": "whitespace"})
+    page.wait_for_timeout(1500)
+    assert "evil.example" not in " ".join(hosts)
+    assert page.locator("img[src*='evil.example']").count() == 0
+    assert page.locator("a[href*='evil.example']").count() == 0
+    assert "![x](http://evil.example/p.png)" in _main_text(page).replace("\u2060", "")
+    labels = page.evaluate(f"() => Array.from(document.querySelector('{MAIN} .js-plotly-plot')"
+                           ".querySelectorAll('.textpoint text')).map(t => t.textContent)")
+    assert token in labels  # shown literally: Plotly would otherwise render it as bold "bold"
+    assert_clean(page, streamlit_server, screenshot="segment_markup_as_text.png")
+
+
+# -- How METEOR works --------------------------------------------------------------------------
+@pytest.mark.parametrize("config", [{}, {"objective": "chunks"}, {"mode": "nltk"}],
+                         ids=["paper-crossings", "paper-chunks", "nltk"])
+def test_how_step_through(streamlit_server, browser_page, config):
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    steps = walkthrough(score(cand, [ref], **config).best)
+    page = browser_page
+    _open(page, streamlit_server, "/how", {"cand": cand, "ref": ref, **config})
+    slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]")
+    for number, step in enumerate(steps, start=1):
+        if number > 1:
+            slider.focus()
+            slider.press("ArrowRight")
+            _settle(page)
+        shown = _step_text(page).replace("\u2060", "")
+        assert shown == f"Step {number} of {len(steps)}: {step.label}. {step.text}"
+        drawn = _diagram(page)
+        assert (drawn["chunkBands"] > 0) == step.show_chunks, step.key
+        assert ("crossings" in drawn["kinds"]) == bool(step.crossings), step.key
+        assert ("new" in drawn["kinds"]) == bool(step.new_links), step.key
+    assert_clean(page, streamlit_server, screenshot=f"how_{'-'.join(config.values()) or 'paper'}_last_step.png")
+
+
+def test_how_picking_an_example_resets_the_step(streamlit_server, browser_page):
+    page = browser_page
+    _open(page, streamlit_server, "/how")
+    slider = page.locator(f"{MAIN} [data-testid=stSlider] input[type=range]")
+    slider.focus()
+    slider.press("End")
+    _settle(page)
+    assert _step_text(page).startswith("Step 9 of 9: score.")
+    page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").first.click()
+    page.get_by_role("option", name="NLTK vs paper: the cat sat on a mat").click()
+    _settle(page)
+    assert _step_text(page).startswith("Step 1 of ")
+    assert "Candidate: the cat sat on a mat" in _main_text(page)
+    assert_clean(page, streamlit_server, screenshot="how_example_reset.png")

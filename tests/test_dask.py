@@ -1,0 +1,83 @@
+"""Past one machine on an existing engine (issue 11 item 3): meteor_core.frames on Dask's local
+cluster (worker processes, so the function and its configuration really travel) gives the
+single-machine results: per segment and the corpus score from summed statistics. The same
+score_series is what docs/distributed.md wraps as a Spark pandas UDF (pyspark is not installed
+here, so that example is not run)."""
+import dask  # noqa: F401  (in requirements.txt: a missing Dask fails here, it is not skipped)
+import distributed
+import pandas as pd
+import pytest
+
+from meteor_core import MeteorConfig, Scorer, SynonymTable
+from meteor_core.frames import (COLUMNS, RESULT_SPARK_SCHEMA, corpus_breakdown, result_meta, score_partition,
+                                score_records, score_series)
+
+# Exact + stem + a user table: no WordNet load in each worker, so the cluster starts fast.
+CONFIG = MeteorConfig(stages=("exact", "stem", "table:domain"))
+TABLES = (SynonymTable("domain", (("kitty", "cat"), ("auto", "car"))),)
+CANDIDATES = [f"the kitty number {k} sat on a mat" for k in range(40)] + ["an auto drove", "   ", "the dogs ran"]
+REFERENCES = [[f"the cat number {k} sits on the mat", "a cat"] for k in range(40)] + [
+    ["a car drove"], ["x"], "the dog runs"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
+def _single_machine():
+    scorer = Scorer(CONFIG, TABLES)
+    return scorer.score_corpus(CANDIDATES, REFERENCES, skip_invalid=True)
+
+
+def _check(frame: pd.DataFrame):
+    expected = _single_machine()
+    assert list(frame.columns) == list(COLUMNS) and len(frame) == len(CANDIDATES)
+    scored = frame[frame["error"].isna()]
+    assert list(scored.index) == list(expected.indices)
+    assert list(scored["score"]) == [s.score for s in expected.segments]
+    assert list(scored["chunks"]) == [s.best.stats.chunks for s in expected.segments]
+    assert list(scored["best_reference"]) == [s.best_index for s in expected.segments]
+    assert frame.loc[41, "error"] == "candidate is empty (no tokens after tokenization)"
+    assert corpus_breakdown(frame, CONFIG) == expected.breakdown
+    assert frame.loc[40, "matches"] == 2  # "auto" ~ "car" through the table: the workers had it
+
+
+def test_dask_dataframe_on_local_cluster(client):
+    import dask.dataframe as dd
+
+    refs = [[r] if isinstance(r, str) else r for r in REFERENCES]
+    frame = pd.DataFrame({"candidate": CANDIDATES, "reference": [r[0] for r in refs],
+                          "reference_2": [r[1] if len(r) > 1 else None for r in refs]})
+    ddf = dd.from_pandas(frame, npartitions=4)  # Dask makes these string[pyarrow] columns
+    results = ddf.map_partitions(score_partition, reference_columns=["reference", "reference_2"], config=CONFIG,
+                                 synonym_tables=TABLES, meta=result_meta())
+    _check(results.compute())
+
+
+def test_dask_bag_on_local_cluster(client):
+    import dask.bag as db
+
+    records = [{"candidate": c, "references": r} for c, r in zip(CANDIDATES, REFERENCES)]
+    rows = db.from_sequence(records, npartitions=4).map_partitions(
+        score_records, config=CONFIG, synonym_tables=TABLES).compute()
+    _check(pd.DataFrame(rows, columns=list(COLUMNS)).astype(result_meta().dtypes.to_dict()))
+
+
+def test_series_function_is_the_spark_udf_shape():
+    """A Spark Series-to-DataFrame pandas UDF gets pandas Series (list columns arrive as numpy
+    arrays) and must return a frame with the declared schema's columns."""
+    import numpy as np
+
+    refs = pd.Series([np.array(r, dtype=object) if isinstance(r, list) else r for r in REFERENCES])
+    frame = score_series(pd.Series(CANDIDATES), refs, CONFIG, TABLES)
+    _check(frame)
+    assert [part.split()[0] for part in RESULT_SPARK_SCHEMA.split(", ")] == list(COLUMNS)
+    bad = score_series(pd.Series(["a", None]), pd.Series([[1], ["a"]]), CONFIG, TABLES)
+    assert bad["error"][0] == "references must be a string or a list of strings, got [1]"
+    assert bad["error"][1].startswith("candidate must be a string, got ")  # None or NaN, as pandas stores it
+    assert bad["score"].isna().all() and bad["matches"].isna().all()

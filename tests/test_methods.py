@@ -1,0 +1,123 @@
+"""meteor_core.methods: what each configuration does, in words, and the step-through built from
+a result. The texts must be true for the mode and objective (nltk is greedy, the chunks
+objective prefers chunks), chunks appear only from the chunks step on, every step changes what
+is drawn, and crossing pairs are exactly the pairs with (i - k)(j - l) < 0."""
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meteor_core import MODES, MeteorConfig, score
+from meteor_core.methods import METHODS, crossing_pairs, describe, walkthrough
+from meteor_core.result import Link
+
+
+def _steps(candidate, reference, **config):
+    return walkthrough(score(candidate, [reference], **config).best)
+
+
+def _drawn(step):
+    """Everything a step puts on screen besides its text."""
+    return (tuple(step.links), tuple(step.new_links), tuple(step.crossings), step.show_chunks, step.formula)
+
+
+def test_every_mode_is_described():
+    assert set(MODES) <= set(METHODS), "a mode without a description cannot be shown on /how"
+
+
+def test_descriptions_say_what_each_configuration_does():
+    paper = describe(MeteorConfig())
+    chunks = describe(MeteorConfig(objective="chunks"))
+    nltk = describe(MeteorConfig(mode="nltk"))
+    assert "fewest crossings" in paper.selection and paper.minimizes_crossings and paper.searches
+    assert chunks.selection.index("fewest chunks") < chunks.selection.index("fewest crossings")
+    assert not chunks.minimizes_crossings
+    assert "greedy" in nltk.selection and "crossings" not in nltk.selection.replace("no search for fewer crossings", "")
+    assert not nltk.searches and nltk.fixed_stages and not paper.fixed_stages
+
+
+def test_nltk_steps_do_not_claim_a_search(wordnet_reader):
+    steps = _steps("the cat sat on a mat", "the cat sat on the mat", mode="nltk")
+    text = " ".join(s.text for s in steps)
+    assert "from the last to the first" in text
+    assert "largest one-to-one set" not in text and "fewest crossings" not in text
+    crossings = next(s for s in steps if s.key == "crossings")
+    # nltk links candidate "the" [0] to reference "the" [4]: it crosses cat, sat, on.
+    assert {(a.candidate, a.reference, b.candidate, b.reference) for a, b in crossings.crossings} == {
+        (0, 4, 1, 1), (0, 4, 2, 2), (0, 4, 3, 3)}
+    assert "does not look at crossings" in crossings.text
+
+
+def test_objective_is_named_in_each_stage_step(wordnet_reader):
+    by_crossings = _steps("on the mat sat the cat", "the cat sat on the mat")
+    by_chunks = _steps("on the mat sat the cat", "the cat sat on the mat", objective="chunks")
+    exact_crossings = next(s for s in by_crossings if s.key == "stage:exact").text
+    exact_chunks = next(s for s in by_chunks if s.key == "stage:exact").text
+    assert "the one with the fewest crossings over the whole alignment, then the fewest chunks" in exact_crossings
+    assert "the one with the fewest chunks, then the fewest crossings" in exact_chunks
+    assert "Crossings so far: 8." in exact_crossings and "Crossings so far: 11." in exact_chunks
+    assert "6 chunks" in next(s for s in by_crossings if s.key == "chunks").text
+    assert "3 chunks" in next(s for s in by_chunks if s.key == "chunks").text
+
+
+def test_chunks_only_from_the_chunks_step_and_every_step_changes_the_screen(wordnet_reader):
+    # The default pair: all three stages add links; complete after synonym, two chunks.
+    for config in ({}, {"objective": "chunks"}, {"mode": "nltk"}, {"stages": ("exact", "stem")}):
+        steps = _steps("the cars started quickly and the auto stopped", "the car starts fast and the automobile halted",
+                       **config)
+        keys = [s.key for s in steps]
+        first_chunks = keys.index("chunks")
+        assert not any(s.show_chunks for s in steps[:first_chunks]), config
+        assert all(s.show_chunks for s in steps[first_chunks:]), config
+        for before, after in zip(steps, steps[1:]):
+            assert _drawn(before) != _drawn(after), (config, before.key, after.key)
+        assert len(set(s.label for s in steps)) == len(steps)
+
+
+def test_idle_stages_are_told_not_stepped(wordnet_reader):
+    # Identical sentences: exact matches everything, stem and synonym have nothing left.
+    steps = _steps("the cat sat", "the cat sat")
+    assert [s.key for s in steps] == ["tokens", "stage:exact", "chunks", "P and R", "Fmean", "penalty", "score"]
+    exact = steps[1].text
+    assert "Then stem has nothing left to match. Then synonym has nothing left to match." in exact
+    # A stage that finds nothing before one that does: told in the next productive step.
+    steps = _steps("cars", "car")
+    assert steps[1].key == "stage:stem" and steps[1].text.startswith("First, exact finds no qualifying pair")
+
+
+def test_unavailable_stage_is_a_warning_in_a_step():
+    steps = _steps("eles chegaram", "ele chegou", language="de")  # German: no synonym resource
+    warned = [w for s in steps for w in s.warnings]
+    assert any("synonym stage is unavailable" in w for w in warned)
+
+
+def test_no_match_is_one_step():
+    steps = _steps("a b", "c d", stages=("exact",))
+    assert len(steps) == 1 and "No word matches" in steps[0].text and "undefined" in steps[0].text
+
+
+def test_formula_steps_carry_this_pairs_numbers(wordnet_reader):
+    steps = {s.key: s for s in _steps("the president spoke to the audience", "the president then spoke to the audience",
+                                     stages=("exact",))}
+    assert "6/6 = 1.0000" in steps["P and R"].text and "6/7 = 0.8571" in steps["P and R"].text
+    assert "0.5 × (2/6)^3 = 0.0185" in steps["penalty"].text
+    assert "= 0.8535" in steps["score"].text  # spec section 6: 0.853462
+    assert "recall weighs 9 times as much as precision" in steps["Fmean"].text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=9))
+def test_crossing_pairs_are_the_pairs_that_cross(pairs):
+    seen_c, seen_r, links = set(), set(), []
+    for c, r in pairs:  # one-to-one, as alignments are
+        if c not in seen_c and r not in seen_r:
+            seen_c.add(c)
+            seen_r.add(r)
+            links.append(Link(c, r, "exact", ""))
+    expected = {frozenset({(a.candidate, a.reference), (b.candidate, b.reference)})
+                for a, b in itertools.combinations(links, 2)
+                if (a.candidate - b.candidate) * (a.reference - b.reference) < 0}
+    found = [frozenset({(a.candidate, a.reference), (b.candidate, b.reference)})
+             for a, b in crossing_pairs(links, 10**6)]
+    assert len(found) == len(set(found)) and set(found) == expected
+    assert len(crossing_pairs(links, limit=2)) == min(2, len(expected))

@@ -1,0 +1,113 @@
+"""The process pool (meteor_core/parallel.py): same results as one process, in order, with the
+caller's configuration and synonym tables, bounded input read-ahead, and safe from a threaded
+caller (the app)."""
+import threading
+
+import pytest
+
+from meteor_core import MeteorConfig, Scorer, SynonymTable
+from meteor_core import parallel
+from meteor_core import wordnet as wn
+from test_threads import _pairs
+
+TABLE = SynonymTable("domain", (("kitty", "cat"), ("auto", "car")))
+
+
+def _corpus(reader):
+    pairs = _pairs(reader, count=parallel.MIN_PARALLEL_SEGMENTS + 40)
+    candidates = [c for c, _ in pairs] + ["the kitty sat", "   ", "an auto"]
+    references = [[r] for _, r in pairs] + [["the cat sat"], ["x"], ["a car", "the car"]]
+    return candidates, references
+
+
+def _fresh_scorer(monkeypatch, mode):
+    """A scorer on a new WordNet reader whose data files are already open, as a parent's are
+    when it forks: the children must not share those file offsets."""
+    reader, status = wn.open_wordnet()
+    reader.synsets("dog")
+    monkeypatch.setattr(wn, "load_wordnet", lambda: (reader, status))
+    if mode == "nltk":
+        return Scorer(MeteorConfig(mode="nltk"))
+    return Scorer(MeteorConfig(stages=("exact", "stem", "synonym", "table:domain")), [TABLE])
+
+
+@pytest.mark.parametrize("mode", ["paper", "nltk"])
+def test_pool_gives_the_single_process_results(wordnet_reader, monkeypatch, mode):
+    candidates, references = _corpus(wordnet_reader)
+    done = []
+    pooled = _fresh_scorer(monkeypatch, mode).score_corpus(
+        candidates, references, skip_invalid=True, workers=2, progress=lambda d, t: done.append((d, t)))
+    single = _fresh_scorer(monkeypatch, mode).score_corpus(candidates, references, skip_invalid=True, workers=1)
+    assert pooled == single
+    assert [s.index for s in pooled.skipped] == [len(candidates) - 2]
+    assert done == [(k, len(candidates)) for k in range(1, len(candidates) + 1)]
+    if mode == "paper":  # the workers had the synonym table
+        assert pooled.segments[-2].best.matches_by_stage()["table:domain"] == 1
+
+
+def test_first_invalid_segment_stops_a_pooled_run_with_its_number(wordnet_reader):
+    candidates = ["a b"] * 300
+    references = [["a b"]] * 300
+    candidates[250] = ""
+    with pytest.raises(Exception, match="segment 251: candidate is empty"):
+        Scorer(MeteorConfig(stages=("exact",))).score_corpus(candidates, references, workers=2)
+
+
+def test_pool_from_a_threaded_caller(wordnet_reader, monkeypatch):
+    """A threaded process (the Streamlit server) gets forkserver workers, not fork."""
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SEGMENTS_FRESH_WORKERS", 200)  # a pool even for a test-sized corpus
+    scorer = Scorer(MeteorConfig(stages=("exact", "stem")))
+    count = parallel.MIN_PARALLEL_SEGMENTS_FRESH_WORKERS
+    candidates = [f"the cat number {k} sat" for k in range(count)]
+    references = [[f"a cat number {k} sits"] for k in range(count)]
+    out = {}
+    stop = threading.Event()
+    idle = threading.Thread(target=stop.wait)
+    idle.start()
+    try:
+        assert parallel._start_method() == "forkserver"
+        worker = threading.Thread(target=lambda: out.update(result=scorer.score_corpus(candidates, references,
+                                                                                        workers=2)))
+        worker.start()
+        worker.join(timeout=300)
+    finally:
+        stop.set()
+        idle.join()
+    assert out["result"] == scorer.score_corpus(candidates, references, workers=1)
+
+
+def test_input_is_read_only_as_fast_as_results_are_taken():
+    """Bounded memory: a consumer that takes one chunk has made the pool read at most the
+    in-flight window, not the whole (here endless) input."""
+    read = []
+
+    def endless():
+        while True:
+            read.append(1)
+            yield "a b", ["a b"]
+
+    scorer = Scorer(MeteorConfig(stages=("exact",)))
+    results = parallel.map_ordered(scorer, parallel.score_or_error, endless(), workers=2)
+    first = next(results)
+    assert len(first) == parallel.CHUNK_SIZE and first[0].score == scorer.score("a b", ["a b"]).score
+    results.close()
+    assert len(read) <= (2 * parallel.CHUNKS_PER_WORKER + 2) * parallel.CHUNK_SIZE
+
+
+def test_workers_argument():
+    assert parallel.resolve_workers(None) == parallel.resolve_workers(0) == parallel.available_cores()
+    assert parallel.resolve_workers(3) == 3
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(Exception, match="workers must be a positive integer"):
+            parallel.resolve_workers(bad)
+
+
+def test_meteor15_pool_gives_the_single_process_results(wordnet_reader):
+    """METEOR 1.5 mode has its own scorer class: the pool must build the same one in the
+    workers, and the jar's corpus aggregate must not depend on the number of processes."""
+    candidates, references = _corpus(wordnet_reader)
+    scorer = Scorer(MeteorConfig(mode="meteor15"))
+    pooled = scorer.score_corpus(candidates, references, skip_invalid=True, workers=2)
+    single = scorer.score_corpus(candidates, references, skip_invalid=True, workers=1)
+    assert pooled == single
+    assert pooled.meteor15 is not None and pooled.score == single.score

@@ -1,0 +1,115 @@
+"""sacreBLEU beside METEOR: the numbers are sacreBLEU's own (checked against its command line,
+an independent path through the package: files in, text out), the CLI JSON carries them, and
+the one-line explanation attributes the difference to the setting that causes it."""
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from meteor_core import score
+from meteor_core import sacrebleu_view as sv
+from meteor_core.cli import main
+from meteor_core.report import bleu_for
+
+SEGMENTS = [  # candidate, two references
+    ("The cat sat on a mat.", ["the cat sat on the mat", "A cat was sitting on the mat."]),
+    ("o cupom vale só até domingo", ["o cupom vale para toda a loja até domingo", "o cupom vale até domingo"]),
+    ("The President, Mr. Smith, didn't say it.", ["The president (Mr. Smith) did not say it.", "Smith said nothing."]),
+]
+
+
+def _sacrebleu_cli(tmp_path, candidates, references, *options):
+    paths = []
+    for k in range(len(references[0])):  # one reference stream per file
+        path = tmp_path / f"ref{k}.txt"
+        path.write_text("".join(refs[k] + "\n" for refs in references), encoding="utf-8")
+        paths.append(str(path))
+    out = subprocess.run([sys.executable, "-m", "sacrebleu", *paths, "-w", "10", *options],
+                         input="".join(c + "\n" for c in candidates), capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+def test_corpus_bleu_equals_sacrebleu_command_line(tmp_path):
+    candidates = [c for c, _ in SEGMENTS]
+    references = [r for _, r in SEGMENTS]
+    ours = sv.corpus_bleu(candidates, references)
+    theirs = json.loads(_sacrebleu_cli(tmp_path, candidates, references, "-f", "json"))
+    assert ours.score == pytest.approx(theirs["score"], abs=1e-9)
+    assert ours.signature == theirs["signature"]  # nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|...
+    assert "tok:13a" in ours.signature and "case:mixed" in ours.signature
+
+
+def test_sentence_bleu_equals_sacrebleu_command_line(tmp_path):
+    candidates = [c for c, _ in SEGMENTS]
+    references = [r for _, r in SEGMENTS]
+    lines = _sacrebleu_cli(tmp_path, candidates, references, "--sentence-level").strip().splitlines()
+    theirs = [float(re.search(r"= ([0-9.]+)", line).group(1)) for line in lines]
+    signature = lines[0].split(" = ")[0].removeprefix("BLEU|")
+    for (candidate, refs), expected in zip(SEGMENTS, theirs):
+        ours = sv.sentence_bleu(candidate, refs)
+        assert ours.score == pytest.approx(expected, abs=1e-9)
+    assert sv.sentence_bleu(*SEGMENTS[0]).signature == signature
+    assert "eff:yes" in signature
+
+
+def test_corpus_with_a_varying_number_of_references():
+    """A segment with one reference among segments with two: the missing one is skipped (not
+    an empty reference of length 0), the statistics are the sum of the segments' own, and the
+    signature says nrefs:var."""
+    references = [SEGMENTS[0][1], SEGMENTS[1][1][:1], SEGMENTS[2][1]]
+    corpus = sv.corpus_bleu([c for c, _ in SEGMENTS], references)
+    parts = [sv.sentence_bleu(c, refs) for (c, _), refs in zip(SEGMENTS, references)]
+    assert list(corpus.counts) == [sum(p.counts[n] for p in parts) for n in range(4)]
+    assert list(corpus.totals) == [sum(p.totals[n] for p in parts) for n in range(4)]
+    assert corpus.reference_length == sum(p.reference_length for p in parts)
+    assert corpus.signature.startswith("nrefs:var|")
+
+
+def test_cli_score_json_carries_sacrebleu(capsys, wordnet_reader):
+    import sacrebleu
+
+    candidate, refs = SEGMENTS[0]
+    argv = ["score", "--candidate", candidate, "--json"]
+    for ref in refs:
+        argv += ["--reference", ref]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)["sacrebleu"]
+    assert data["sentence"]["score"] == pytest.approx(sacrebleu.sentence_bleu(candidate, refs).score, abs=1e-12)
+    assert data["corpus"]["score"] == pytest.approx(
+        sacrebleu.corpus_bleu([candidate], [[r] for r in refs]).score, abs=1e-12)
+    # Clipped against both references, case kept: cat sat on mat . / "cat sat" "sat on" "mat ." / "cat sat on"
+    assert data["sentence"]["counts"] == [5, 3, 1, 0]
+    assert data["why_different"].startswith("sacreBLEU ")
+
+
+def test_difference_is_the_smoothing_when_only_smoothing_differs():
+    # Lowercase, whitespace-separated, no punctuation: 13a and METEOR tokens agree and case
+    # cannot matter; unsmoothed BLEU is 0 (no common 4-gram) while sacreBLEU smooths.
+    result = score("o cupom vale só até domingo", ["o cupom vale para toda a loja até domingo"], stages=("exact",))
+    ours = bleu_for(result)
+    view = sv.view(result, ours)
+    by_factor = {d.factor: d.points for d in view.differences}
+    assert ours.score == 0.0
+    assert by_factor["case"] == 0.0 and by_factor["tokenization"] == pytest.approx(0.0, abs=1e-9)
+    assert by_factor["smoothing"] == pytest.approx(view.sentence.score, abs=1e-9)
+    assert "smoothing" in view.why_different and "case" not in view.why_different
+
+
+def test_difference_is_the_case_when_only_case_differs():
+    # nltk method3 is sacreBLEU's exp smoothing; the candidate differs from the reference only
+    # in the capital T, which sacreBLEU (case kept) counts as a different word.
+    result = score("The cat sat on the mat", ["the cat sat on the mat"], stages=("exact",), bleu_smoothing="method3")
+    view = sv.view(result, bleu_for(result))
+    by_factor = {d.factor: d.points for d in view.differences}
+    assert bleu_for(result).score == pytest.approx(1.0)
+    assert by_factor["case"] == pytest.approx(view.sentence.score - 100.0)
+    assert abs(by_factor["smoothing"]) < 1e-9 and abs(by_factor["tokenization"]) < 1e-9
+    assert "case" in view.why_different and "smoothing (" not in view.why_different
+
+
+def test_no_equivalent_smoothing_is_said():
+    result = score("the cat sat", ["the cat sat on the mat"], stages=("exact",), bleu_smoothing="method2")
+    view = sv.view(result, bleu_for(result))
+    assert view.differences == () and "no sacreBLEU equivalent" in view.why_different
