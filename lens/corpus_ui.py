@@ -15,7 +15,7 @@ from typing import Callable, Optional, Sequence
 import pandas as pd
 import streamlit as st
 
-from meteor_core import MeteorConfig, MeteorInputError
+from meteor_core import MeteorInputError
 from meteor_core.corpus import CorpusAnalysis, rows_to_csv
 from meteor_core.corpus_io import (MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
                                    corpus_from_parallel, corpus_from_table, read_table)

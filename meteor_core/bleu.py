@@ -13,9 +13,13 @@ from .params import SMOOTHING_METHODS
 MAX_ORDER = 4
 
 #: What each nltk smoothing method corresponds to in sacrebleu, where there is an equivalent.
+METHOD6_UNDEFINED = ("smoothing method6 needs at least one matching trigram (nltk refuses otherwise): "
+                     "BLEU reported as 0")
+
 SACREBLEU_EQUIVALENT = {
     "none": "none",
     "method1": "floor (epsilon 0.1)",
+    "method2": "add-k (k = 1)",
     "method3": "exp (sacrebleu's default for sentence BLEU)",
 }
 
@@ -87,10 +91,14 @@ def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]],
         orders.append(BleuOrder(n, int(fraction.numerator), int(fraction.denominator)))
     ref_len = nb.closest_ref_length(references, len(candidate))
     bp = nb.brevity_penalty(ref_len, len(candidate))
+    reason = ""
+    if smoothing == "method6" and orders[2].matched == 0:
+        # nltk's method6 asserts a non-zero trigram precision (its message says bigrams): undefined here.
+        return BleuResult(0.0, tuple(orders), float(bp), len(candidate), ref_len, smoothing,
+                          tuple(_matched_spans(candidate, references)), METHOD6_UNDEFINED)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # nltk warns on zero counts; zero_reason says it instead
         value = float(nb.sentence_bleu(references, candidate, smoothing_function=_smoothing_function(smoothing)))
-    reason = ""
     missing = [o.n for o in orders if o.matched == 0]
     if missing and smoothing == "none":
         # The geometric mean with a zero precision is 0. When some order matched, nltk returns a
@@ -116,6 +124,9 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
         for n in range(1, MAX_ORDER + 1):  # a zero summed count makes corpus BLEU 0 (see above)
             if sum(nb.modified_precision(refs, cand, n).numerator for cand, refs in zip(candidates, references)) == 0:
                 return 0.0
+    if smoothing == "method6" and sum(nb.modified_precision(refs, cand, 3).numerator
+                                      for cand, refs in zip(candidates, references)) == 0:
+        return 0.0  # METHOD6_UNDEFINED
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return float(nb.corpus_bleu(references, candidates,

@@ -302,7 +302,9 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
-        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}")
+        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)")
+        if analysis.sacrebleu:
+            print(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
         print(f"matches by stage: {summary['matches_by_stage']}")
         for c in analysis.correlations:
             print(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson}, Spearman {c.spearman}, "

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Optional, Sequence
 
+from . import sacrebleu_view
 from .bleu import BleuResult, corpus_bleu
+from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
 from .errors import MeteorInputError
 from .params import MeteorConfig
@@ -50,6 +52,8 @@ class CorpusAnalysis:
     source: str = ""
     id_source: str = "line number"
     human_notes: tuple[RowProblem, ...] = ()
+    # BLEU as MT papers print it: sacreBLEU's corpus BLEU on the raw strings (13a, case kept, 0-100)
+    sacrebleu: Optional[SacreBleu] = None
 
     @cached_property
     def index_of_line(self) -> dict[int, int]:
@@ -104,6 +108,7 @@ class CorpusAnalysis:
             "segment_id": self.id_source,
             "corpus_meteor": b.score, "mean_segment_meteor": self.corpus.mean_segment_score,
             "corpus_bleu": self.corpus_bleu,
+            "sacrebleu": sacrebleu_view.to_dict(self.sacrebleu) if self.sacrebleu else None,
             "precision": b.precision, "recall": b.recall, "fmean": b.fmean, "penalty": b.penalty,
             "matches": s.matches, "candidate_length": s.candidate_length, "reference_length": s.reference_length,
             "chunks": s.chunks, "matches_by_stage": by_stage,
@@ -145,9 +150,11 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     if human is not None:
         correlations = _correlations({"METEOR": [s.score for s in corpus.segments], "BLEU": [b.score for b in bleu]}, human)
     unscored = tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in corpus.skipped)
+    sacre = sacrebleu_view.corpus_bleu([data.candidates[k] for k in corpus.indices],
+                                       [data.references[k] for k in corpus.indices]) if corpus.segments else None
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing), data.problems,
-        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes)
+        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes, sacre)
 
 
 # -- several systems ---------------------------------------------------------------------

@@ -68,8 +68,7 @@ def _relates(config: MeteorConfig, candidate_word: str, reference_word: str) -> 
     if config.mode == "nltk":
         stages = scorer_for(config).stages
         wordnet = load_wordnet()[0] if stages[-1].available else None  # as the nltk-mode Scorer does
-        for stage, links in align_nltk([candidate_word], [reference_word], wordnet,
-                                       lowercase_stems=not config.keep_case):
+        for stage, links in align_nltk([candidate_word], [reference_word], wordnet):
             if links:
                 return stage
         return None

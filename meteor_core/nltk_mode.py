@@ -64,16 +64,17 @@ def _match_wordnet(hyp, ref, wordnet):
     return links, [p for i, p in enumerate(hyp) if i not in hyp_used], [p for j, p in enumerate(ref) if j not in ref_used]
 
 
-def align_nltk(candidate_words: Sequence[str], reference_words: Sequence[str], wordnet,
-               lowercase_stems: bool = True) -> tuple[tuple[str, tuple[StageEdge, ...]], ...]:
+def align_nltk(candidate_words: Sequence[str], reference_words: Sequence[str], wordnet) -> tuple[tuple[str, tuple[StageEdge, ...]], ...]:
     """Return ((stage name, links), ...) for exact, stem, synonym, as nltk aligns them.
 
     `candidate_words`/`reference_words` are already preprocessed (nltk: str.lower)."""
     hyp = list(enumerate(candidate_words))
     ref = list(enumerate(reference_words))
     exact, hyp, ref = _match_by_form(hyp, ref, "")
-    hyp = [(i, porter_stem(w, lowercase_stems)) for i, w in hyp]
-    ref = [(j, porter_stem(w, lowercase_stems)) for j, w in ref]
+    # nltk's stem stage lowercases even when preprocess kept case (PorterStemmer.stem's
+    # to_lowercase defaults to True), so keep_case changes only the exact stage here, as in nltk.
+    hyp = [(i, porter_stem(w, True)) for i, w in hyp]
+    ref = [(j, porter_stem(w, True)) for j, w in ref]
     stem, hyp, ref = _match_by_form(hyp, ref, "stem")
     if wordnet is not None:
         synonym, hyp, ref = _match_wordnet(hyp, ref, wordnet)

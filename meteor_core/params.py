@@ -205,6 +205,8 @@ class MeteorConfig:
                 raise MeteorParameterError(
                     "nltk mode reproduces nltk's fixed pipeline exact -> stem -> synonym; "
                     "choose paper mode to select stages")
+        if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
+            raise MeteorParameterError(f"max_tokens must be a positive integer, got {self.max_tokens!r}")
         if not isinstance(self.node_budget, int) or self.node_budget < 1:
             raise MeteorParameterError(f"node_budget must be a positive integer, got {self.node_budget!r}")
         if self.bleu_smoothing not in SMOOTHING_METHODS:

@@ -128,8 +128,7 @@ class Scorer:
                                      self.config.node_budget)
         else:
             per_stage = [(name, sorted((e.candidate, e.reference, e.evidence) for e in links), len(links), True, 0)
-                         for name, links in align_nltk(cand_words, ref_words, self._wordnet,
-                                                       lowercase_stems=not self.config.keep_case)]
+                         for name, links in align_nltk(cand_words, ref_words, self._wordnet)]
         snapshots = []
         by_candidate: list[Optional[Link]] = [None] * n
         reference_used = [False] * m

@@ -401,8 +401,17 @@ def language_stem_stage(language: str, keep_case: bool) -> Stage:
     from nltk.stem.snowball import SnowballStemmer
 
     stemmer = SnowballStemmer(lang.snowball)
-    return KeyStage("stem", lambda w: stemmer.stem(w), f"same Snowball {lang.snowball} stem (nltk)", "stem",
+    key = (lambda w: _with_case_of(w, stemmer.stem(w))) if keep_case else stemmer.stem
+    return KeyStage("stem", key, f"same Snowball {lang.snowball} stem (nltk)", "stem",
                     f"stem(snowball-{lang.snowball})")
+
+
+def _with_case_of(word: str, stem: str) -> str:
+    """Snowball always lowercases; with keep_case give the stem the word's own case, letter by
+    letter, as Porter does with to_lowercase=False ("Lojas" -> "Loj", "lojas" -> "loj")."""
+    if not word.lower().startswith(stem):
+        return stem if word == word.lower() else word  # the stem rewrote the word: differ by case
+    return word[: len(stem)]
 
 
 def language_synonym_stage(language: str) -> Stage:

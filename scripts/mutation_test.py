@@ -23,7 +23,8 @@ mutants run the AppTest files first, then the browser files. Not part of CI (it 
 
 Updating the list: core mutants are (id, file, old text, new text, what, tests); `old` must
 occur exactly once in the file. Page mutants are generated from the pages themselves: every
-st.title / st.header / st.subheader call in pages/*.py marks a panel, and the mutant raises
+st.title / st.header / st.subheader call in app_pages/*.py, lens/ui.py and lens/corpus_ui.py
+marks a panel, and the mutant raises
 RuntimeError as the first statement after it (inside the same block), so the list follows the
 pages as they are rewritten. PANEL_ANCHORS adds panels that have no heading (file, regex of a
 line, name).
@@ -259,7 +260,8 @@ def _statement_after(tree: ast.AST, line: int) -> Optional[tuple[int, int]]:
 
 def page_mutants(root: Path) -> list[Mutant]:
     found = []
-    files = sorted((root / "pages").glob("*.py"))
+    # The pages and the panel renderers they call (headings inside lens/ are panels too).
+    files = sorted((root / "app_pages").glob("*.py")) + [root / "lens" / "ui.py", root / "lens" / "corpus_ui.py"]
     anchors = [(path, None, None) for path in files] + [(root / f, re.compile(rx), name) for f, rx, name in PANEL_ANCHORS]
     for path, regex, name in anchors:
         if not path.exists():

@@ -270,3 +270,20 @@ def test_cli_tsv_escapes_ids_and_column_options_need_a_table(tmp_path, capsys):
     for option in (["--id-column", "id"], ["--human-column", "human"]):
         assert main(["corpus", "--candidates", str(hyp), "--references", str(ref), *option]) == 2
         assert "column options apply to TSV, CSV and JSONL tables" in capsys.readouterr().err
+
+
+def test_corpus_sacrebleu_is_sacrebleus_own_on_the_raw_text():
+    """Case kept and 13a tokens on the text as given (the nltk corpus BLEU beside it is on
+    METEOR's lowercased tokens); an empty candidate line is not scored and not in either."""
+    import sacrebleu
+
+    data = corpus_from_table(read_table(
+        (b'{"c": "The cat sat on the mat.", "r": ["the cat sat on a mat", "A cat sat on the mat."]}\n'
+         b'{"c": "", "r": ["unused"]}\n'
+         b'{"c": "Dogs bark, loudly!", "r": ["dogs bark loudly"]}\n'), "t.jsonl"), "c", ["r"])
+    analysis = analyze_corpus(data, MeteorConfig(stages=("exact",)))
+    expected = sacrebleu.corpus_bleu(["The cat sat on the mat.", "Dogs bark, loudly!"],
+                                     [["the cat sat on a mat", "dogs bark loudly"], ["A cat sat on the mat.", None]])
+    assert analysis.sacrebleu.score == expected.score and analysis.sacrebleu.counts == tuple(expected.counts)
+    assert abs(analysis.sacrebleu.score / 100 - analysis.corpus_bleu) > 0.05  # a different number, hence both
+    assert analysis.summary()["sacrebleu"]["signature"].startswith("nrefs:var|case:mixed|eff:no|tok:13a")  # 2 and 1 references

@@ -55,6 +55,9 @@ def test_sample_corpus_works_without_upload():
     at = _page("corpus_explorer.py")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Segments scored"] == "24 of 24"
+    import sacrebleu  # sacreBLEU's own corpus BLEU on the sample's raw text, as the page says
+    sample = pd.read_csv(ROOT / "lens" / "data" / "sample_corpus.tsv", sep="\t", dtype=str, keep_default_na=False)
+    assert metrics["sacreBLEU"] == f"{sacrebleu.corpus_bleu(list(sample.system_a), [list(sample.reference)]).score:.2f}"
     assert not any("Kendall" in list(d.value.columns) for d in at.dataframe)  # no invented human scores
     assert any("24 data lines, 24 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
     table = _segments_table(at)
@@ -115,7 +118,7 @@ def test_select_then_filter_sort_and_change_mode():
     at.slider(key="meteor-range").set_value((0.3, 1.0)).run()  # s3 (0.67) stays
     _clean(at)
     assert _heading(at) == ["Segment s3 (line 4)"]
-    at.sidebar.radio(key="mode").set_value("nltk").run()  # mode change: rescored, same segment
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()  # mode change: rescored, same segment
     _clean(at)
     assert _heading(at) == ["Segment s3 (line 4)"]
     at.text_input(key="search").input("weather").run()  # filters s3 out: selection cleared, said so
@@ -189,7 +192,8 @@ def test_comparison_pairs_by_line_when_ids_repeat():
             b"x\tthe cat sat on the mat\tthe cat sat on a mat\tthe cat sat on the mat\n"
             b"x\tthe cat sat on a mat\tthe cat sat on the mat\tthe cat sat on the mat\n")
     at = _upload(_page("system_comparison.py"), "dup.tsv", data, page="compare")
-    at.sidebar.multiselect(key="stages").set_value(["exact"]).run()
+    at.session_state["w_stages"] = ["exact"]  # the stages pills
+    at.run()
     _clean(at)
     deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert sorted(deltas["meteor_delta"]) == pytest.approx(sorted([5 / 6 * 0.968 - 431 / 432, 431 / 432 - 5 / 6 * 0.968]))

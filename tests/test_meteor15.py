@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -128,7 +127,7 @@ def test_formula_by_hand(scorer):
     w, s = result.meteor15.weighted, result.meteor15.stats
     assert (s.candidate_length, s.reference_length, s.candidate_function_words, s.reference_function_words) == \
         (4, 3, 1, 1)
-    delta, alpha, beta, gamma = Fraction(3, 4), Fraction(85, 100), Fraction(1, 5), Fraction(6, 10)
+    delta, alpha = Fraction(3, 4), Fraction(85, 100)  # beta, gamma do not enter: one chunk, no penalty
     cand_matches = 1 * (delta * 1) + 1 * ((1 - delta) * 1) + Fraction(6, 10) * (delta * 2)  # spoke, the, prime minister
     ref_matches = delta + (1 - delta) + Fraction(6, 10) * delta
     cand_length = delta * 3 + (1 - delta) * 1

@@ -13,9 +13,9 @@ import pytest
 
 from meteor_core import MeteorConfig, MeteorParams, MeteorStats, compute
 from meteor_core.bleu import corpus_bleu, sentence_bleu
-from meteor_core.corpus import analyze_corpus, compare_systems
+from meteor_core.corpus import compare_systems
 from meteor_core.corpus_io import CorpusInput
-from meteor_core.significance import (bleu_from_sums, bleu_statistics, meteor_from_sums, meteor_statistics,
+from meteor_core.significance import (bleu_from_sums, bleu_statistics, meteor_from_sums,
                                       paired_significance)
 
 ROOT = Path(__file__).resolve().parents[1]
