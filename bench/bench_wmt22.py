@@ -3,13 +3,11 @@
 Each scorer runs in a fresh process, so end-to-end time includes imports and loading WordNet.
 Prints ratios (nltk time / ours), never asserts. Data: ../shared/data (not part of the repo).
 
-    .venv/bin/python bench/bench_wmt22.py [--systems Online-A,Online-B] [--limit N]
+    .venv/bin/python bench/bench_wmt22.py [--systems Online-A,Online-B] [--limit N] [--root CHECKOUT]
 """
 from __future__ import annotations
 
 import argparse
-import csv
-import gzip
 import json
 import subprocess
 import sys
@@ -17,17 +15,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "wmt22-toen" / "outputs.tsv.gz"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from wmt_data import wmt22_pairs  # noqa: E402  (finds ../shared/data from a worktree too)
 
 
 def load_pairs(systems: list[str], limit: int) -> list[tuple[str, str]]:
-    csv.field_size_limit(10**7)
-    pairs = []
-    with gzip.open(DATA, "rt", encoding="utf-8") as f:
-        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-            if row["lp"] == "de-en" and row["system"] in systems and row["candidate"].strip() and row["reference"].strip():
-                pairs.append((row["candidate"], row["reference"]))
-    return pairs[:limit] if limit else pairs
+    return wmt22_pairs(tuple(systems), limit=limit)
 
 
 WORKER = r'''
@@ -71,18 +64,18 @@ print(json.dumps({"end_to_end": end - t0, "load": loaded - t0, "first_pass": end
 '''
 
 
-def run_worker(mode: str, path: str) -> dict:
+def run_worker(mode: str, path: str, root: Path = ROOT) -> dict:
     t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", WORKER, mode, path, str(ROOT)], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", WORKER, mode, path, str(root)], capture_output=True, text=True, check=True)
     result = json.loads(out.stdout)
     result["wall"] = time.perf_counter() - t
     return result
 
 
-def adversarial() -> None:
+def adversarial(root: Path = ROOT) -> None:
     import random
 
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(root))
     from meteor_core import MeteorConfig, Scorer
 
     rng = random.Random(0)
@@ -112,6 +105,7 @@ def main() -> None:
     parser.add_argument("--systems", default="Online-A,Online-B")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--root", default=str(ROOT), help="import meteor_core from this checkout (a baseline)")
     args = parser.parse_args()
     pairs = load_pairs(args.systems.split(","), args.limit)
     path = "/tmp/meteor_bench_pairs.json"
@@ -121,7 +115,7 @@ def main() -> None:
     runs = {"nltk": [], "paper": []}
     for _ in range(args.repeat):
         for mode in runs:
-            runs[mode].append(run_worker(mode, path))
+            runs[mode].append(run_worker(mode, path, Path(args.root)))
 
     def median_run(results):
         keys = ("end_to_end", "load", "first_pass", "warm_pairs_per_s")
@@ -140,7 +134,7 @@ def main() -> None:
     print(f"alignments proven optimal (paper): {paper['optimal']}/{len(pairs)} = {paper['optimal'] / len(pairs):.4f}")
     slow = pairs[paper["slowest"][1]]
     print(f"slowest paper pair: {len(slow[0].split())} x {len(slow[1].split())} words: {slow[0][:80]!r}")
-    adversarial()
+    adversarial(Path(args.root))
 
 
 if __name__ == "__main__":

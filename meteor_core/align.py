@@ -1,49 +1,83 @@
 """Paper-mode alignment: per stage, the maximum number of matches, then the fewest crossings
 over the whole alignment, then the fewest chunks, then the lexicographically smallest vector of
 partners (spec section 1, Decisions). Objective "chunks" swaps crossings and chunks (METEOR 1.5
-style). Exact: branch and bound with a node budget; past the budget the best alignment found so
-far is returned and flagged optimal=False.
+style). Exact, with a deterministic work budget per stage: past it the best alignment found is
+returned and flagged optimal=False.
 
-Why it is fast (spec section 3):
-  * an edge alone in its connected component is in every maximum matching: fixed up front;
-  * equivalence stages (exact, stem) under the crossings objective: two crossing edges with the
-    same key can always be uncrossed, strictly removing crossings, so every crossing-optimal
-    alignment matches each key's occurrences in order. A key with equal counts on both sides is
-    then fully determined, and the search only chooses which occurrences of the longer side
-    are used, in increasing order.
+How (spec section 3, and why it is fast):
+  * stages relate word *types* (stages.WordGraph): the candidate words of one component that
+    relate to all of its reference words form a block (p candidate and q reference positions,
+    every pair related), so equal words on both sides never become p x q edge objects;
+  * an edge alone in its component is in every maximum matching; under the crossings
+    objective a block is matched in order (uncrossing lemma: two crossing edges of one block
+    can be swapped, strictly removing crossings), so a block with p = q is fixed and one with
+    p != q only chooses which occurrences of its longer side are used;
+  * what is left is solved exactly by a dynamic programme over the candidate positions in
+    increasing order (_Search). The state after position t holds only what the rest of the
+    alignment can see: per unfinished component its progress, the partner of position t if
+    position t + 1 may link to it, and the partners already chosen that a later edge could
+    still cross or collide with (partners above every later option only count). Equal
+    states merge, which is what makes long segments with many repeated words tractable;
+  * states are kept in the lexicographic order of their best prefix, so among equal costs the
+    first arrival is the lexicographically smallest: the tie-break costs nothing extra.
+
+Everything is iterative (no recursion whose depth grows with the input) and touches no
+process-wide state. Work is counted in deterministic units (one per DP transition or option
+prepared), so the same input gives the same result on any machine.
 """
 from __future__ import annotations
 
-import sys
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
+from itertools import combinations, permutations, product
+from math import comb, perm
 from typing import Optional, Sequence
 
-from .stages import Stage, StageEdge
+from .stages import Stage, StageEdge, WordGraph
 
 _SKIP = 1 << 60  # an unmatched candidate position sorts after every partner in the lex vector
+_NONE = -10  # "no partner" in partner arrays: never equal to r - 1 or r + 1 for a position r
+#: Beam width of the bounded search that provides a first alignment (and the fallback).
+_BEAM_WIDTH = 8
 
 
 def count_crossings(pairs: Sequence[tuple[int, int]]) -> int:
-    """Pairs (i, j), (k, l) cross iff (i - k)(j - l) < 0: inversions of j in candidate order."""
+    """Pairs (i, j), (k, l) cross iff (i - k)(j - l) < 0: inversions of j in candidate order
+    (Fenwick tree, O(n log n))."""
     refs = [j for _, j in sorted(pairs)]
-    seen: list[int] = []
+    if len(refs) < 300:  # insertion into a sorted list: memmove beats the tree at this size
+        seen: list[int] = []
+        total = 0
+        for count, j in enumerate(refs):
+            at = bisect_right(seen, j)
+            total += count - at
+            seen.insert(at, j)
+        return total
+    size = max(refs) + 2
+    tree = [0] * (size + 1)
     total = 0
-    for j in refs:
-        total += len(seen) - bisect_right(seen, j)
-        insort(seen, j)
+    for seen, j in enumerate(refs):
+        k = j + 1  # count the earlier refs <= j
+        below = 0
+        while k > 0:
+            below += tree[k]
+            k -= k & -k
+        total += seen - below
+        k = j + 1
+        while k <= size:
+            tree[k] += 1
+            k += k & -k
     return total
 
 
 def count_chunks(pairs: Sequence[tuple[int, int]]) -> int:
     """Fewest runs of consecutive mappings (i, j), (i + 1, j + 1)."""
-    ordered = sorted(pairs)
     chunks = 0
-    previous = None
-    for i, j in ordered:
-        if previous is None or i != previous[0] + 1 or j != previous[1] + 1:
+    pi = pj = -2
+    for i, j in sorted(pairs):
+        if i != pi + 1 or j != pj + 1:
             chunks += 1
-        previous = (i, j)
+        pi, pj = i, j
     return chunks
 
 
@@ -67,364 +101,1171 @@ class StageAlignment:
     links: tuple[StageEdge, ...]
     candidate_edges: int
     optimal: bool
-    nodes: int
+    nodes: int  # work units spent (deterministic; compare with the node budget)
 
 
-def _max_matching(cands: list[int], adjacency: dict[int, list[int]]) -> dict[int, int]:
-    """Kuhn's augmenting paths; returns cand -> ref for one maximum matching."""
-    match_ref: dict[int, int] = {}
+# -- components --------------------------------------------------------------------------
 
-    def augment(u: int, seen: set[int]) -> bool:
-        for r in adjacency[u]:
-            if r in seen:
-                continue
-            seen.add(r)
-            if r not in match_ref or augment(match_ref[r], seen):
-                match_ref[r] = u
-                return True
-        return False
-
-    for u in cands:
-        augment(u, set())
-    return {u: r for r, u in match_ref.items()}
+_BLOCK_IN_ORDER = 0  # every pair related; matched in order (crossings objective), p != q
+_FREE = 1  # any matching of the component's edges
+_INFINITE = 1 << 80
+# Progress of a free component: positions skipped, and for free blocks 1 + the partner of the
+# last link-less edge (see _Search.prepare), packed in one integer.
+_PTR_SHIFT = 12
+_SKIP_MASK = (1 << _PTR_SHIFT) - 1
+# How position t changes the tuple of unfinished components' progress.
+_ALONE, _STARTS, _GOES_ON, _ENDS = range(4)
 
 
-def _components(edges: Sequence[StageEdge], adjacency: dict[int, list[int]], equivalence: bool
-                ) -> list[tuple[list[int], list[int]]]:
-    """Connected components of the stage's bipartite graph as (cands, refs), sorted."""
-    if equivalence:
-        # Equal keys relate all-to-all: candidates with the same partner list form a component.
-        groups: dict[tuple[int, ...], list[int]] = {}
-        for c in sorted(adjacency):
-            groups.setdefault(tuple(adjacency[c]), []).append(c)
-        return [(cands, list(refs)) for refs, cands in groups.items()]
+class _Component:
+    """A connected component of a stage's graph with more than one maximum matching candidate."""
+
+    __slots__ = ("kind", "cands", "refs", "p", "q", "size", "options", "fallback", "block")
+
+    def __init__(self, kind, cands, refs, size, options, fallback, block=False):
+        self.kind = kind
+        self.block = block  # every candidate position relates to every reference position
+        self.cands = cands  # ascending candidate positions
+        self.refs = refs  # ascending reference positions
+        self.p = len(cands)
+        self.q = len(refs)
+        self.size = size  # maximum matching size
+        self.options = options  # _FREE: candidate position -> ascending partners (built lazily)
+        self.fallback = fallback  # a maximum matching (pairs), used when the search must stop
+
+
+def _merge(groups: list[list[int]]) -> list[int]:
+    if len(groups) == 1:
+        return groups[0]
+    return sorted(x for g in groups for x in g)
+
+
+def _components(graph: WordGraph):
+    """(candidate groups, reference groups, group pairs) per connected component."""
+    if graph.one_to_one:
+        for a in range(len(graph.candidate_groups)):
+            yield [a], [a], [(a, a)]
+        return
     parent: dict[tuple[int, int], tuple[int, int]] = {}
 
     def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while x != root:  # path compression
+            parent[x], x = root, parent[x]
+        return root
 
-    for e in edges:
-        a, b = find((0, e.candidate)), find((1, e.reference))
-        if a != b:
-            parent[a] = b
-    found: dict[tuple[int, int], tuple[set[int], set[int]]] = {}
-    for e in edges:
-        cands, refs = found.setdefault(find((0, e.candidate)), (set(), set()))
-        cands.add(e.candidate)
-        refs.add(e.reference)
-    return [(sorted(c), sorted(r)) for c, r in found.values()]
+    for a, b in graph.pairs:
+        ra, rb = find((0, a)), find((1, b))
+        if ra != rb:
+            parent[ra] = rb
+    found: dict[tuple[int, int], tuple[set, set, list]] = {}
+    for a, b in graph.pairs:
+        cands, refs, pairs = found.setdefault(find((0, a)), (set(), set(), []))
+        cands.add(a)
+        refs.add(b)
+        pairs.append((a, b))
+    for cands, refs, pairs in found.values():
+        yield sorted(cands), sorted(refs), pairs
 
+
+def _type_level_matching(graph: WordGraph, cand_types, ref_types, pairs):
+    """A maximum matching of a component whose candidate group a relates to reference group b
+    for (a, b) in pairs: a maximum flow over groups (capacity = group size), then expanded
+    into positions. Work grows with the number of groups, not of position pairs."""
+    cap_c = {a: len(graph.candidate_groups[a]) for a in cand_types}
+    cap_r = {b: len(graph.reference_groups[b]) for b in ref_types}
+    adjacency: dict[int, list[int]] = {}
+    back: dict[int, list[int]] = {}
+    for a, b in pairs:
+        adjacency.setdefault(a, []).append(b)
+        back.setdefault(b, []).append(a)
+    flow: dict[tuple[int, int], int] = {}
+    for a, b in pairs:  # greedy start
+        f = min(cap_c[a], cap_r[b])
+        if f:
+            flow[(a, b)] = f
+            cap_c[a] -= f
+            cap_r[b] -= f
+    while True:  # augmenting paths source -> a -> b (-> a' backwards -> b' ...) -> sink
+        previous: dict = {}
+        frontier = [("c", a) for a in cand_types if cap_c[a] > 0]
+        for node in frontier:
+            previous[node] = None
+        end = None
+        while frontier and end is None:
+            following = []
+            for side, x in frontier:
+                if side == "c":
+                    for b in adjacency[x]:
+                        node = ("r", b)
+                        if node not in previous:
+                            previous[node] = (side, x)
+                            if cap_r[b] > 0:
+                                end = node
+                                break
+                            following.append(node)
+                else:
+                    for a in back[x]:
+                        node = ("c", a)
+                        if node not in previous and flow.get((a, x), 0) > 0:
+                            previous[node] = (side, x)
+                            following.append(node)
+                if end is not None:
+                    break
+            frontier = following
+        if end is None:
+            break
+        path = [end]
+        while previous[path[-1]] is not None:
+            path.append(previous[path[-1]])
+        path.reverse()  # c, r, c, r, ..., r
+        amount = min(cap_c[path[0][1]], cap_r[path[-1][1]])
+        for k in range(2, len(path) - 1, 2):  # backward edges r -> c
+            amount = min(amount, flow[(path[k][1], path[k - 1][1])])
+        for k in range(0, len(path) - 1):
+            (s1, x1), (_, x2) = path[k], path[k + 1]
+            if s1 == "c":
+                flow[(x1, x2)] = flow.get((x1, x2), 0) + amount
+            else:
+                flow[(x2, x1)] -= amount
+        cap_c[path[0][1]] -= amount
+        cap_r[path[-1][1]] -= amount
+    next_c = {a: 0 for a in cand_types}
+    next_r = {b: 0 for b in ref_types}
+    matching = []
+    for (a, b), f in sorted(flow.items()):
+        for _ in range(f):
+            matching.append((graph.candidate_groups[a][next_c[a]], graph.reference_groups[b][next_r[b]]))
+            next_c[a] += 1
+            next_r[b] += 1
+    return sorted(matching)
+
+
+def _free_options(graph: WordGraph, cand_types, pairs) -> dict[int, list[int]]:
+    related: dict[int, list[int]] = {}
+    for a, b in pairs:
+        related.setdefault(a, []).append(b)
+    options = {}
+    for a in cand_types:
+        partners = _merge([graph.reference_groups[b] for b in related[a]])
+        for i in graph.candidate_groups[a]:
+            options[i] = partners
+    return options
+
+
+# -- one stage ---------------------------------------------------------------------------
 
 def solve_stage(
     stage: Stage,
-    edges: Sequence[StageEdge],
-    fixed: Sequence[tuple[int, int]],
-    candidate_length: int,
+    graph: WordGraph,
+    partner: list[int],
     objective: str = "crossings",
     node_budget: int = 20_000,
-) -> StageAlignment:
-    """Choose this stage's links among `edges`, given links `fixed` by earlier stages."""
-    if not edges:
-        return StageAlignment(stage.name, (), 0, True, 0)
-    evidence = {(e.candidate, e.reference): e.evidence for e in edges}
-    adjacency: dict[int, list[int]] = {}
-    for e in edges:
-        adjacency.setdefault(e.candidate, []).append(e.reference)
-    for refs in adjacency.values():
-        refs.sort()
-
-    monotone = stage.equivalence and objective == "crossings"
+) -> tuple[list[tuple[int, int]], int, bool, int]:
+    """Choose this stage's links given `partner` (candidate position -> reference position of
+    the links fixed by earlier stages, _NONE if unmatched). Returns (pairs, related pairs,
+    optimal, work)."""
+    in_order = objective == "crossings"
     forced: list[tuple[int, int]] = []
-    variable: list[tuple[list[int], list[int], int]] = []  # (cands, refs, max matching size)
-    for cands, refs in _components(edges, adjacency, stage.equivalence):
-        n_edges = sum(len(adjacency[c]) for c in cands)
-        if n_edges == 1:
+    variable: list[_Component] = []
+    n_edges = 0
+    work = 0
+    if graph.one_to_one:  # key stages: each pair of groups is a whole block (the common case)
+        for cands, refs in zip(graph.candidate_groups, graph.reference_groups):
+            p, q = len(cands), len(refs)
+            n_edges += p * q
+            if p == q and (in_order or p == 1):
+                forced.extend(zip(cands, refs))  # uncrossing lemma: in order, fully determined
+            elif in_order:
+                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(p, q), None, list(zip(cands, refs))))
+            else:
+                variable.append(_Component(_FREE, cands, refs, min(p, q), {i: refs for i in cands},
+                                           list(zip(cands, refs)), block=True))
+        work += len(graph.candidate_groups)
+        components = ()
+    else:
+        components = _components(graph)
+    for cand_types, ref_types, pairs in components:
+        cands = _merge([graph.candidate_groups[a] for a in cand_types])
+        refs = _merge([graph.reference_groups[b] for b in ref_types])
+        p, q = len(cands), len(refs)
+        block = len(pairs) == len(cand_types) * len(ref_types)
+        edges = p * q if block else sum(len(graph.candidate_groups[a]) * len(graph.reference_groups[b])
+                                        for a, b in pairs)
+        n_edges += edges
+        work += len(pairs)
+        if edges == 1:
             forced.append((cands[0], refs[0]))
-        elif monotone and len(cands) == len(refs):
-            forced.extend(zip(cands, refs))  # uncrossing lemma: in order, fully determined
+        elif block and in_order:
+            if p == q:
+                forced.extend(zip(cands, refs))  # uncrossing lemma: in order, fully determined
+            else:
+                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(p, q), None, list(zip(cands, refs))))
+        elif block:
+            # Fallback: in order, the leftmost occurrences of the longer side.
+            variable.append(_Component(_FREE, cands, refs, min(p, q), {i: refs for i in cands},
+                                       list(zip(cands, refs)), block=True))
         else:
-            size = len(_max_matching(cands, adjacency))
-            variable.append((cands, refs, size))
-
-    base = list(fixed) + forced
+            matching = _type_level_matching(graph, cand_types, ref_types, pairs)
+            work += len(pairs) * 2 + len(matching)
+            variable.append(_Component(_FREE, cands, refs, len(matching),
+                                       _free_options(graph, cand_types, pairs), matching))
     if not variable:
-        links = tuple(StageEdge(i, j, evidence[(i, j)]) for i, j in sorted(forced))
-        return StageAlignment(stage.name, links, len(edges), True, 0)
+        return sorted(forced), n_edges, True, work
+    base = list(partner)
+    for i, j in forced:
+        base[i] = j
+    budget = max(0, node_budget - work)
+    small = _solve_small(variable, base, objective, min(budget, _SMALL))
+    if small is not None:
+        return sorted(forced + small[0]), n_edges, True, work + small[1]
+    if objective == "chunks" and all(comp.block for comp in variable):
+        chosen, optimal, spent = _LinksFirst(variable, base, len(partner)).solve(budget)
+    else:
+        chosen, optimal, spent = _Search(variable, base, objective, len(partner)).solve(budget)
+    return sorted(forced + chosen), n_edges, optimal, work + spent
 
-    search = _BranchAndBound(base, variable, adjacency, candidate_length, objective, monotone, node_budget)
-    chosen, optimal, nodes = search.run()
-    pairs = sorted(forced + chosen)
-    links = tuple(StageEdge(i, j, evidence[(i, j)]) for i, j in pairs)
-    return StageAlignment(stage.name, links, len(edges), optimal, nodes)
+
+#: Most alignments _solve_small compares one by one (the common case on real sentences: one or
+#: two repeated words such as "the" 2 x 3).
+_SMALL = 64
 
 
-class _BranchAndBound:
-    """Depth-first over the variable candidate positions in increasing order, partners in
-    increasing order, "unmatched" last: leaves come in lexicographic order of the vector."""
+def _component_choices(comp: _Component) -> Optional[list]:
+    """Every maximum matching of a small component (lists of pairs, in the lexicographic order
+    of their partner vectors), or None if too many."""
+    p, q = comp.p, comp.q
+    cands, refs = comp.cands, comp.refs
+    if comp.kind == _BLOCK_IN_ORDER:
+        if (comb(q, p) if p < q else comb(p, q)) > _SMALL:
+            return None
+        if p < q:
+            return [list(zip(cands, chosen)) for chosen in combinations(refs, p)]
+        return [list(zip(chosen, refs)) for chosen in combinations(cands, q)]
+    if comp.block:
+        count = perm(q, p) if p <= q else comb(p, q) * perm(q, q)
+        if count > _SMALL:
+            return None
+        if p <= q:
+            return [list(zip(cands, chosen)) for chosen in permutations(refs, p)]
+        found = [list(zip(chosen, order)) for chosen in combinations(cands, q) for order in permutations(refs)]
+        # in the lexicographic order of the partner vectors (unmatched last), as the rest
+        found.sort(key=lambda pairs: [dict(pairs).get(c, _SKIP) for c in cands])
+        return found
+    total = 1
+    for c in cands:
+        total *= len(comp.options[c]) + 1
+        if total > 4 * _SMALL:
+            return None
+    found = []
+    for choice in product(*[comp.options[c] + [_NONE] for c in cands]):
+        taken = [r for r in choice if r != _NONE]
+        if len(taken) == comp.size and len(set(taken)) == len(taken):
+            found.append([(c, r) for c, r in zip(cands, choice) if r != _NONE])
+    return found
 
-    def __init__(self, base, variable, adjacency, candidate_length, objective, monotone, node_budget):
-        self.base = base
-        self.objective = objective
-        self.monotone = monotone
-        self.budget = node_budget
-        self.n = candidate_length
-        self.order: list[int] = sorted(c for cands, _, _ in variable for c in cands)
-        self.comp_of: dict[int, int] = {}
-        self.need: list[int] = []
-        self.comp_refs: list[list[int]] = []
-        for index, (cands, refs, size) in enumerate(variable):
-            for c in cands:
-                self.comp_of[c] = index
-            self.need.append(size)
-            self.comp_refs.append(refs)
-        self.options = {c: adjacency[c] for c in self.order}
-        self.remaining = [len(cands) for cands, _, _ in variable]  # undecided candidates per comp
-        self.matched = [0] * len(variable)
-        self.last = [-1] * len(variable)  # last partner per comp (monotone mode)
-        # Crossings of each variable edge with the fixed base, computed once.
-        self.cross_base = {}
-        for c in self.order:
-            for r in self.options[c]:
-                self.cross_base[(c, r)] = sum(1 for (k, l) in base if (c - k) * (r - l) < 0)
-        self.base_crossings = count_crossings(base)
-        # Lower bound on crossings still to come: each candidate the component must still
-        # match adds at least its cheapest crossings with the base.
-        position = {c: k for k, c in enumerate(self.order)}
-        self.comp_min_cross: list[list[tuple[int, int]]] = [  # (cost, order index), cheapest first
-            sorted((min(self.cross_base[(c, r)] for r in adjacency[c]), position[c]) for c in cands)
-            for cands, _, _ in variable]
-        self.depth = 0
-        # Per-candidate partner in the base (for chunk bounds) and whether a position can
-        # ever be matched / linked to its right neighbour.
-        self.partner: list[Optional[int]] = [None] * candidate_length
-        for i, j in base:
-            self.partner[i] = j
-        self.base_partner = list(self.partner)  # partner changes during the search; bounds use the base
-        self.total_matches = len(base) + sum(self.need)
-        self.decided: dict[int, int] = {}
-        self.is_variable = [False] * candidate_length
-        for c in self.order:
-            self.is_variable[c] = True
-        self._can_link: Optional[list[bool]] = None  # built on first use (only crossing ties need it)
-        self.used_refs: set[int] = set()
-        self.chosen_refs_sorted: list[int] = []
-        self.vector: list[int] = []
-        self.nodes = 0
-        self.exhausted = False
-        self.best_cost = None
-        self.best_vector: list[int] = []
-        self.best_pairs: list[tuple[int, int]] = []
 
-    @property
-    def can_link(self) -> list[bool]:
-        """Whether positions i and i + 1 could ever form a link (optimistic, for chunk bounds)."""
-        if self._can_link is None:
-            possible = [self._possible(i) for i in range(self.n)]
-            self._can_link = [any(r + 1 in possible[i + 1] for r in possible[i]) for i in range(self.n - 1)]
-        return self._can_link
-
-    def _possible(self, i: int) -> set[int]:
-        if self.base_partner[i] is not None:
-            return {self.base_partner[i]}
-        return set(self.options.get(i, ()))
-
-    # -- bounds -------------------------------------------------------------------------
-    def _chunk_lower_bound(self) -> int:
-        """chunks = matches - links; links bounded by optimistic links on undecided pairs."""
-        links = 0
-        can_link = self.can_link
-        partner = self.partner
-        decided = self.decided
-        variable = self.is_variable
-        for i in range(self.n - 1):
-            left_open = variable[i] and i not in decided
-            right_open = variable[i + 1] and (i + 1) not in decided
-            if left_open or right_open:
-                links += can_link[i]
-            else:
-                a, b = partner[i], partner[i + 1]
-                if a is not None and b is not None and b == a + 1:
-                    links += 1
-        return self.total_matches - links
-
-    def _cost(self, crossings: int, chunks: int) -> tuple[int, int]:
-        return (crossings, chunks) if self.objective == "crossings" else (chunks, crossings)
-
-    def _prefix_not_better(self) -> bool:
-        depth = len(self.vector)
-        return self.vector > self.best_vector[:depth]
-
-    # -- search -------------------------------------------------------------------------
-    def _seed(self, variable_adjacency) -> None:
-        """Incumbent, so a result exists even at budget 0 and pruning starts strong: per
-        component, in monotone mode the in-order assignment with the fewest crossings against
-        the base (dynamic programme, ignoring the other components); otherwise any maximum
-        matching (Kuhn)."""
-        pairs = []
-        by_comp: dict[int, list[int]] = {}
-        for c in self.order:
-            by_comp.setdefault(self.comp_of[c], []).append(c)
-        for comp, cands in by_comp.items():
-            if self.monotone:
-                pairs.extend(self._monotone_dp(cands, self.comp_refs[comp]))
-            else:
-                pairs.extend(_max_matching(cands, variable_adjacency).items())
-        everything = self.base + pairs
+def _solve_small(components: list[_Component], base: list[int], objective: str, budget: int):
+    """Exact by enumeration when the components have few maximum matchings between them:
+    every combination is scored by (objective, then the lexicographic vector) and the least
+    is taken. Returns (pairs, work) or None when there are too many."""
+    choices = []
+    total = 1
+    for comp in components:
+        found = _component_choices(comp)
+        if found is None:
+            return None
+        total *= len(found)
+        if total > budget or total > _SMALL:
+            return None
+        choices.append(found)
+    n = len(base)
+    fixed_refs = [l for l in base if l >= 0]  # in candidate order
+    sorted_refs = sorted(fixed_refs)
+    fixed_before = [0] * (n + 1)
+    for c, l in enumerate(base):
+        fixed_before[c + 1] = fixed_before[c] + (l >= 0)
+    costs: dict = {}  # edge -> (crossings with the fixed links, links to fixed neighbours)
+    prefixes: dict = {}  # c -> sorted references of the fixed links left of c
+    for combination in choices:
+        for part in combination:
+            for c, r in part:
+                if (c, r) in costs:
+                    continue
+                prefix = prefixes.get(c)
+                if prefix is None:
+                    prefix = prefixes[c] = sorted(fixed_refs[:fixed_before[c]])
+                # crossings = left-and-above + right-and-below = below_c + below_r - 2 (left-and-below)
+                under = bisect_left(prefix, r)
+                costs[(c, r)] = (len(prefix) + bisect_left(sorted_refs, r) - 2 * under,
+                                 (c > 0 and base[c - 1] == r - 1) + (c + 1 < n and base[c + 1] == r + 1))
+    # One integer per alignment, as in _Search: the primary objective scaled above the other.
+    cross_unit, link_unit = (n + 1, 1) if objective == "crossings" else (1, n * n + 1)
+    edge_cost = {edge: cross * cross_unit - link * link_unit for edge, (cross, link) in costs.items()}
+    best = None
+    if len(choices) == 1:
+        # Choices come in the lexicographic order of their vectors (combinations and
+        # permutations of increasing positions): the first least cost is the answer.
+        for pairs in choices[0]:
+            cost = 0
+            chosen = set(pairs)
+            for a, (c, r) in enumerate(pairs):
+                cost += edge_cost[(c, r)]
+                if (c + 1, r + 1) in chosen:
+                    cost -= link_unit
+                for _, r2 in pairs[a + 1:]:
+                    if r2 < r:
+                        cost += cross_unit
+            if best is None or cost < best[0]:
+                best = (cost, pairs)
+        return best[1], total
+    positions = sorted(c for comp in components for c in comp.cands)
+    for combination in product(*choices):
+        pairs = sorted(pair for part in combination for pair in part)
+        cost = 0
+        chosen = set(pairs)
+        for a, (c, r) in enumerate(pairs):
+            cost += edge_cost[(c, r)]
+            if (c + 1, r + 1) in chosen:
+                cost -= link_unit
+            for _, r2 in pairs[a + 1:]:
+                if r2 < r:
+                    cost += cross_unit
         partner_of = dict(pairs)
-        self.best_cost = self._cost(count_crossings(everything), count_chunks(everything))
-        self.best_vector = [partner_of.get(c, _SKIP) for c in self.order]
-        self.best_pairs = sorted(pairs)
+        rank = (cost, [partner_of.get(c, _SKIP) for c in positions])
+        if best is None or rank < best[0]:
+            best = (rank, pairs)
+    return best[1], total
 
-    def _monotone_dp(self, cands: list[int], refs: list[int]) -> list[tuple[int, int]]:
-        """Order-preserving matching of min(len) pairs minimising crossings with the base."""
-        short, long_, swap = (cands, refs, False) if len(cands) <= len(refs) else (refs, cands, True)
-        cost = (lambda a, b: self.cross_base[(b, a)]) if swap else (lambda a, b: self.cross_base[(a, b)])
-        p, q = len(short), len(long_)
-        inf = float("inf")
-        dp = [[inf] * (q + 1) for _ in range(p + 1)]
-        take = [[False] * (q + 1) for _ in range(p + 1)]
-        for j in range(q + 1):
-            dp[0][j] = 0
-        for i in range(1, p + 1):
-            for j in range(i, q + 1):
-                skip, use = dp[i][j - 1], dp[i - 1][j - 1] + cost(short[i - 1], long_[j - 1])
-                if use <= skip:
-                    dp[i][j], take[i][j] = use, True
-                else:
-                    dp[i][j] = skip
-        result, i, j = [], p, q
-        while i > 0:
-            if take[i][j]:
-                a, b = short[i - 1], long_[j - 1]
-                result.append((b, a) if swap else (a, b))
-                i -= 1
-            j -= 1
-        return result
 
-    def run(self) -> tuple[list[tuple[int, int]], bool, int]:
-        self._seed(self.options)
-        limit = sys.getrecursionlimit()
-        if len(self.order) + 200 > limit:
-            sys.setrecursionlimit(len(self.order) + 200)
-        try:
-            self._descend(0, self.base_crossings)
-        finally:
-            sys.setrecursionlimit(limit)
-        return self.best_pairs, not self.exhausted, self.nodes
+class _LinksFirst:
+    """Fewest chunks over blocks (exact and stem stages), in two levels.
 
-    def _future_crossings(self) -> int:
-        total = 0
-        depth = self.depth
-        need, matched = self.need, self.matched
-        for comp, entries in enumerate(self.comp_min_cross):
-            still = need[comp] - matched[comp]
-            if still <= 0:
+    chunks = matches - links, and matches are fixed, so the objective is: most links, then
+    fewest crossings, then the lexicographic rule. Call an edge linked when it forms a link
+    (with a diagonal neighbour, fixed or chosen) and a singleton otherwise. Two singletons of
+    one block never cross in an optimum (swapping their partners removes that crossing, adds
+    none elsewhere and cannot lose a link: they had none). So an optimum is: its set X of
+    linked edges, plus, per block, the remaining positions matched in order (the crossings
+    objective's case, solved by _Search), where the rest cannot add a link (X has the most
+    links). Level one enumerates every X with the most links by a programme over the
+    positions that can link at all; level two solves the rest for each X."""
+
+    #: Most sets of linked edges compared before the search gives up (flagged).
+    MAX_LINK_SETS = 64
+
+    def __init__(self, components: list[_Component], base: list[int], n: int):
+        self.components = components
+        self.base = base
+        self.n = n
+
+    def _linkable(self) -> dict[int, list[int]]:
+        base = self.base
+        possible = {c: set(comp.refs) for comp in self.components for c in comp.cands}
+        found = {}
+        for comp in self.components:
+            for c in comp.cands:
+                before, after = possible.get(c - 1, ()), possible.get(c + 1, ())
+                left = base[c - 1] if c > 0 else _NONE
+                right = base[c + 1] if c + 1 < self.n else _NONE
+                options = [r for r in comp.refs
+                           if left == r - 1 or right == r + 1 or r - 1 in before or r + 1 in after]
+                if options:
+                    found[c] = options
+        return found
+
+    @staticmethod
+    def _links_to_go(positions, linkable, base) -> list[dict]:
+        """to_go[t][r]: most links positions t + 1.. can add when position t takes r (_NONE:
+        no linked edge), ignoring that two positions may want one partner: an upper bound."""
+        P = len(positions)
+        to_go = [None] * P
+        best_next = 0  # from t + 1 on, when t's partner does not continue into t + 1
+        gains_next: dict = {}  # partner r' of t + 1 -> links at t + 1 (fixed neighbours) and after
+        for t in range(P - 1, -1, -1):
+            c = positions[t]
+            adjacent = t + 1 < P and positions[t + 1] == c + 1
+            row = {_NONE: best_next}
+            for r in linkable[c]:
+                follow = gains_next.get(r + 1) if adjacent else None
+                row[r] = best_next if follow is None or follow + 1 < best_next else follow + 1
+            to_go[t] = row
+            left = base.get(c - 1, _NONE)
+            right = base.get(c + 1, _NONE)
+            gains_next = {r: (left == r - 1) + (right == r + 1) + row[r] for r in linkable[c]}
+            best_next = max(row[_NONE], max(gains_next.values()))
+        return to_go
+
+    def _prepare_side(self, linkable: dict[int, list[int]], base: dict[int, int]):
+        """What _link_sets needs of one orientation, computed once: the positions, per
+        position the partners later positions may link with, the bound from _links_to_go,
+        and the reference gaps later links could take. Work: set operations, counted 1/16."""
+        positions = sorted(linkable)
+        P = len(positions)
+        future: list[set] = [set() for _ in range(P + 1)]  # partners later positions may link with
+        for t in range(P - 1, -1, -1):
+            future[t] = future[t + 1] | set(linkable[positions[t]])
+        to_go = self._links_to_go(positions, linkable, base)
+        # Each link takes a gap (r, r + 1) of the reference: gaps[t] = the gaps links counted
+        # at positions t.. could take. A gap is lost once its right end is used, or its left
+        # end by anything but the current position: a second bound on the links to come.
+        gaps: list[set] = [set() for _ in range(P + 1)]
+        for t in range(P - 1, -1, -1):
+            gaps[t] = gaps[t + 1] | {g for r in linkable[positions[t]] for g in (r - 1, r)}
+        work = (sum(len(f) for f in future) + sum(len(row) for row in to_go) + sum(len(g) for g in gaps)) // 16
+        return (linkable, base, positions, future, to_go, gaps), work
+
+    def _link_sets(self, side, budget: int, width: Optional[int] = None, floor: int = 0):
+        """Every set of linked edges with the most links: (links, [sets], work), or None past
+        the budget or MAX_LINK_SETS. `side` (from _prepare_side): the positions of one side
+        that can link, their options and fixed partners. A state is dropped when a bound
+        cannot reach `floor` links. width: keep only that many states per position (a beam:
+        its best is a floor for the exact run)."""
+        linkable, base, positions, future, to_go, gaps = side
+        P = len(positions)
+        work = 0
+        # state: (partner of the previous position if it may link to this one, whether this
+        # position must continue it, partners used that later positions could still want)
+        layer = {(_NONE, False, ()): (0, [])}
+        layers = [layer]  # per depth: {state: (links, [(parent index, partner or _NONE)])}
+        keys_at = []
+        for t, c in enumerate(positions):
+            adjacent_prev = t > 0 and positions[t - 1] == c - 1
+            adjacent_next = t + 1 < P and positions[t + 1] == c + 1
+            next_options = set(linkable[positions[t + 1]]) if adjacent_next else ()
+            left_fixed = base.get(c - 1, _NONE)
+            right_fixed = base.get(c + 1, _NONE)
+            keep_after = future[t + 1]
+            bound = to_go[t]
+            gaps_after = gaps[t + 1]
+            open_gaps = len(gaps_after)
+            children: dict = {}
+            keys = list(layer)
+            for index, key in enumerate(keys):
+                prev, pending, used = key
+                value = layer[key][0]
+                if not adjacent_prev:
+                    prev = _NONE
+                moves = [] if pending else [(_NONE, 0, False)]
+                for r in linkable[c]:
+                    if r in used or (pending and r != prev + 1):
+                        continue
+                    gain = (prev == r - 1 or left_fixed == r - 1) + (right_fixed == r + 1)
+                    if gain:
+                        moves.append((r, gain, False))
+                    elif r + 1 in next_options:
+                        moves.append((r, 0, True))  # linked only if the next position continues
+                work += len(moves)
+                if work > budget:
+                    return None
+                for r, gain, must in moves:
+                    total = value + gain
+                    if total + bound[r] < floor:
+                        continue
+                    if r == _NONE:
+                        new_used = tuple(u for u in used if u in keep_after)
+                    else:
+                        new_used = tuple(sorted(u for u in used + (r,) if u in keep_after))
+                    if floor:
+                        lost = {u - 1 for u in used} | {u for u in used if u != r}
+                        if r != _NONE:
+                            lost.add(r - 1)
+                        if total + open_gaps - len(lost & gaps_after) < floor:
+                            continue
+                    child = (r if adjacent_next else _NONE, must, new_used)
+                    known = children.get(child)
+                    if known is None or total > known[0]:
+                        children[child] = (total, [(index, r)])
+                    elif total == known[0]:
+                        known[1].append((index, r))
+            if width is not None and len(children) > width:
+                kept = sorted(children.items(), key=lambda item: -(item[1][0] + bound[item[0][0]]
+                                                                     if adjacent_next else item[1][0]))[:width]
+                children = dict(kept)
+            keys_at.append(keys)
+            layer = children
+            layers.append(layer)
+        finals = [(key, entry) for key, entry in layer.items() if not key[1]]
+        if not finals:
+            return None
+        best = max(entry[0] for _, entry in finals)
+        # Every path to a best final state (iterative depth-first walk back); the beam: one.
+        sets = []
+        stack = [(P, key, ()) for key, entry in finals if entry[0] == best]
+        if width is not None:
+            stack = stack[:1]
+        while stack:
+            t, key, chosen = stack.pop()
+            if t == 0:
+                sets.append(sorted(chosen))
+                if width is not None:
+                    break
+                if len(sets) > self.MAX_LINK_SETS:
+                    return None
                 continue
-            for cost, k in entries:
-                if k > depth:
-                    if cost == 0:
-                        break  # the rest cost nothing either
-                    total += cost
-                    still -= 1
-                    if not still:
-                        break
-        return total
+            work += 1
+            for index, r in layers[t][key][1]:
+                stack.append((t - 1, keys_at[t - 1][index], chosen + (((positions[t - 1], r),) if r != _NONE else ())))
+        return best, sets, work
 
-    def _bound_ok(self, crossings: int) -> bool:
-        best = self.best_cost
-        if self.objective == "crossings":
-            crossings += self._future_crossings()
-            if crossings != best[0]:
-                return crossings < best[0]  # the chunk bound only matters on a crossings tie
-            bound = (crossings, self._chunk_lower_bound())
-        else:
-            bound = (self._chunk_lower_bound(), crossings)
-        if bound != best:
-            return bound < best
-        return not self._prefix_not_better()
+    def solve(self, budget: int):
+        work = sum(comp.p * comp.q for comp in self.components)
+        if work > budget:
+            return _Search(self.components, self.base, "chunks", self.n).solve(0)
+        linkable = self._linkable()
+        by_reference: dict[int, list[int]] = {}
+        for c, options in linkable.items():
+            for r in options:
+                by_reference.setdefault(r, []).append(c)
+        fixed = {c: r for c, r in enumerate(self.base) if r >= 0}
+        fixed_by_reference = {r: c for c, r in fixed.items()}
+        sides = []
+        for side_linkable, side_base, transposed in ((linkable, fixed, False), (by_reference, fixed_by_reference, True)):
+            side, spent = self._prepare_side(side_linkable, side_base)
+            work += spent
+            sides.append((side, transposed))
+        if work > budget:
+            return _Search(self.components, self.base, "chunks", self.n).solve(0)
+        # Floors on the most links: the in-order alignment (the crossings objective's
+        # answer for these blocks) and a beam over each side.
+        in_order, _, spent = self._complete((), (budget - work) // 8)
+        work += spent
+        fixed_links = len(fixed) - count_chunks(list(fixed.items()))
+        everything = list(fixed.items()) + in_order
+        floor = len(everything) - count_chunks(everything) - fixed_links
+        guess = None  # the beam's best set of linked edges: the alignment if all else fails
+        for side, transposed in sides:
+            beam = self._link_sets(side, (budget - work) // 4, width=16)
+            if beam is not None:
+                work += beam[2]
+                if beam[0] > floor:
+                    floor = beam[0]
+                    guess = [sorted((c, r) for r, c in beam[1][0])] if transposed else beam[1]
+        # Which side is cheap is not known beforehand: alternate, quadrupling the allowance.
+        found = None
+        allowance = 1000
+        while found is None and work < budget:
+            for side, transposed in sides:
+                spend = min(allowance, budget - work)
+                found = self._link_sets(side, spend, floor=floor)
+                if found is not None:
+                    work += found[2]
+                    if transposed:
+                        found = (found[0], [sorted((c, r) for r, c in linked) for linked in found[1]], found[2])
+                    break
+                work += spend
+            allowance *= 4
+        if found is None:  # past the budget: the best alignment seen (flagged)
+            if guess is None:
+                return in_order, False, work
+            chosen, _, spent = self._complete(guess[0], 0)
+            return chosen, False, work + spent
+        sets = found[1]
+        best = None
+        optimal = True
+        positions = sorted(c for comp in self.components for c in comp.cands)
+        fixed_pairs = [(i, j) for i, j in enumerate(self.base) if j >= 0]
+        # The linked edges' own crossings bound the whole; the rest only adds crossings.
+        ranked = sorted((count_crossings(fixed_pairs + linked), number) for number, linked in enumerate(sets))
+        for lower, number in ranked:
+            if best is not None and lower > best[0][0]:
+                break
+            pairs, proven, spent = self._complete(sets[number], max(0, budget - work))
+            work += spent
+            optimal = optimal and proven
+            partner_of = dict(pairs)
+            rank = (count_crossings(fixed_pairs + pairs), [partner_of.get(c, _SKIP) for c in positions])
+            if best is None or rank < best[0]:
+                best = (rank, pairs)
+        return best[1], optimal, work
 
-    def _descend(self, depth: int, crossings: int) -> None:
-        if depth == len(self.order):
-            self._leaf(crossings)
-            return
-        c = self.order[depth]
-        self.depth = depth
-        comp = self.comp_of[c]
-        self.remaining[comp] -= 1
-        need_after = self.need[comp] - self.matched[comp]
-        refs = self.comp_refs[comp]
-        for r in self.options[c]:
-            if r in self.used_refs or (self.monotone and r <= self.last[comp]):
+    def _complete(self, linked, budget):
+        """The rest of an alignment given its linked edges: each block's remaining positions
+        in order, fewest crossings (then the lexicographic rule)."""
+        base = list(self.base)
+        for i, j in linked:
+            base[i] = j
+        taken_c = {i for i, _ in linked}
+        taken_r = {j for _, j in linked}
+        forced, variable = [], []
+        for comp in self.components:
+            cands = [c for c in comp.cands if c not in taken_c]
+            refs = [r for r in comp.refs if r not in taken_r]
+            if not cands or not refs:
                 continue
-            # Feasibility: after taking r, can the component still reach its maximum?
-            if self.monotone:
-                free_refs = len(refs) - bisect_right(refs, r)
+            if len(cands) == len(refs):
+                forced.extend(zip(cands, refs))
             else:
-                free_refs = len(refs) - self.matched[comp] - 1
-            if min(self.remaining[comp], free_refs) < need_after - 1:
+                variable.append(_Component(_BLOCK_IN_ORDER, cands, refs, min(len(cands), len(refs)), None,
+                                           list(zip(cands, refs)), block=True))
+        if not variable:
+            return list(linked) + forced, True, 0
+        for i, j in forced:
+            base[i] = j
+        chosen, optimal, work = _Search(variable, base, "crossings", self.n).solve(budget)
+        return list(linked) + forced + chosen, optimal, work
+
+
+class _Search:
+    """The exact dynamic programme over the variable candidate positions (module docstring)."""
+
+    def __init__(self, components: list[_Component], base: list[int], objective: str, n: int):
+        self.components = components
+        self.base = base  # candidate -> reference of every fixed link (earlier stages, forced)
+        self.objective = objective
+        self.n = n
+
+    # -- preparation ---------------------------------------------------------------------
+    @staticmethod
+    def _static_options(comp: _Component, k: int) -> tuple[int, list[int]]:
+        """(index of the first option within comp.refs, the options) of the k-th candidate
+        position of `comp`, before any state is known."""
+        if comp.kind == _BLOCK_IN_ORDER:
+            if comp.p < comp.q:
+                return k, comp.refs[k:k + comp.q - comp.p + 1]
+            lo = max(0, k - (comp.p - comp.q))
+            return lo, comp.refs[lo:min(k, comp.q - 1) + 1]
+        return 0, comp.options[comp.cands[k]]
+
+    def _free_block_options(self) -> dict:
+        """Options of the positions of free blocks (chunks objective). A position either links
+        (partner r with (c - 1, r - 1) or (c + 1, r + 1) possible: a "linkable" option) or is
+        a singleton; a block's singletons take increasing partners (see prepare), so the k-th
+        position's singleton partner is among references k - a - b .. of the block, where a,
+        b bound the earlier positions that link or stay unmatched (and symmetrically from the
+        end): a window of the block's references. Returns {position: (0, options)} and sets
+        self.window_of[position] = (lowest, highest) singleton partner."""
+        base = self.base
+        possible: dict[int, object] = {}
+        for comp in self.components:
+            for c in comp.cands:
+                possible[c] = comp.options[c] if comp.kind == _FREE else comp.refs
+        found = {}
+        self.window_of = {}
+        for comp in self.components:
+            if comp.kind != _FREE or not comp.block:
                 continue
-            self.nodes += 1
-            if self.nodes > self.budget:
-                self.exhausted = True
-                break
-            added = self.cross_base[(c, r)] + len(self.chosen_refs_sorted) - bisect_right(self.chosen_refs_sorted, r)
-            previous_last = self.last[comp]
-            self._take(c, r, comp)
-            self.depth = depth
-            if self._bound_ok(crossings + added):
-                self._descend(depth + 1, crossings + added)
-            self._untake(c, r, comp, previous_last)
-            if self.exhausted:
-                break
-        if not self.exhausted:
-            # Leave c unmatched, if the component can still reach its maximum without it.
-            free_refs = (len(refs) - bisect_right(refs, self.last[comp])) if self.monotone \
-                else len(refs) - self.matched[comp]
-            if min(self.remaining[comp], free_refs) >= need_after:
-                self.nodes += 1
-                if self.nodes > self.budget:
-                    self.exhausted = True
+            refs = comp.refs
+            skips = comp.p - comp.size
+            linkable = []
+            for c in comp.cands:
+                before, after = possible.get(c - 1), possible.get(c + 1)
+                before_set = set(before) if before is not None else ()
+                after_set = set(after) if after is not None else ()
+                left = base[c - 1] if c > 0 else _NONE
+                right = base[c + 1] if c + 1 < len(base) else _NONE
+                linkable.append({r for r in refs if left == r - 1 or right == r + 1
+                                 or r - 1 in before_set or r + 1 in after_set})
+            with_links = [bool(lc) for lc in linkable]
+            before_count = 0
+            after_count = sum(with_links)
+            for k, c in enumerate(comp.cands):
+                after_count -= with_links[k]
+                lo = max(0, k - before_count - skips)
+                hi = min(comp.q - 1, comp.q - comp.p + k + after_count + skips)
+                before_count += with_links[k]
+                options = sorted(set(refs[lo:hi + 1]) | linkable[k])
+                found[c] = (0, options)
+                self.window_of[c] = (refs[lo], refs[hi]) if lo <= hi else (1, 0)  # (1, 0): empty
+        return found
+
+    def prepare(self, budget: int) -> int:
+        """Per position: options and their static costs (crossings with the fixed links,
+        links to fixed neighbours); per component a table of the cheapest completion from
+        each progress (the search's lower bound); the state layout. Returns the work spent,
+        or -1 when the options alone exceed the budget."""
+        comps = self.components
+        if sum(comp.p * comp.q for comp in comps if comp.kind == _FREE and comp.block) > budget:
+            return -1
+        block_options = self._free_block_options()
+        entries = []
+        total_options = 0
+        for c_index, comp in enumerate(comps):
+            for k, c in enumerate(comp.cands):
+                first, options = block_options[c] if c in block_options else self._static_options(comp, k)
+                total_options += len(options)
+                entries.append((c, c_index, k, first, options))
+        if total_options > budget:
+            return -1
+        entries.sort()
+        self.order = [e[0] for e in entries]
+        self.windows = [self.window_of.get(c) for c in self.order]
+        L = len(entries)
+        base = self.base
+        n = self.n
+        crossings_first = self.objective == "crossings"
+        # The cost of a path is one integer: the primary objective scaled above the secondary.
+        scale = n + 1 if crossings_first else n * n + 1
+        self.scale = scale
+        self.cross_unit, self.link_unit = (scale, 1) if crossings_first else (1, scale)
+        # Crossings of (c, r) with the fixed links: below_c + below_r - 2 * #{k < c, l < r}.
+        fixed = [(k, l) for k, l in enumerate(base) if l >= 0]
+        fixed_refs = sorted(l for _, l in fixed)
+        seen_refs: list[int] = []
+        f = 0
+        self.first_index, self.options, self.costs, self._crossings = [], [], [], []
+        self.comp_of, self.k_of = [], []
+        cross_unit, link_unit = self.cross_unit, self.link_unit
+        for c, c_index, k, first, options in entries:
+            while f < len(fixed) and fixed[f][0] < c:
+                insort(seen_refs, fixed[f][1])
+                f += 1
+            below_c = len(seen_refs)
+            left = base[c - 1] if c > 0 else _NONE
+            right = base[c + 1] if c + 1 < n else _NONE
+            crossings = [below_c + bisect_left(fixed_refs, r) - 2 * bisect_left(seen_refs, r) for r in options]
+            self._crossings.append(crossings)
+            self.costs.append([cross * cross_unit - ((left == r - 1) + (right == r + 1)) * link_unit
+                               for cross, r in zip(crossings, options)])
+            self.first_index.append(first)
+            self.options.append(options)
+            self.comp_of.append(c_index)
+            self.k_of.append(k)
+        option_sets = [set(options) for options in self.options]
+        position_of = {}
+        for t, (c_index, k) in enumerate(zip(self.comp_of, self.k_of)):
+            position_of[(c_index, k)] = t
+        # Links between two variable positions are counted at the later one.
+        self.link_prev = [t > 0 and self.order[t - 1] == self.order[t] - 1 for t in range(L)]
+        self.keep_prev = [t + 1 < L and self.link_prev[t + 1] for t in range(L)]
+        option_index = [{r: x for x, r in enumerate(options)} for options in self.options]
+        if crossings_first:
+            # Bound: the tables below, from costs that assume every possible link to a
+            # variable left neighbour (links only break ties between equal crossings).
+            self.bound_costs = list(self.costs)
+            for t in range(1, L):
+                if self.link_prev[t]:
+                    before = option_index[t - 1]
+                    self.bound_costs[t] = [cost - link_unit * (r - 1 in before)
+                                           for cost, r in zip(self.costs[t], self.options[t])]
+            self.links_after = None
+        else:
+            # Links come first: the tables count crossings only, and links_after[t][r] is the
+            # most links positions t + 1.. can still add when t takes r (None: unmatched),
+            # from a programme that ignores that two positions may want one partner.
+            self.bound_costs = self._crossings  # cross_unit is 1 under this objective
+            self.links_after = self._links_after(option_index, base)
+        # Free blocks (chunks objective): an edge that ends up in a chunk of its own is a
+        # "singleton". Two singletons of one block never cross in an optimum: swapping their
+        # partners removes that crossing, adds none elsewhere and loses no link (they had
+        # none). So a block's singletons take increasing partners, and an edge that breaks
+        # that order must link: to its left neighbour, or to its right one, which must then
+        # take the next reference position ("pending"). The search enforces exactly this.
+        self.neighbours = []  # per position: (left fixed partner, right fixed partner, next options or None)
+        for t, c in enumerate(self.order):
+            following = option_sets[t + 1] if t + 1 < L and self.order[t + 1] == c + 1 else None
+            self.neighbours.append((base[c - 1] if c > 0 else _NONE, base[c + 1] if c + 1 < n else _NONE, following))
+        # Cheapest completion of each component from each progress, counting only static costs.
+        self.tables = [self._completion_table(comp, [position_of[(c_index, k)] for k in range(comp.p)])
+                       for c_index, comp in enumerate(comps)]
+        # The range of partners later positions can take: chosen partners below it can no
+        # longer cross or collide with anything; those above it cross every later edge.
+        self.low = [1 << 62] * (L + 1)
+        self.high = [-1] * (L + 1)
+        for t in range(L - 1, -1, -1):
+            options = self.options[t]
+            self.low[t] = min(self.low[t + 1], options[0])
+            self.high[t] = max(self.high[t + 1], options[-1])
+        # State layout: the progress of every component started and not finished.
+        first_t: dict[int, int] = {}
+        last_t: dict[int, int] = {}
+        for t, c_index in enumerate(self.comp_of):
+            first_t.setdefault(c_index, t)
+            last_t[c_index] = t
+        self.slot = []  # (index of the component in the progress tuple, how t changes it)
+        active: list[int] = []
+        for t in range(L):
+            c_index = self.comp_of[t]
+            starts, ends = first_t[c_index] == t, last_t[c_index] == t
+            if starts and ends:
+                self.slot.append((-1, _ALONE))
+            elif starts:
+                position = bisect_left(active, c_index)
+                active.insert(position, c_index)
+                self.slot.append((position, _STARTS))
+            elif ends:
+                position = active.index(c_index)
+                del active[position]
+                self.slot.append((position, _ENDS))
+            else:
+                self.slot.append((active.index(c_index), _GOES_ON))
+        return total_options + sum(len(table) for table in self.tables) + L + self._prepare_crossing_bound(budget)
+
+    def _prepare_crossing_bound(self, budget: int) -> int:
+        """Crossings between chosen edges of different components, for the bound (crossings
+        objective). An "item" is an edge every completion must place: a position of a
+        component that matches all its positions, or a reference occurrence of one that
+        matches all its references; its box is its possible candidate and reference
+        positions. Two items whose boxes lie one above-left of the other always cross; a
+        chosen partner above an item's box always crosses it. Items count only from the
+        depth at which they certainly lie ahead. Returns the work spent."""
+        self.crossing_bound = None
+        if self.objective != "crossings":
+            return 0
+        order = self.order
+        items = []  # (depth from which the item is certainly ahead, cmin, cmax, rmin, rmax, component)
+        for c_index, comp in enumerate(self.components):
+            if comp.kind == _BLOCK_IN_ORDER and comp.p > comp.q:
+                slack = comp.p - comp.q
+                for i in range(comp.q):
+                    cmin, cmax = comp.cands[i], comp.cands[i + slack]
+                    items.append((bisect_left(order, cmin), cmin, cmax, comp.refs[i], comp.refs[i], c_index))
+            elif comp.p == comp.size:
+                for k, c in enumerate(comp.cands):
+                    _, options = self._static_options(comp, k) if comp.kind == _BLOCK_IN_ORDER else (0, comp.options[c])
+                    items.append((bisect_left(order, c), c, c, options[0], options[-1], c_index))
+        L = len(order)
+        work = (len(items) * len(items) + len(items) * L) // 16
+        if not items or work > budget // 4:
+            return 0
+        items.sort(key=lambda item: item[2])  # by cmax
+        forced_at = [0] * (L + 1)
+        for b in items:
+            for a in items:
+                if a[2] >= b[1]:
+                    break
+                if a[3] > b[4] and a[5] != b[5]:  # a left of and above b
+                    forced_at[min(a[0], b[0])] += 1
+        forced_after = [0] * (L + 2)
+        for t in range(L, -1, -1):
+            forced_after[t] = forced_after[t + 1] + forced_at[t]
+        ahead = [[] for _ in range(L + 1)]  # rmax of the items certainly ahead at depth t
+        by_depth: dict[int, list[int]] = {}
+        for item in items:
+            by_depth.setdefault(item[0], []).append(item[4])
+        current: list[int] = []
+        for t in range(L, -1, -1):
+            for rmax in by_depth.get(t, ()):
+                insort(current, rmax)
+            ahead[t] = list(current)
+        self.crossing_bound = (forced_after, ahead)
+        return work
+
+    def _links_after(self, option_index, base) -> list:
+        """links_after[t]: {r: most links from positions t + 1.. given t takes r} plus key
+        _NONE for t unmatched (backward programme over (position, partner))."""
+        L = len(self.order)
+        n = self.n
+        after = [None] * L
+        best_from_next = 0  # most links from t + 1.. when t's partner cannot link to t + 1
+        gain_next: dict = {}  # r' -> links counted at t + 1 and after when t + 1 takes r'
+        for t in range(L - 1, -1, -1):
+            c = self.order[t]
+            adjacent_next = t + 1 < L and self.order[t + 1] == c + 1
+            row = {}
+            for r in self.options[t]:
+                follow = gain_next.get(r + 1) if adjacent_next else None
+                row[r] = best_from_next if follow is None else max(best_from_next, follow + 1)
+            row[_NONE] = best_from_next
+            after[t] = row
+            left = base[c - 1] if c > 0 else _NONE
+            right = base[c + 1] if c + 1 < n else _NONE
+            gain = {r: (right == r + 1) + row[r] for r in self.options[t]}
+            best_here = max([best_from_next] + [(left == r - 1) + g for r, g in gain.items()])
+            gain_next, best_from_next = gain, best_here
+        self.links_at_start = best_from_next
+        return after
+
+    def _completion_table(self, comp: _Component, positions: list[int]) -> list:
+        """table[k][d]: the least static cost of the component's positions k.. given d
+        occurrences of its longer side already passed over (in-order blocks); table[k] for
+        free components."""
+        costs = self.bound_costs
+        if comp.kind == _FREE:
+            must = comp.p == comp.size
+            suffix = [0] * (comp.p + 1)
+            for k in range(comp.p - 1, -1, -1):
+                cheapest = min(costs[positions[k]])
+                suffix[k] = suffix[k + 1] + (cheapest if must else min(0, cheapest))
+            return suffix
+        p, q = comp.p, comp.q
+        table = [[_INFINITE] * (abs(p - q) + 1) for _ in range(p + 1)]
+        if p < q:
+            slack = q - p
+            table[p] = [0] * (slack + 1)
+            for k in range(p - 1, -1, -1):  # position k takes reference index k + e, e >= d
+                row, after, here = table[k], table[k + 1], costs[positions[k]]
+                best = _INFINITE
+                for e in range(slack, -1, -1):
+                    value = here[e] + after[e]
+                    if value < best:
+                        best = value
+                    row[e] = best
+        else:
+            slack = p - q
+            table[p][slack] = 0
+            for k in range(p - 1, -1, -1):  # d positions skipped so far: match ref k - d or skip
+                row, after, here = table[k], table[k + 1], costs[positions[k]]
+                lo = max(0, k - slack)
+                for d in range(min(k, slack), -1, -1):
+                    i = k - d
+                    best = after[d + 1] if d < slack else _INFINITE
+                    if i < q:
+                        value = here[i - lo] + after[d]
+                        if value < best:
+                            best = value
+                    row[d] = best
+        return table
+
+    def _remaining(self, c_index: int, k: int, progress: int) -> int:
+        """Lower bound of the component's cost from its k-th position on."""
+        comp = self.components[c_index]
+        table = self.tables[c_index]
+        if comp.kind == _FREE:
+            return table[k]
+        if comp.p < comp.q:
+            return table[k][progress + 1 - k]  # progress: last reference index used
+        return table[k][k - progress]  # progress: references used
+
+    # -- the programme ---------------------------------------------------------------------
+    def run(self, budget: int, width: Optional[int], incumbent: Optional[int]):
+        """Forward DP. width None: exact (a state is dropped only when its lower bound
+        exceeds the incumbent); otherwise a beam of the `width` states of least bound.
+        Returns (cost, pairs, work)."""
+        comps = self.components
+        L = len(self.order)
+        order, options_all, costs_all, first_index = self.order, self.options, self.costs, self.first_index
+        comp_of, k_of, slot, tables = self.comp_of, self.k_of, self.slot, self.tables
+        link_prev, keep_prev, neighbours, windows = self.link_prev, self.keep_prev, self.neighbours, self.windows
+        low, high = self.low, self.high
+        cross_unit, link_unit = self.cross_unit, self.link_unit
+        # A state: (component progress tuple, chosen partners still visible, count of chosen
+        # partners above every later option, partner of the previous position or _NONE,
+        # whether this position must continue the previous one's chunk).
+        start_bound = sum(self._remaining(c_index, 0, -1 if comp.kind == _BLOCK_IN_ORDER and comp.p < comp.q else 0)
+                          for c_index, comp in enumerate(comps))
+        crossing_bound = self.crossing_bound
+        links_after = self.links_after
+        if links_after is not None:
+            start_bound -= self.links_at_start * link_unit
+        layer = [((), (), 0, _NONE, False)]
+        layer_cost = [0]
+        layer_bound = [start_bound]  # sum over components of their cheapest completion
+        history = []  # per position: [(parent rank, choice)] in rank order
+        work = 0
+        for t in range(L):
+            c_index = comp_of[t]
+            comp = comps[c_index]
+            kind = comp.kind
+            in_order_short = kind == _BLOCK_IN_ORDER and comp.p < comp.q
+            in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
+            free_block = kind == _FREE and comp.block
+            k = k_of[t]
+            position, change = slot[t]
+            options = options_all[t]
+            costs = costs_all[t]
+            first = first_index[t]
+            lo_next, hi_next = low[t + 1], high[t + 1]
+            prev_links = link_prev[t]
+            keep = keep_prev[t]
+            left_fixed, right_fixed, following = neighbours[t]
+            if free_block:  # the singleton window (see _free_block_options)
+                lo_window, hi_window = windows[t]
+            table = tables[c_index]
+            free_skips = comp.p - comp.size
+            ends = k == comp.p - 1
+            links_now = None if links_after is None else links_after[t]
+            if crossing_bound is not None:
+                forced_next = crossing_bound[0][t + 1] * cross_unit
+                ahead_next = crossing_bound[1][t + 1]
+            links_before = None if links_after is None or t == 0 else links_after[t - 1]
+            children: dict = {}
+            for rank in range(len(layer)):
+                progress, visible, above, prev, pending = layer[rank]
+                cost0 = layer_cost[rank]
+                if change == _STARTS or change == _ALONE:
+                    state = -1 if in_order_short else 0
                 else:
-                    self.decided[c] = _SKIP
-                    self.vector.append(_SKIP)
-                    self.depth = depth
-                    if self._bound_ok(crossings):
-                        self._descend(depth + 1, crossings)
-                    self.vector.pop()
-                    del self.decided[c]
-        self.remaining[comp] += 1
+                    state = progress[position]
+                # The component's own bound, to be replaced by the child's.
+                if kind == _FREE:
+                    own = table[k]
+                    after_bound = 0 if ends else table[k + 1]
+                elif in_order_short:
+                    own = table[k][state + 1 - k]
+                else:
+                    own = table[k][k - state]
+                bound0 = layer_bound[rank] - own
+                if links_now is not None:  # the link part of the bound is recomputed per child
+                    bound0 += (self.links_at_start if t == 0 else links_before[prev if keep_prev[t - 1] else _NONE]) * link_unit
+                # choices: (option index or -1 for unmatched, progress after, pending after)
+                if in_order_short:
+                    choices = [(x, first + x, False) for x in range(state + 1 - first, len(options))]
+                elif in_order_long:
+                    choices = [(state - first, state + 1, False)] if state < comp.q else []
+                    if k - state < comp.p - comp.q:
+                        choices.append((-1, state, False))
+                elif free_block:
+                    skips = state & _SKIP_MASK
+                    floor = (state >> _PTR_SHIFT) - 1  # partner of the block's last singleton
+                    choices = []
+                    for x in range(len(options)):
+                        r = options[x]
+                        if r in visible:
+                            continue
+                        if (prev_links and prev == r - 1) or left_fixed == r - 1 or right_fixed == r + 1:
+                            choices.append((x, state, False))  # linked already
+                            continue
+                        if r > floor and lo_window <= r <= hi_window:
+                            choices.append((x, skips | ((r + 1) << _PTR_SHIFT), False))
+                        if following is not None and r + 1 in following:
+                            choices.append((x, state, True))
+                    if skips < free_skips:
+                        choices.append((-1, state + 1, False))
+                else:
+                    choices = [(x, state, False) for x in range(len(options))]
+                    if state < free_skips:
+                        choices.append((-1, state + 1, False))
+                if pending:
+                    choices = [choice for choice in choices if choice[0] >= 0 and options[choice[0]] == prev + 1]
+                work += len(choices) + (len(visible) >> 3)
+                if work > budget:
+                    return None, None, work
+                for x, new_state, new_pending in choices:
+                    if x >= 0:
+                        r = options[x]
+                        if kind == _FREE and r in visible:
+                            continue  # taken by an earlier position
+                        at = bisect_right(visible, r)
+                        cost = cost0 + costs[x] + (len(visible) - at + above) * cross_unit
+                        if prev_links and prev == r - 1:
+                            cost -= link_unit
+                        if kind == _FREE:
+                            child_bound = bound0 + after_bound
+                        elif in_order_short:
+                            child_bound = bound0 + (0 if ends else table[k + 1][new_state - k])
+                        else:
+                            child_bound = bound0 + table[k + 1][k - state]
+                        grown = visible[:at] + (r,) + visible[at:]
+                    else:
+                        r = _NONE
+                        cost = cost0
+                        if kind == _FREE:
+                            child_bound = bound0 + after_bound
+                        else:
+                            child_bound = bound0 + table[k + 1][k + 1 - state]
+                        grown = visible
+                    if links_now is not None:
+                        child_bound -= links_now[r] * link_unit
+                    if incumbent is not None and cost + child_bound > incumbent:
+                        continue
+                    # Keep only the partners a later edge can cross or collide with.
+                    if grown and (grown[0] < lo_next or grown[-1] > hi_next):
+                        a = bisect_left(grown, lo_next)
+                        b = bisect_right(grown, hi_next)
+                        new_above = above + len(grown) - b
+                        grown = grown[a:b]
+                    else:
+                        new_above = above
+                    estimate = cost + child_bound
+                    if crossing_bound is not None:
+                        estimate += forced_next + (new_above * len(ahead_next) + sum(
+                            bisect_left(ahead_next, v) for v in grown)) * cross_unit
+                        if incumbent is not None and estimate > incumbent:
+                            continue
+                    if change == _GOES_ON:
+                        new_progress = progress[:position] + (new_state,) + progress[position + 1:]
+                    elif change == _STARTS:
+                        new_progress = progress[:position] + (new_state,) + progress[position:]
+                    elif change == _ENDS:
+                        new_progress = progress[:position] + progress[position + 1:]
+                    else:
+                        new_progress = progress
+                    key = (new_progress, grown, new_above, r if keep else _NONE, new_pending)
+                    known = children.get(key)
+                    if known is None or cost < known[0]:
+                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate)
+            if not children:
+                return None, None, work  # no completion (possible for free components only)
+            entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
+            if width is not None and len(entries) > width:
+                cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
+                entries = [entries[e] for e in sorted(cut)]
+            layer = [key for key, _ in entries]
+            layer_cost = [value[0] for _, value in entries]
+            layer_bound = [value[1] for _, value in entries]
+            history.append([(value[2], value[3]) for _, value in entries])
+        best = min(range(len(layer)), key=lambda e: (layer_cost[e], e))
+        pairs = []
+        rank = best
+        for t in range(L - 1, -1, -1):
+            parent, x = history[t][rank]
+            if x != _SKIP:
+                pairs.append((order[t], options_all[t][x]))
+            rank = parent
+        return layer_cost[best], pairs, work
 
-    def _take(self, c: int, r: int, comp: int) -> None:
-        self.used_refs.add(r)
-        insort(self.chosen_refs_sorted, r)
-        self.matched[comp] += 1
-        self.last[comp] = r
-        self.decided[c] = r
-        self.partner[c] = r
-        self.vector.append(r)
+    def fallback(self) -> list[tuple[int, int]]:
+        return [pair for comp in self.components for pair in comp.fallback]
 
-    def _untake(self, c: int, r: int, comp: int, previous_last: int) -> None:
-        self.used_refs.discard(r)
-        del self.chosen_refs_sorted[bisect_left(self.chosen_refs_sorted, r)]
-        self.matched[comp] -= 1
-        self.last[comp] = previous_last
-        del self.decided[c]
-        self.partner[c] = None
-        self.vector.pop()
+    def solve(self, budget: int) -> tuple[list[tuple[int, int]], bool, int]:
+        """Exact when the budget allows: a beam search gives an incumbent, then the exact
+        programme keeps only states whose bound does not exceed it. Past the budget: the
+        beam's alignment (or the components' fallback matchings), flagged not optimal."""
+        spent = self.prepare(budget)
+        if spent < 0:
+            return self.fallback(), False, budget
+        incumbent, beam_pairs, work = self.run(budget - spent, _BEAM_WIDTH, None)
+        spent += work
+        if beam_pairs is None:
+            beam_pairs = self.fallback()
+            incumbent = self.cost_of(beam_pairs)
+        if spent < budget:
+            cost, pairs, work = self.run(budget - spent, None, incumbent)
+            spent += work
+            if pairs is not None:
+                return pairs, True, spent
+        return beam_pairs, False, spent
 
-    def _leaf(self, crossings: int) -> None:
-        if any(m != need for m, need in zip(self.matched, self.need)):
-            return
-        pairs = [(c, r) for c, r in self.decided.items() if r != _SKIP]
-        chunks = count_chunks(self.base + pairs)
-        cost = self._cost(crossings, chunks)
-        if cost < self.best_cost or (cost == self.best_cost and self.vector < self.best_vector):
-            self.best_cost = cost
-            self.best_vector = list(self.vector)
-            self.best_pairs = sorted(pairs)
+    def cost_of(self, pairs: list[tuple[int, int]]) -> int:
+        """The programme's cost of a full choice (for an alignment found outside it)."""
+        fixed = [(i, j) for i, j in enumerate(self.base) if j >= 0]
+        everything = fixed + pairs
+        cross = count_crossings(everything) - count_crossings(fixed)
+        # links = matches - chunks; only links that involve a chosen pair count
+        links = (len(everything) - count_chunks(everything)) - (len(fixed) - count_chunks(fixed))
+        return cross * self.cross_unit - links * self.link_unit
+
+
+def align_stages(
+    candidate_words: Sequence[str],
+    reference_words: Sequence[str],
+    stages: Sequence[Stage],
+    objective: str = "crossings",
+    node_budget: int = 20_000,
+) -> list[tuple[str, list[tuple[int, int, str]], int, bool, int]]:
+    """Run the stages in order, each on the words no earlier stage matched. Per stage:
+    (name, links as (candidate, reference, evidence) in candidate order, related pairs,
+    optimal, work). The scorer's form of align_paper (no intermediate objects)."""
+    n = len(candidate_words)
+    partner = [_NONE] * n
+    ref_taken = [False] * len(reference_words)
+    outcomes = []
+    all_free = True
+    for stage in stages:
+        if not stage.available:
+            outcomes.append((stage.name, [], 0, True, 0))
+            continue
+        if all_free:
+            free_c, free_r = range(n), range(len(reference_words))
+        else:
+            free_c = [i for i in range(n) if partner[i] < 0]
+            free_r = [j for j, taken in enumerate(ref_taken) if not taken]
+        graph = stage.relate(candidate_words, reference_words, free_c, free_r) if free_c and free_r else None
+        if graph is None or not graph.candidate_groups:
+            outcomes.append((stage.name, [], 0, True, 0))
+            continue
+        pairs, n_edges, optimal, work = solve_stage(stage, graph, partner, objective, node_budget)
+        evidence = stage.evidence
+        links = [(i, j, evidence(candidate_words, reference_words, i, j)) for i, j in pairs]
+        for i, j in pairs:
+            partner[i] = j
+            ref_taken[j] = True
+        all_free = all_free and not pairs
+        outcomes.append((stage.name, links, n_edges, optimal, work))
+    return outcomes
 
 
 def align_paper(
@@ -435,18 +1276,6 @@ def align_paper(
     node_budget: int = 20_000,
 ) -> tuple[StageAlignment, ...]:
     """Run the stages in order, each on the words no earlier stage matched."""
-    fixed: list[tuple[int, int]] = []
-    cand_used: set[int] = set()
-    ref_used: set[int] = set()
-    outcomes = []
-    for stage in stages:
-        cand_free = [i for i in range(len(candidate_words)) if i not in cand_used]
-        ref_free = [j for j in range(len(reference_words)) if j not in ref_used]
-        edges = stage.edges(candidate_words, reference_words, cand_free, ref_free) if stage.available else []
-        outcome = solve_stage(stage, edges, fixed, len(candidate_words), objective, node_budget)
-        outcomes.append(outcome)
-        for link in outcome.links:
-            fixed.append((link.candidate, link.reference))
-            cand_used.add(link.candidate)
-            ref_used.add(link.reference)
-    return tuple(outcomes)
+    return tuple(StageAlignment(name, tuple(StageEdge(*link) for link in links), n_edges, optimal, work)
+                 for name, links, n_edges, optimal, work in
+                 align_stages(candidate_words, reference_words, stages, objective, node_budget))

@@ -63,8 +63,9 @@ def _paper(config: MeteorConfig) -> MethodDescription:
         f"{tie_breaks}", searches=True, tie_breaks=tie_breaks, minimizes_crossings=config.objective == "crossings",
         fixed_stages=False, search=f"fewest {config.objective} after the most matches (exact search)",
         has_objective=True,
-        notes=("The search is exact (branch and bound); if it runs out of its node budget it keeps the best "
-               "alignment found and says that optimality is not proven.",))
+        notes=("The search is exact (a dynamic program over candidate positions, pruned by bounds; few "
+               "choices are simply enumerated); if it runs out of its work budget it keeps the best alignment "
+               "found and says that optimality is not proven.",))
 
 
 def _nltk(config: MeteorConfig) -> MethodDescription:

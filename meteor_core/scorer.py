@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, Optional, Sequence, Union
 
-from .align import align_paper, chunk_spans, count_crossings
+from .align import align_stages, chunk_spans, count_crossings
 from .errors import MeteorInputError, MeteorParameterError
 from .formula import ZERO_STATS, MeteorStats, compute
 from .nltk_mode import align_nltk
@@ -122,32 +122,35 @@ class Scorer:
     def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
         cand_words = [t.norm for t in candidate]
         ref_words = [t.norm for t in reference]
+        n, m = len(cand_words), len(ref_words)
         if self.config.mode == "paper":
-            per_stage = [(o.stage, o.links, o.candidate_edges, o.optimal, o.nodes)
-                         for o in align_paper(cand_words, ref_words, self.stages,
-                                              self.config.objective, self.config.node_budget)]
+            per_stage = align_stages(cand_words, ref_words, self.stages, self.config.objective,
+                                     self.config.node_budget)
         else:
-            per_stage = [(name, links, len(links), True, 0)
+            per_stage = [(name, sorted((e.candidate, e.reference, e.evidence) for e in links), len(links), True, 0)
                          for name, links in align_nltk(cand_words, ref_words, self._wordnet)]
         snapshots = []
-        cumulative: list[Link] = []
-        for name, edges, candidate_edges, optimal, nodes in per_stage:
-            new = tuple(sorted((Link(e.candidate, e.reference, name, e.evidence) for e in edges),
-                               key=lambda l: l.candidate))
-            cumulative = sorted(cumulative + list(new), key=lambda l: l.candidate)
-            used_c = {l.candidate for l in cumulative}
-            used_r = {l.reference for l in cumulative}
-            snapshots.append(StageSnapshot(
-                name, new, tuple(cumulative),
-                tuple(i for i in range(len(candidate)) if i not in used_c),
-                tuple(j for j in range(len(reference)) if j not in used_r),
-                candidate_edges, optimal, nodes))
-        pairs = [(l.candidate, l.reference) for l in cumulative]
-        spans = tuple(ChunkSpan(*s) for s in chunk_spans(pairs))
-        stats = MeteorStats(len(pairs), len(candidate), len(reference), len(spans))
+        by_candidate: list[Optional[Link]] = [None] * n
+        reference_used = [False] * m
+        cumulative: tuple[Link, ...] = ()
+        unmatched_c, unmatched_r = tuple(range(n)), tuple(range(m))
+        for name, raw, candidate_edges, optimal, nodes in per_stage:
+            new = tuple(Link(i, j, name, evidence) for i, j, evidence in raw)  # raw: candidate order
+            if new:
+                for link in new:
+                    by_candidate[link.candidate] = link
+                    reference_used[link.reference] = True
+                cumulative = tuple(link for link in by_candidate if link is not None)
+                unmatched_c = tuple(i for i, link in enumerate(by_candidate) if link is None)
+                unmatched_r = tuple(j for j, used in enumerate(reference_used) if not used)
+            snapshots.append(StageSnapshot(name, new, cumulative, unmatched_c, unmatched_r,
+                                           candidate_edges, optimal, nodes))
+        pairs = [(link.candidate, link.reference) for link in cumulative]
+        spans = tuple(ChunkSpan(*span) for span in chunk_spans(pairs))
+        stats = MeteorStats(len(pairs), n, m, len(spans))
         breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)
         return SegmentResult(
-            candidate_tokens=candidate, reference_tokens=reference, links=tuple(cumulative),
+            candidate_tokens=candidate, reference_tokens=reference, links=cumulative,
             chunk_spans=spans, crossings=count_crossings(pairs), stats=stats, breakdown=breakdown,
             snapshots=tuple(snapshots), stage_status=self.stage_status,
             optimal=all(s.optimal for s in snapshots), config=self.config)

@@ -15,16 +15,47 @@ import io
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Optional, Sequence
 
 from .errors import MeteorInputError
 
 
-@dataclass(frozen=True)
-class StageEdge:
+class StageEdge(NamedTuple):
     candidate: int
     reference: int
     evidence: str
+
+
+class WordGraph(NamedTuple):
+    """What a stage relates among the free words, by word type rather than by token pair, so
+    that 1,000 occurrences of "the" on each side are two groups and one pair, not a million
+    edges. Every candidate position of `candidate_groups[a]` relates to every reference
+    position of `reference_groups[b]` for each (a, b) in `pairs`; positions ascend in a group.
+    `one_to_one`: group a pairs only with group a (key stages), so each pair is a whole
+    connected component of the token graph."""
+
+    candidate_groups: list[list[int]]
+    reference_groups: list[list[int]]
+    pairs: Optional[list[tuple[int, int]]]  # None when one_to_one
+    one_to_one: bool
+
+
+EMPTY_GRAPH = WordGraph([], [], None, True)
+
+
+def _groups(words: Sequence[str], positions: Iterable[int]) -> dict[str, list[int]]:
+    """word -> its positions among `positions` (ascending)."""
+    found: dict[str, list[int]] = {}
+    get = found.get
+    pairs = enumerate(words) if isinstance(positions, range) and len(positions) == len(words) else \
+        ((i, words[i]) for i in positions)
+    for i, word in pairs:
+        group = get(word)
+        if group is None:
+            found[word] = [i]
+        else:
+            group.append(i)
+    return found
 
 
 class Stage:
@@ -40,9 +71,34 @@ class Stage:
     def unavailable_reason(self) -> str:
         return ""
 
+    def relate(self, candidate_words: Sequence[str], reference_words: Sequence[str],
+               candidate_free: Sequence[int], reference_free: Sequence[int]) -> WordGraph:
+        """The stage's relation among the free words (what the aligner reads). A stage that
+        defines only edges() gets one group per position here."""
+        edges = self.edges(candidate_words, reference_words, candidate_free, reference_free)
+        cand_index: dict[int, int] = {}
+        ref_index: dict[int, int] = {}
+        pairs = set()
+        for e in sorted(edges):
+            a = cand_index.setdefault(e.candidate, len(cand_index))
+            b = ref_index.setdefault(e.reference, len(ref_index))
+            pairs.add((a, b))
+        return WordGraph([[i] for i in cand_index], [[j] for j in ref_index], sorted(pairs), False)
+
+    def evidence(self, candidate_words: Sequence[str], reference_words: Sequence[str], i: int, j: int) -> str:
+        """Why candidate word i and reference word j match (asked only for chosen links)."""
+        return next((e.evidence for e in self.edges(candidate_words, reference_words, [i], [j])), "")
+
     def edges(self, candidate_words: Sequence[str], reference_words: Sequence[str],
               candidate_free: Iterable[int], reference_free: Iterable[int]) -> list[StageEdge]:
-        raise NotImplementedError
+        """Every related (candidate, reference) pair among the free words, with evidence. For
+        display and custom stages; the aligner reads relate()."""
+        if type(self).relate is Stage.relate:
+            raise NotImplementedError("a stage defines relate() or edges()")
+        graph = self.relate(candidate_words, reference_words, list(candidate_free), list(reference_free))
+        pairs = graph.pairs if graph.pairs is not None else [(a, a) for a in range(len(graph.candidate_groups))]
+        return sorted(StageEdge(i, j, self.evidence(candidate_words, reference_words, i, j))
+                      for a, b in pairs for i in graph.candidate_groups[a] for j in graph.reference_groups[b])
 
     def signature(self) -> str:
         return self.name
@@ -51,27 +107,48 @@ class Stage:
 class KeyStage(Stage):
     equivalence = True
 
-    def __init__(self, name: str, key: Callable[[str], str], description: str, evidence_label: str,
+    def __init__(self, name: str, key: Optional[Callable[[str], str]], description: str, evidence_label: str,
                  signature: str = ""):
+        """key None: the word itself (the exact stage), without a cache lookup per word."""
         self.name = name
         self.description = description
-        self._key = lru_cache(maxsize=65536)(key)
+        self._identity = key is None
+        self._key = (lambda w: w) if key is None else lru_cache(maxsize=65536)(key)
         self._evidence_label = evidence_label
         self._signature = signature or name
 
     def key(self, word: str) -> str:
         return self._key(word)
 
-    def edges(self, candidate_words, reference_words, candidate_free, reference_free):
-        by_key: dict[str, list[int]] = {}
-        for j in reference_free:
-            by_key.setdefault(self._key(reference_words[j]), []).append(j)
-        found = []
-        for i in candidate_free:
-            k = self._key(candidate_words[i])
-            for j in by_key.get(k, ()):
-                found.append(StageEdge(i, j, f"{self._evidence_label} {k!r}" if self._evidence_label else k))
-        return found
+    def relate(self, candidate_words, reference_words, candidate_free, reference_free) -> WordGraph:
+        if self._identity:
+            by_ref = _groups(reference_words, reference_free)
+            by_cand = _groups(candidate_words, candidate_free)
+        else:
+            key = self._key
+            by_ref = {}
+            for j in reference_free:
+                k = key(reference_words[j])
+                group = by_ref.get(k)
+                if group is None:
+                    by_ref[k] = [j]
+                else:
+                    group.append(j)
+            by_cand = {}
+            for i in candidate_free:
+                k = key(candidate_words[i])
+                if k in by_ref:
+                    group = by_cand.get(k)
+                    if group is None:
+                        by_cand[k] = [i]
+                    else:
+                        group.append(i)
+        keys = [k for k in by_cand if k in by_ref]
+        return WordGraph([by_cand[k] for k in keys], [by_ref[k] for k in keys], None, True)
+
+    def evidence(self, candidate_words, reference_words, i, j) -> str:
+        k = self._key(candidate_words[i])
+        return f"{self._evidence_label} {k!r}" if self._evidence_label else k
 
     def signature(self) -> str:
         return self._signature
@@ -87,6 +164,8 @@ class FeatureStage(Stage):
         self._describe = describe
         self.description = description
         self._features = lru_cache(maxsize=65536)(features)
+        self._feature_set = lru_cache(maxsize=65536)(lambda word: frozenset(self._features(word)))
+        self._evidence = lru_cache(maxsize=4096)(self._first_shared)
         self._signature = signature or name
         self._available = available
         self._unavailable_reason = unavailable_reason
@@ -102,33 +181,61 @@ class FeatureStage(Stage):
     def features(self, word: str) -> tuple[str, ...]:
         return self._features(word) if self._available else ()
 
-    def edges(self, candidate_words, reference_words, candidate_free, reference_free):
+    def relate(self, candidate_words, reference_words, candidate_free, reference_free) -> WordGraph:
         if not self._available:
-            return []
-        by_feature: dict[str, list[int]] = {}
-        for j in reference_free:
-            for feature in self.features(reference_words[j]):
-                by_feature.setdefault(feature, []).append(j)
-        if not by_feature:
-            return []
-        found = []
-        for i in candidate_free:
-            # Evidence: the first shared feature in the candidate word's own order (WordNet's
-            # sense order), so it is deterministic and names the most common shared sense.
-            first_shared: dict[int, str] = {}
-            for feature in self.features(candidate_words[i]):
-                for j in by_feature.get(feature, ()):
-                    first_shared.setdefault(j, feature)
-            for j in sorted(first_shared):
-                found.append(StageEdge(i, j, self._describe(first_shared[j])))
-        return found
+            return EMPTY_GRAPH
+        feature_set = self._feature_set
+        by_ref = {w: p for w, p in _groups(reference_words, reference_free).items() if feature_set(w)}
+        if not by_ref:
+            return EMPTY_GRAPH
+        by_cand = {w: p for w, p in _groups(candidate_words, candidate_free).items() if feature_set(w)}
+        if not by_cand:
+            return EMPTY_GRAPH
+        ref_words = list(by_ref)
+        cand_groups, pairs = [], []
+        if len(by_cand) * len(ref_words) <= 1024:  # few word types: test every pair (C-level set test)
+            ref_sets = [feature_set(w) for w in ref_words]
+            for word, positions in by_cand.items():
+                mine = feature_set(word)
+                related = [b for b, theirs in enumerate(ref_sets) if not mine.isdisjoint(theirs)]
+                if related:
+                    a = len(cand_groups)
+                    cand_groups.append(positions)
+                    pairs.extend((a, b) for b in related)
+        else:  # many: through an index from feature to reference words
+            by_feature: dict[str, list[int]] = {}
+            for b, word in enumerate(ref_words):
+                for feature in feature_set(word):
+                    by_feature.setdefault(feature, []).append(b)
+            for word, positions in by_cand.items():
+                related: set[int] = set()
+                for feature in feature_set(word):
+                    holders = by_feature.get(feature)
+                    if holders:
+                        related.update(holders)
+                if related:
+                    a = len(cand_groups)
+                    cand_groups.append(positions)
+                    pairs.extend((a, b) for b in sorted(related))
+        if not pairs:
+            return EMPTY_GRAPH
+        return WordGraph(cand_groups, [by_ref[w] for w in ref_words], pairs, False)
+
+    def evidence(self, candidate_words, reference_words, i, j) -> str:
+        return self._evidence(candidate_words[i], reference_words[j])
+
+    def _first_shared(self, a: str, b: str) -> str:
+        # The first shared feature in the candidate word's own order (WordNet's sense order):
+        # deterministic, and it names the most common shared sense.
+        other = set(self.features(b))
+        return self._describe(next(f for f in self.features(a) if f in other))
 
     def signature(self) -> str:
         return self._signature if self._available else f"{self.name}(unavailable)"
 
 
 def exact_stage() -> KeyStage:
-    return KeyStage("exact", lambda w: w, "same word (after case folding unless keep-case)", "", "exact")
+    return KeyStage("exact", None, "same word (after case folding unless keep-case)", "", "exact")
 
 
 @lru_cache(maxsize=1)
@@ -245,19 +352,39 @@ class ThesaurusStage(Stage):
         self.name = "synonym"
         self.description = f"listed as synonyms in the {language_name} MyThes thesaurus"
         self._thesaurus = thesaurus
-        self._relation = lru_cache(maxsize=65536)(thesaurus.relation)
+        self._relation = lru_cache(maxsize=4096)(thesaurus.relation)
+        self._synonyms = lru_cache(maxsize=65536)(self._listed_synonyms)
 
-    def edges(self, candidate_words, reference_words, candidate_free, reference_free):
-        found = []
-        refs = list(reference_free)
-        for i in candidate_free:
-            if not any(ch.isalpha() for ch in candidate_words[i]):
-                continue
-            for j in refs:
-                evidence = self._relation(candidate_words[i], reference_words[j])
-                if evidence:
-                    found.append(StageEdge(i, j, evidence))
-        return found
+    def _listed_synonyms(self, word: str) -> frozenset[str]:
+        return frozenset(s for _, synonyms in self._thesaurus.meanings(word) for s in synonyms)
+
+    def relate(self, candidate_words, reference_words, candidate_free, reference_free) -> WordGraph:
+        """a ~ b iff b (lowercased) is among a's listed synonyms or a among b's: found from
+        each word's own synonym list (one thesaurus lookup per word type, not per pair)."""
+        by_cand = {w: p for w, p in _groups(candidate_words, candidate_free).items() if any(ch.isalpha() for ch in w)}
+        by_ref = _groups(reference_words, reference_free)
+        if not by_cand or not by_ref:
+            return EMPTY_GRAPH
+        cand_words, ref_words = list(by_cand), list(by_ref)
+        cand_by_lower: dict[str, list[int]] = {}
+        for a, word in enumerate(cand_words):
+            cand_by_lower.setdefault(word.lower(), []).append(a)
+        ref_by_lower: dict[str, list[int]] = {}
+        for b, word in enumerate(ref_words):
+            ref_by_lower.setdefault(word.lower(), []).append(b)
+        pairs = set()
+        for a, word in enumerate(cand_words):
+            for synonym in self._synonyms(word):
+                for b in ref_by_lower.get(synonym, ()):
+                    pairs.add((a, b))
+        for b, word in enumerate(ref_words):
+            for synonym in self._synonyms(word):
+                for a in cand_by_lower.get(synonym, ()):
+                    pairs.add((a, b))
+        return WordGraph([by_cand[w] for w in cand_words], [by_ref[w] for w in ref_words], sorted(pairs), False)
+
+    def evidence(self, candidate_words, reference_words, i, j) -> str:
+        return self._relation(candidate_words[i], reference_words[j]) or ""
 
     def signature(self) -> str:
         return f"synonym(mythes:{self._thesaurus.path.name})"

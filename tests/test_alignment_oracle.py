@@ -1,74 +1,88 @@
-"""Paper mode equals a brute-force enumeration of the definition (spec section 1) on small
-random inputs with tiny vocabularies (so words repeat), for 1, 2 and 3 stages, both
-objectives. The stages here are synthetic (no WordNet needed): a key stage standing in for
-stems and a non-transitive feature stage standing in for synonyms."""
-from collections import defaultdict
-
-from hypothesis import given, settings
+"""Paper mode equals an independent brute-force oracle (tests/paper_oracle.py: its own edges,
+crossing and chunk counting, exhaustive enumeration) on small random inputs with tiny
+vocabularies (so words repeat), for 1, 2 and 3 stages, both objectives. The stages are
+synthetic (no WordNet needed): a key stage standing in for stems and a non-transitive feature
+stage standing in for synonyms. Each case runs through every solver path: the enumeration of
+small cases, the dynamic programme and the two-level fewest-chunks search."""
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import meteor_core.align as align_module
+import paper_oracle
 from meteor_core.align import align_paper, count_chunks, count_crossings
+from meteor_core.params import DEFAULT_NODE_BUDGET
 from meteor_core.stages import FeatureStage, KeyStage, exact_stage
 
 VOCAB = ["a", "aa", "b", "bb", "c"]
-STEM = KeyStage("stem", lambda w: w[0], "first letter", "stem")
 # Not transitive: a~b (s1), b~c (s2), but not a~c.
 SYNONYMS = {"a": ("s1",), "b": ("s1", "s2"), "c": ("s2",), "aa": ("s3",), "bb": ("s3", "s1")}
+STEM = KeyStage("stem", lambda w: w[0], "first letter", "stem")
 SYN = FeatureStage("synonym", lambda w: SYNONYMS.get(w, ()), "toy synonyms")
-STAGE_SETS = [(exact_stage(),), (exact_stage(), STEM), (exact_stage(), STEM, SYN), (SYN,), (exact_stage(), SYN)]
-INF = float("inf")
+STAGE_SETS = [(exact_stage(),), (exact_stage(), STEM), (exact_stage(), STEM, SYN), (SYN,), (exact_stage(), SYN),
+              (STEM,)]
+
+# The oracle's own relations (plain functions of two words).
+RELATIONS = {
+    "exact": lambda a, b: a == b,
+    "stem": lambda a, b: a[0] == b[0],
+    "synonym": lambda a, b: bool(set(SYNONYMS.get(a, ())) & set(SYNONYMS.get(b, ()))),
+}
 
 
-def crossings_brute(pairs):
-    return sum(1 for a in pairs for b in pairs if a < b and (a[0] - b[0]) * (a[1] - b[1]) < 0)
+def relations_for(stages):
+    return [RELATIONS[stage.name] for stage in stages]
 
 
-def brute_force(cand, ref, stages, objective):
-    fixed = []
-    for stage in stages:
-        used_c = {i for i, _ in fixed}
-        used_r = {j for _, j in fixed}
-        free_c = [i for i in range(len(cand)) if i not in used_c]
-        free_r = [j for j in range(len(ref)) if j not in used_r]
-        adjacency = defaultdict(list)
-        for e in stage.edges(cand, ref, free_c, free_r):
-            adjacency[e.candidate].append(e.reference)
-        best = []
-
-        def rec(k, chosen, used):
-            if k == len(free_c):
-                everything = fixed + chosen
-                cross, chunks = crossings_brute(everything), count_chunks(everything)
-                cost = (-len(chosen), cross, chunks) if objective == "crossings" else (-len(chosen), chunks, cross)
-                partner = dict(chosen)
-                vector = tuple(partner.get(i, INF) for i in free_c)
-                if not best or (cost, vector) < best[0]:
-                    best[:] = [(cost, vector), list(chosen)]
-                return
-            i = free_c[k]
-            for j in adjacency[i]:
-                if j not in used:
-                    rec(k + 1, chosen + [(i, j)], used | {j})
-            rec(k + 1, chosen, used)
-
-        rec(0, [], frozenset())
-        fixed = fixed + best[1]
-    return sorted(fixed)
+@pytest.fixture(params=["enumeration", "programme"])
+def solver_path(request, monkeypatch):
+    """Small cases are solved by enumeration; switching it off sends them through the
+    dynamic programme (and, for fewest chunks, the two-level search). The switch holds for
+    every example hypothesis generates (the fixture is set once per test)."""
+    if request.param == "programme":
+        monkeypatch.setattr(align_module, "_SMALL", 0)
+    return request.param
 
 
-words = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=6)
+words = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=7)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cand=words, ref=words, stage_set=st.sampled_from(range(len(STAGE_SETS))),
        objective=st.sampled_from(["crossings", "chunks"]))
-def test_paper_alignment_equals_brute_force(cand, ref, stage_set, objective):
+def test_paper_alignment_equals_brute_force(solver_path, cand, ref, stage_set, objective):
     stages = STAGE_SETS[stage_set]
-    outcome = align_paper(cand, ref, stages, objective, node_budget=10**6)
+    relations = relations_for(stages)
+    assume(paper_oracle.count_matchings(cand, ref, relations, objective, limit=20000) < 20000)
+    outcome = align_paper(cand, ref, stages, objective, node_budget=DEFAULT_NODE_BUDGET)
     pairs = sorted((l.candidate, l.reference) for o in outcome for l in o.links)
-    assert pairs == brute_force(cand, ref, stages, objective)
+    assert pairs == paper_oracle.align(cand, ref, relations, objective)
     assert all(o.optimal for o in outcome)
-    assert count_crossings(pairs) == crossings_brute(pairs)
+    assert count_crossings(pairs) == paper_oracle.crossings(pairs)
+    assert count_chunks(pairs) == paper_oracle.chunks(pairs)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cand=st.lists(st.sampled_from(["x", "y"]), min_size=3, max_size=9),
+       ref=st.lists(st.sampled_from(["x", "y"]), min_size=3, max_size=9),
+       objective=st.sampled_from(["crossings", "chunks"]))
+def test_two_word_vocabulary_equals_brute_force(solver_path, cand, ref, objective):
+    """Heavy repetition: every position has several partners, many ties."""
+    relations = [RELATIONS["exact"]]
+    assume(paper_oracle.count_matchings(cand, ref, relations, objective, limit=20000) < 20000)
+    outcome = align_paper(cand, ref, (exact_stage(),), objective)
+    assert sorted((l.candidate, l.reference) for l in outcome[0].links) == paper_oracle.align(cand, ref, relations, objective)
+    assert outcome[0].optimal
+
+
+def test_counting_helpers_on_hand_examples():
+    # "on the mat sat the cat" vs "the cat sat on the mat" (spec section 4's teaching example)
+    pairs = [(0, 3), (1, 4), (2, 5), (3, 2), (4, 0), (5, 1)]
+    assert count_chunks(pairs) == paper_oracle.chunks(pairs) == 3
+    assert count_crossings(pairs) == paper_oracle.crossings(pairs) == 11
+    assert count_crossings([]) == count_chunks([]) == 0
+    big = [(i, (i * 7919) % 401) for i in range(401)]  # the tree-based count (>= 300 pairs)
+    assert count_crossings(big) == paper_oracle.crossings(big)
 
 
 def test_crossings_counterexample_to_min_cost_assignment():
@@ -84,9 +98,25 @@ def test_lexicographic_tie_break():
     assert [(l.candidate, l.reference) for l in outcome[0].links] == [(0, 0)]
 
 
-def test_budget_exhaustion_keeps_a_maximum_matching():
-    cand = ["a", "b"] * 12
-    ref = ["b", "a"] * 12
-    outcome = align_paper(cand, ref, (exact_stage(),), "chunks", node_budget=50)
-    assert len(outcome[0].links) == 24  # still maximum
-    assert outcome[0].optimal is False
+def test_fewest_chunks_can_cross_within_a_word():
+    # cand "a b c a", ref "a a b c": in order gives 3 chunks, crossing the two "a" gives 2.
+    cand, ref = ["a", "b", "c", "a"], ["a", "a", "b", "c"]
+    chunks_first = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
+    pairs = sorted((l.candidate, l.reference) for l in chunks_first.links)
+    assert pairs == [(0, 1), (1, 2), (2, 3), (3, 0)]
+    assert paper_oracle.chunks(pairs) == 2
+    crossings_first = align_paper(cand, ref, (exact_stage(),), "crossings")[0]
+    assert sorted((l.candidate, l.reference) for l in crossings_first.links) == [(0, 0), (1, 2), (2, 3), (3, 1)]
+
+
+@pytest.mark.parametrize("objective, cand, ref, matches", [
+    ("crossings", "abbbbaacaacbcbbabcbccacbaacbccccbcbccaaa", "cbbabbbbbccccccacccbcacbaaccacbaacca", 34),
+    ("chunks", "ccbabbcabbcbacba", "ccccacccbabbcc", 10),
+])
+def test_budget_exhaustion_keeps_a_maximum_matching(objective, cand, ref, matches):
+    exact = align_paper(list(cand), list(ref), (exact_stage(),), objective, node_budget=10**6)[0]
+    assert exact.optimal and exact.nodes > 500
+    limited = align_paper(list(cand), list(ref), (exact_stage(),), objective, node_budget=50)[0]
+    assert len(limited.links) == len(exact.links) == matches  # still maximum
+    assert limited.optimal is False
+    assert limited.nodes <= 50 + 10  # the budget, plus a step past it

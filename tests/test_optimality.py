@@ -1,0 +1,302 @@
+"""Optimality at the default node budget on realistic lengths, against the independent oracle
+(tests/paper_oracle.py), and the aligner's safety: no recursion that grows with the input, no
+process-wide state changed, and a work bound that covers everything a call does.
+
+The generated segments are 20-60 tokens of sentence-like text: repeated function words, words
+with stem variants, synonyms that are not transitive, and references made from the candidate
+by reordering, rewording and dropping or adding phrases (as translations differ). Segments
+whose stages have too many maximum matchings for the exhaustive oracle are skipped over by
+the generator (fixed seeds, so every run checks the same segments)."""
+import random
+import sys
+import threading
+
+import pytest
+
+import paper_oracle
+from meteor_core import MeteorConfig, Scorer
+from meteor_core.align import align_paper
+from meteor_core.params import DEFAULT_NODE_BUDGET
+from meteor_core.stages import FeatureStage, KeyStage, ThesaurusStage, exact_stage
+
+FUNCTION = ["the", "the", "a", "an", "of", "to", "and", "in", "on", "for", "with", "by", "at", "from", ",", ",",
+            ".", "is", "was", "that", "this", "it", "its", "their", "but", "or", "as", "not", "will", "has"]
+STEMS = {"run": "run", "runs": "run", "running": "run", "house": "hous", "houses": "hous",
+         "report": "report", "reported": "report", "reports": "report", "minister": "minist",
+         "ministers": "minist", "vote": "vote", "votes": "vote", "voted": "vote"}
+# Not transitive: big ~ large ~ huge, said ~ stated ~ declared, car ~ auto ~ vehicle.
+SYNONYM_GROUPS = {"big": {"g1"}, "large": {"g1", "g2"}, "huge": {"g2"}, "said": {"g3"}, "stated": {"g3", "g4"},
+                  "declared": {"g4"}, "car": {"g5"}, "auto": {"g5", "g6"}, "vehicle": {"g6"}}
+CONTENT = ["minister", "report", "house", "vote", "run", "big", "said", "car", "city", "council", "plan",
+           "budget", "week", "school", "road", "new", "old", "people", "year", "money", "police", "court",
+           "judge", "river", "bridge", "water", "price", "market", "bank", "rate", "energy", "gas", "train",
+           "station", "doctor", "hospital", "child", "family", "team", "game", "season", "player", "coach",
+           "film", "music", "book", "writer", "museum", "street", "village"]
+VARIANTS = {"run": ["runs", "running"], "report": ["reported", "reports"], "house": ["houses"],
+            "minister": ["ministers"], "vote": ["votes", "voted"], "big": ["large"], "large": ["huge", "big"],
+            "said": ["stated"], "stated": ["declared"], "car": ["auto"], "auto": ["vehicle"]}
+
+STEM_STAGE = KeyStage("stem", lambda w: STEMS.get(w, w), "toy stems", "stem")
+SYN_STAGE = FeatureStage("synonym", lambda w: tuple(sorted(SYNONYM_GROUPS.get(w, ()))), "toy synonyms")
+RELATIONS = {
+    "exact": lambda a, b: a == b,
+    "stem": lambda a, b: STEMS.get(a, a) == STEMS.get(b, b),
+    "synonym": lambda a, b: bool(SYNONYM_GROUPS.get(a, set()) & SYNONYM_GROUPS.get(b, set())),
+}
+STAGE_SETS = {
+    "exact": (exact_stage(),),
+    "exact+stem": (exact_stage(), STEM_STAGE),
+    "exact+stem+synonym": (exact_stage(), STEM_STAGE, SYN_STAGE),
+}
+
+
+def _phrase(rng, counts):
+    """A short phrase; a word appears at most twice in a segment ("the" and "," three times),
+    as in a sentence or two, so that the exhaustive oracle stays feasible at 60 tokens."""
+    def pick(pool):
+        allowed = [w for w in pool if counts.get(w, 0) < (3 if w in ("the", ",") else 2)]
+        word = rng.choice(allowed)
+        counts[word] = counts.get(word, 0) + 1
+        return word
+
+    words = [pick(FUNCTION)] if rng.random() < 0.6 else []
+    words += [pick(CONTENT) for _ in range(rng.randint(1, 2))]
+    if rng.random() < 0.5:
+        words.append(pick(FUNCTION))
+    return words
+
+
+def _reword(rng, word):
+    return rng.choice(VARIANTS[word]) if word in VARIANTS and rng.random() < 0.4 else word
+
+
+def segment_pair(rng, length):
+    """A candidate of about `length` tokens and a reference that says it differently."""
+    phrases, counts = [], {}
+    while sum(map(len, phrases)) < length:
+        phrases.append(_phrase(rng, counts))
+    reference = [list(p) for p in phrases]
+    for _ in range(rng.randint(0, 3)):  # move a phrase (clause order differs between translations)
+        k = rng.randrange(len(reference))
+        reference.insert(rng.randrange(len(reference)), reference.pop(k))
+    reference = [[_reword(rng, w) for w in p] for p in reference]
+    if len(reference) > 3 and rng.random() < 0.5:
+        del reference[rng.randrange(len(reference))]
+    if rng.random() < 0.5:
+        reference.insert(rng.randrange(len(reference) + 1), _phrase(rng, {}))
+    candidate = [w for p in phrases for w in p]
+    return candidate, [w for p in reference for w in p]
+
+
+def matchings_at_most(candidate, reference, keys):
+    """About how many maximum matchings the oracle enumerates, cheaply, to skip hopeless
+    segments before the exact count: per stage, the product over the stage's key groups of
+    the ways to match the group's unmatched words (exact for the exact stage; later stages
+    count every word the exact stage left over, so more rather than fewer)."""
+    from collections import Counter
+    from math import perm
+
+    cand, ref = Counter(candidate), Counter(reference)
+    left_c = {w: n - min(n, ref[w]) for w, n in cand.items()}
+    left_r = {w: n - min(n, cand[w]) for w, n in ref.items()}
+    total = 0
+    for stage, key in enumerate(keys):
+        counts = (cand, ref) if stage == 0 else (left_c, left_r)
+        grouped = []
+        for side in counts:
+            by_key = Counter()
+            for word, n in side.items():
+                by_key[key(word)] += n
+            grouped.append(by_key)
+        ways = 1
+        for k in grouped[0].keys() & grouped[1].keys():
+            a, b = grouped[0][k], grouped[1][k]
+            if a and b:
+                ways *= perm(max(a, b), min(a, b))
+        total += ways
+    return total
+
+
+LENGTHS = (20, 25, 30, 35, 40, 45, 50, 60)
+
+
+def realistic_cases(stage_set, objective, limit=1000):
+    """Deterministic generated segments, one per length in LENGTHS, that the oracle can
+    enumerate."""
+    stages = STAGE_SETS[stage_set]
+    relations = [RELATIONS[s.name] for s in stages]
+    keys = [lambda w: w, lambda w: STEMS.get(w, w), lambda w: min(SYNONYM_GROUPS.get(w, {w}))][:len(stages)]
+    rng = random.Random(f"{stage_set}/{objective}")
+    cases = []
+    for length in LENGTHS:
+        while True:
+            candidate, reference = segment_pair(rng, length)
+            if matchings_at_most(candidate, reference, keys) <= limit:
+                cases.append((candidate, reference))
+                break
+    return cases, relations
+
+
+@pytest.mark.parametrize("objective", ["crossings", "chunks"])
+@pytest.mark.parametrize("stage_set", list(STAGE_SETS))
+def test_realistic_segments_are_optimal_at_the_default_budget(stage_set, objective):
+    cases, relations = realistic_cases(stage_set, objective)
+    assert len(cases) == len(LENGTHS) and max(len(c) for c, _ in cases) >= 60
+    repeated = 0
+    for candidate, reference in cases:
+        outcome = align_paper(candidate, reference, STAGE_SETS[stage_set], objective, DEFAULT_NODE_BUDGET)
+        assert all(o.optimal for o in outcome), (candidate, reference)
+        pairs = sorted((l.candidate, l.reference) for o in outcome for l in o.links)
+        assert pairs == paper_oracle.align(candidate, reference, relations, objective), (candidate, reference)
+        repeated += len(candidate) - len(set(candidate))
+    assert repeated >= 3 * len(cases)  # the generator does produce repeated words
+
+
+# Real sentences through the Scorer (Porter stems, WordNet synonyms), against the oracle with
+# nltk's own PorterStemmer and wordnet.synsets (not meteor_core's lazy WordNet reader).
+SENTENCES = [
+    ("the minister said on monday that the new budget of the city will be voted by the council of the region "
+     "before the end of the year , and that the old plan of the mayor is dead .",
+     "on monday the minister stated that the city's new budget will be put to a vote in the regional council "
+     "before the year ends , and that the mayor 's old plan is dead ."),
+    ("a large number of people ran to the station , because the last train of the day was leaving and "
+     "the next train would come only in the morning .",
+     "many people were running to the station because the day 's last train was about to leave , and the "
+     "next one would only come in the morning ."),
+    ("the car of the president was stopped by the police at the border of the country , and the driver of "
+     "the car was questioned for an hour by the officers .",
+     "police stopped the president 's automobile at the country 's border and questioned its driver for an "
+     "hour , the officers said ."),
+]
+
+
+@pytest.mark.parametrize("objective", ["crossings", "chunks"])
+def test_real_sentences_equal_the_oracle_with_nltk_relations(wordnet_reader, objective):
+    from nltk.corpus import wordnet
+    from nltk.stem.porter import PorterStemmer
+
+    porter = PorterStemmer()
+    relations = [lambda a, b: a == b,
+                 lambda a, b: porter.stem(a) == porter.stem(b),
+                 lambda a, b: bool(set(wordnet.synsets(a)) & set(wordnet.synsets(b)))]
+    scorer = Scorer(MeteorConfig(objective=objective))
+    for candidate, reference in SENTENCES:
+        result = scorer.score(candidate, [reference]).best
+        assert result.optimal
+        cand = [t.norm for t in result.candidate_tokens]
+        ref = [t.norm for t in result.reference_tokens]
+        assert sorted((l.candidate, l.reference) for l in result.links) == paper_oracle.align(cand, ref, relations, objective)
+
+
+# -- safe by construction (issue 12 items 1, 3, 4) -----------------------------------------
+
+def test_long_runs_of_one_word_do_not_recurse():
+    """Issue 12 item 1: 992 x 'a' against 991 x 'a' crashed with RecursionError (augmenting
+    paths searched recursively). It scores, as the in-order maximum matching."""
+    result = Scorer(MeteorConfig()).score(" ".join(["a"] * 992), [" ".join(["a"] * 991)]).best
+    assert result.stats.matches == 991 and result.stats.chunks == 1 and result.optimal
+    assert [(l.candidate, l.reference) for l in result.links] == [(i, i) for i in range(991)]
+
+
+def test_long_runs_of_synonyms_do_not_recurse(wordnet_reader):
+    """Issue 12 item 1, synonym stage: 990 x 'car' against 989 x 'automobile'."""
+    result = Scorer(MeteorConfig()).score(" ".join(["car"] * 990), [" ".join(["automobile"] * 989)]).best
+    assert result.stats.matches == 989 and result.matches_by_stage()["synonym"] == 989
+
+
+def test_scoring_works_under_a_low_recursion_limit():
+    """Nothing in the aligner recurses with the input: a long search runs under a limit far
+    below its size (the old search needed one frame per variable position)."""
+    cand = ("the cat , " * 300).split()
+    ref = ("the cat , the " * 200).split()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(250)
+    try:
+        result = Scorer(MeteorConfig(stages=("exact",))).score(cand, [ref]).best
+    finally:
+        sys.setrecursionlimit(limit)
+    assert result.stats.matches == 700  # 300 "the", 200 "cat", 200 ","
+
+
+def test_no_process_wide_state_is_changed(monkeypatch):
+    """Issue 12 item 3: the search raised the process-wide recursion limit while it ran (and
+    restored the value it saw, racing other threads). Any call now fails the test."""
+    def refuse(limit):
+        raise AssertionError(f"sys.setrecursionlimit({limit}) called during scoring")
+
+    monkeypatch.setattr(sys, "setrecursionlimit", refuse)
+    for objective in ("crossings", "chunks"):
+        scorer = Scorer(MeteorConfig(stages=("exact",), objective=objective))
+        result = scorer.score(["a"] * 901, [["a"] * 900]).best
+        assert result.stats.matches == 900
+
+
+def test_concurrent_scoring_sees_a_constant_recursion_limit():
+    limit = sys.getrecursionlimit()
+    seen = set()
+    stop = threading.Event()
+
+    def watch():
+        while not stop.is_set():
+            seen.add(sys.getrecursionlimit())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        Scorer(MeteorConfig(stages=("exact",))).score(["a", "b"] * 600, [["b", "a"] * 500 + ["a"] * 150])
+    finally:
+        stop.set()
+        watcher.join()
+    assert seen == {limit}
+
+
+def _work(result):
+    return [s.nodes for s in result.snapshots]
+
+
+@pytest.mark.parametrize("objective", ["crossings", "chunks"])
+def test_work_is_bounded_on_adversarial_inputs(objective):
+    """Issue 12 item 4: the budget covers all the work of a call (edges, every stage, every
+    objective): 2,000 tokens of 'the ,' (2 million word pairs), a 5-word vocabulary, exact
+    links beside a 500 x 501 stem stage. Work is counted in deterministic units, so this
+    asserts no clock; bench/worst_case.py times the same inputs."""
+    rng = random.Random(5)
+    vocabulary = ["the", "cat", "sat", "on", "mat"]
+    cases = [
+        (["the", ","] * 1000, ["the", ","] * 1000),
+        (rng.choices(vocabulary, k=2000), rng.choices(vocabulary, k=2000)),
+        (["w%d" % i for i in range(1000)] + ["cats"] * 500, ["w%d" % i for i in range(1000)] + ["cat"] * 501),
+    ]
+    budget = 5000
+    scorer = Scorer(MeteorConfig(objective=objective, node_budget=budget, stages=("exact", "stem")))
+    for cand, ref in cases:
+        result = scorer.score(cand, [ref]).best
+        assert all(nodes <= budget + 50 for nodes in _work(result)), _work(result)
+        # still a maximum matching per stage
+        assert result.stats.matches == sum(min(cand.count(w), ref.count(w)) for w in set(cand)) + \
+            (500 if "cats" in cand else 0)
+        again = scorer.score(cand, [ref]).best  # deterministic: same input, same alignment
+        assert again.links == result.links and again.optimal == result.optimal
+
+
+def test_thesaurus_stage_relates_words_not_pairs():
+    """Issue 12 item 4 (French thesaurus, 2,000 tokens: 20 s): the stage asked the thesaurus
+    about every (candidate, reference) pair. Now one lookup per word type."""
+    class CountingThesaurus:
+        path = type("P", (), {"name": "toy.dat"})()
+        calls = 0
+
+        def meanings(self, word):
+            CountingThesaurus.calls += 1
+            return (("(adj)", ("grand", "gros")),) if word in ("grand", "gros", "big") else ()
+
+        def relation(self, a, b):
+            return f"toy: {a!r} ~ {b!r}" if {a, b} <= {"grand", "gros", "big"} and a != b else None
+
+    stage = ThesaurusStage(CountingThesaurus(), "French")
+    cand = (["grand", "le", "chat"] * 700)[:2000]
+    ref = (["gros", "la", "chatte"] * 700)[:2000]
+    outcome = align_paper(cand, ref, (stage,), "crossings", DEFAULT_NODE_BUDGET)[0]
+    assert len(outcome.links) == 667  # every "grand" with a "gros", in order
+    assert CountingThesaurus.calls <= 6  # three word types per side
+    assert outcome.links[0].evidence == "toy: 'grand' ~ 'gros'"
