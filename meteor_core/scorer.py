@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from itertools import compress
 from typing import Callable, Optional, Sequence, Union
 
 from .align import align_stages
@@ -134,20 +135,23 @@ class Scorer:
         # Built once, straight into frozen objects (frozen.build: no per-field setattr).
         snapshots = []
         by_candidate: list[Optional[Link]] = [None] * n
-        reference_used = [False] * m
+        candidate_free = [True] * n
+        reference_free = [True] * m
         cumulative: tuple[Link, ...] = ()
         unmatched_c, unmatched_r = tuple(range(n)), tuple(range(m))
         for name, raw, candidate_edges, optimal, nodes in per_stage:
-            new = tuple(build(Link, {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
-                                     "candidate_end": None, "reference_end": None})
-                        for i, j, evidence in raw)  # raw: candidate order
-            if new:
-                for link in new:
-                    by_candidate[link.candidate] = link
-                    reference_used[link.reference] = True
-                cumulative = tuple(link for link in by_candidate if link is not None)
-                unmatched_c = tuple(i for i, link in enumerate(by_candidate) if link is None)
-                unmatched_r = tuple(j for j, used in enumerate(reference_used) if not used)
+            new = []
+            for i, j, evidence in raw:  # raw: candidate order
+                link = build(Link, {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
+                                    "candidate_end": None, "reference_end": None})
+                new.append(link)
+                by_candidate[i] = link
+                candidate_free[i] = reference_free[j] = False
+            if new:  # C-level passes (filter, compress) rather than generator loops, per stage
+                cumulative = tuple(filter(None, by_candidate))
+                unmatched_c = tuple(compress(range(n), candidate_free))
+                unmatched_r = tuple(compress(range(m), reference_free))
+            new = tuple(new)
             snapshots.append(build(StageSnapshot, {
                 "stage": name, "new_links": new, "links": cumulative, "unmatched_candidate": unmatched_c,
                 "unmatched_reference": unmatched_r, "candidate_edges": candidate_edges, "optimal": optimal,
@@ -170,7 +174,8 @@ class Scorer:
             last_i, last_j = i, j
         spans = tuple(build(ChunkSpan, {"candidate_start": a, "candidate_end": b, "reference_start": c,
                                         "reference_end": d}) for a, b, c, d in spans)
-        stats = MeteorStats(len(cumulative), n, m, len(spans))
+        stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
+                                    "chunks": len(spans)})
         breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)
         return build(SegmentResult, {
             "candidate_tokens": candidate, "reference_tokens": reference, "links": cumulative,
@@ -190,10 +195,10 @@ class Scorer:
         for index, result in enumerate(per_reference):
             if result.score > per_reference[best_index].score:
                 best_index = index
-        return MultiReferenceResult(
-            candidate=candidate if isinstance(candidate, str) else " ".join(candidate),
-            references=tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
-            per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
+        return build(MultiReferenceResult, {
+            "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
+            "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
+            "per_reference": tuple(per_reference), "best_index": best_index, "signature": self.signature()})
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,
