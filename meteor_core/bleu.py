@@ -3,6 +3,7 @@ from nltk's modified_precision, the score from sentence_bleu / corpus_bleu. Only
 of matched n-grams (for highlighting) are worked out here."""
 from __future__ import annotations
 
+import math
 import warnings
 from collections import Counter
 from dataclasses import dataclass
@@ -64,41 +65,55 @@ def _smoothing_function(name: str):
 
 
 def _matched_spans(candidate: Sequence[str], references: Sequence[Sequence[str]]) -> list[tuple[int, int, int]]:
+    """The clipped n-gram matches (n = 1..4) as (n, start, end) spans: per n-gram, as many
+    occurrences as the reference holding it most often has, leftmost first. Their number per
+    order is nltk's modified_precision numerator (same clipping)."""
     spans = []
     for n in range(1, MAX_ORDER + 1):
-        limit: Counter = Counter()
+        limit: dict = {}
         for ref in references:
-            counts = Counter(tuple(ref[k:k + n]) for k in range(len(ref) - n + 1))
-            for gram, count in counts.items():
-                limit[gram] = max(limit[gram], count)
+            for gram, count in Counter(zip(*[ref[k:] for k in range(n)])).items():
+                if count > limit.get(gram, 0):
+                    limit[gram] = count
         used: Counter = Counter()
-        for start in range(len(candidate) - n + 1):
-            gram = tuple(candidate[start:start + n])
-            if used[gram] < limit[gram]:  # clipping: only as many as the best reference has
+        for start, gram in enumerate(zip(*[candidate[k:] for k in range(n)])):
+            if used[gram] < limit.get(gram, 0):  # clipping: only as many as the best reference has
                 used[gram] += 1
                 spans.append((n, start, start + n))
     return spans
 
 
 def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]], smoothing: str = "none") -> BleuResult:
+    """nltk's sentence_bleu with its parts kept. The clipped counts are counted once (with the
+    matched spans) and the value follows nltk's corpus_bleu arithmetic line for line (its
+    Fractions, smoothing function, brevity penalty and fsum), so it equals nltk's own call
+    bit for bit (tests/test_bleu.py) at no more than that call's cost, instead of nltk's
+    counts plus a second full nltk call."""
     from nltk.translate import bleu_score as nb
 
     candidate = list(candidate)
     references = [list(r) for r in references]
-    orders = []
-    for n in range(1, MAX_ORDER + 1):
-        fraction = nb.modified_precision(references, candidate, n)
-        orders.append(BleuOrder(n, int(fraction.numerator), int(fraction.denominator)))
+    smoothing_function = _smoothing_function(smoothing)
+    spans = _matched_spans(candidate, references)
+    matched = Counter(n for n, _, _ in spans)
+    # nltk's modified_precision: the denominator is the candidate's n-gram count, at least 1.
+    orders = [BleuOrder(n, matched[n], max(1, len(candidate) - n + 1)) for n in range(1, MAX_ORDER + 1)]
     ref_len = nb.closest_ref_length(references, len(candidate))
     bp = nb.brevity_penalty(ref_len, len(candidate))
     reason = ""
     if smoothing == "method6" and orders[2].matched == 0:
         # nltk's method6 asserts a non-zero trigram precision (its message says bigrams): undefined here.
         return BleuResult(0.0, tuple(orders), float(bp), len(candidate), ref_len, smoothing,
-                          tuple(_matched_spans(candidate, references)), METHOD6_UNDEFINED)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # nltk warns on zero counts; zero_reason says it instead
-        value = float(nb.sentence_bleu(references, candidate, smoothing_function=_smoothing_function(smoothing)))
+                          tuple(spans), METHOD6_UNDEFINED)
+    if orders[0].matched == 0:
+        value = 0.0  # nltk: no unigram match, BLEU 0 (before smoothing)
+    else:
+        p_n = [nb.Fraction(o.matched, o.total, _normalize=False) for o in orders]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # nltk warns on zero counts; zero_reason says it instead
+            p_n = smoothing_function(p_n, references=references, hypothesis=candidate, hyp_len=len(candidate))
+        weights = (1 / MAX_ORDER,) * MAX_ORDER  # nltk's default (0.25, 0.25, 0.25, 0.25)
+        value = float(bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)))
     missing = [o.n for o in orders if o.matched == 0]
     if missing and smoothing == "none":
         # The geometric mean with a zero precision is 0. When some order matched, nltk returns a
@@ -110,8 +125,7 @@ def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]],
         value = 0.0
     elif value == 0.0 and missing:
         reason = f"no matching {missing[0]}-gram"
-    return BleuResult(value, tuple(orders), float(bp), len(candidate), ref_len, smoothing,
-                      tuple(_matched_spans(candidate, references)), reason)
+    return BleuResult(value, tuple(orders), float(bp), len(candidate), ref_len, smoothing, tuple(spans), reason)
 
 
 def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]],

@@ -1,12 +1,15 @@
 """The one entry point that turns (candidate, references) into result objects."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
+from itertools import compress
 from typing import Callable, Optional, Sequence, Union
 
-from .align import align_stages, chunk_spans, count_crossings
+from .align import align_stages
 from .errors import MeteorInputError, MeteorParameterError
 from .formula import ZERO_STATS, MeteorStats, compute
+from .frozen import build
 from .nltk_mode import align_nltk
 from .params import MeteorConfig
 from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
@@ -129,31 +132,56 @@ class Scorer:
         else:
             per_stage = [(name, sorted((e.candidate, e.reference, e.evidence) for e in links), len(links), True, 0)
                          for name, links in align_nltk(cand_words, ref_words, self._wordnet)]
+        # Built once, straight into frozen objects (frozen.build: no per-field setattr).
         snapshots = []
         by_candidate: list[Optional[Link]] = [None] * n
-        reference_used = [False] * m
+        candidate_free = [True] * n
+        reference_free = [True] * m
         cumulative: tuple[Link, ...] = ()
         unmatched_c, unmatched_r = tuple(range(n)), tuple(range(m))
         for name, raw, candidate_edges, optimal, nodes in per_stage:
-            new = tuple(Link(i, j, name, evidence) for i, j, evidence in raw)  # raw: candidate order
-            if new:
-                for link in new:
-                    by_candidate[link.candidate] = link
-                    reference_used[link.reference] = True
-                cumulative = tuple(link for link in by_candidate if link is not None)
-                unmatched_c = tuple(i for i, link in enumerate(by_candidate) if link is None)
-                unmatched_r = tuple(j for j, used in enumerate(reference_used) if not used)
-            snapshots.append(StageSnapshot(name, new, cumulative, unmatched_c, unmatched_r,
-                                           candidate_edges, optimal, nodes))
-        pairs = [(link.candidate, link.reference) for link in cumulative]
-        spans = tuple(ChunkSpan(*span) for span in chunk_spans(pairs))
-        stats = MeteorStats(len(pairs), n, m, len(spans))
+            new = []
+            for i, j, evidence in raw:  # raw: candidate order
+                link = build(Link, {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
+                                    "candidate_end": None, "reference_end": None})
+                new.append(link)
+                by_candidate[i] = link
+                candidate_free[i] = reference_free[j] = False
+            if new:  # C-level passes (filter, compress) rather than generator loops, per stage
+                cumulative = tuple(filter(None, by_candidate))
+                unmatched_c = tuple(compress(range(n), candidate_free))
+                unmatched_r = tuple(compress(range(m), reference_free))
+            new = tuple(new)
+            snapshots.append(build(StageSnapshot, {
+                "stage": name, "new_links": new, "links": cumulative, "unmatched_candidate": unmatched_c,
+                "unmatched_reference": unmatched_r, "candidate_edges": candidate_edges, "optimal": optimal,
+                "nodes": nodes}))
+        # `cumulative` is in candidate order: chunks and crossings in one pass, no sorting.
+        spans = []
+        partners: list[int] = []  # reference positions seen so far, ascending (for crossings)
+        crossings = 0
+        last_i = last_j = -2
+        for link in cumulative:
+            i, j = link.candidate, link.reference
+            if i == last_i + 1 and j == last_j + 1:
+                spans[-1][1] = i + 1
+                spans[-1][3] = j + 1
+            else:
+                spans.append([i, i + 1, j, j + 1])
+            at = bisect_right(partners, j)
+            crossings += len(partners) - at  # earlier candidates linked further right cross this one
+            partners.insert(at, j)
+            last_i, last_j = i, j
+        spans = tuple(build(ChunkSpan, {"candidate_start": a, "candidate_end": b, "reference_start": c,
+                                        "reference_end": d}) for a, b, c, d in spans)
+        stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
+                                    "chunks": len(spans)})
         breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)
-        return SegmentResult(
-            candidate_tokens=candidate, reference_tokens=reference, links=cumulative,
-            chunk_spans=spans, crossings=count_crossings(pairs), stats=stats, breakdown=breakdown,
-            snapshots=tuple(snapshots), stage_status=self.stage_status,
-            optimal=all(s.optimal for s in snapshots), config=self.config)
+        return build(SegmentResult, {
+            "candidate_tokens": candidate, "reference_tokens": reference, "links": cumulative,
+            "chunk_spans": spans, "crossings": crossings, "stats": stats, "breakdown": breakdown,
+            "snapshots": tuple(snapshots), "stage_status": self.stage_status,
+            "optimal": all(s.optimal for s in snapshots), "config": self.config, "meteor15": None})
 
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
         """Score a candidate against one or more references (strings or token lists)."""
@@ -167,10 +195,10 @@ class Scorer:
         for index, result in enumerate(per_reference):
             if result.score > per_reference[best_index].score:
                 best_index = index
-        return MultiReferenceResult(
-            candidate=candidate if isinstance(candidate, str) else " ".join(candidate),
-            references=tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
-            per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
+        return build(MultiReferenceResult, {
+            "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
+            "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
+            "per_reference": tuple(per_reference), "best_index": best_index, "signature": self.signature()})
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,

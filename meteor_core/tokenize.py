@@ -31,6 +31,7 @@ from typing import Sequence, Union
 import regex
 
 from .errors import MeteorInputError, MeteorParameterError
+from .frozen import build
 
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
 #: memory and time predictable for a web app; 2,000 tokens is far above any MT segment.
@@ -184,12 +185,15 @@ def tokenize(
         pieces = list(text)
         if len(pieces) > max_tokens:
             raise MeteorInputError(f"{field} has {len(pieces)} tokens; the limit is {max_tokens} per side")
-        joined = " ".join(p if isinstance(p, str) else "" for p in pieces)
-        if len(joined) > MAX_CHARS:
+        try:
+            joined = " ".join(pieces)
+        except TypeError:  # a token that is not a string: the loop below names it
+            joined = None
+        if joined is not None and len(joined) > MAX_CHARS:
             raise MeteorInputError(f"{field} has {len(joined):,} characters; the limit is {MAX_CHARS:,} per side")
         # Fast check: every token a non-empty string without whitespace <=> the joined text
         # splits back into exactly the same tokens. Only on failure look for the culprit.
-        if joined.split(" ") != pieces or len(joined.split()) != len(pieces):
+        if joined is None or joined.split(" ") != pieces or len(joined.split()) != len(pieces):
             for position, piece in enumerate(pieces):
                 if not isinstance(piece, str):
                     raise MeteorInputError(f"{field} token {position} is not a string: {piece!r}")
@@ -197,6 +201,17 @@ def tokenize(
                     raise MeteorInputError(
                         f"{field} token {position} ({piece!r}) is empty or contains whitespace")
         _check_controls(joined, field)
+        if pieces and joined.isascii() and not drop_punctuation:
+            # The common case, pre-tokenized ASCII: no format characters to look for, and the
+            # matching form of an ASCII token is the token or its lowercase (matching_form).
+            forms = pieces if keep_case else joined.lower().split(" ")
+            tokens = []
+            offset = 0
+            for piece, form in zip(pieces, forms):
+                end = offset + len(piece)
+                tokens.append(build(Token, {"text": piece, "norm": form, "start": offset, "end": end}))
+                offset = end + 1
+            return tuple(tokens)
         for position, piece in enumerate(pieces):
             if not piece.isascii() and _only_format(piece):
                 raise MeteorInputError(f"{field} token {position} ({piece!r}) has only invisible format characters")
@@ -213,6 +228,7 @@ def tokenize(
     if len(spans) > max_tokens:
         raise MeteorInputError(f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side")
     return tuple(
-        Token(surface, matching_form(surface, keep_case, unicode_normalize), start, end)
+        build(Token, {"text": surface, "norm": matching_form(surface, keep_case, unicode_normalize),
+                      "start": start, "end": end})
         for surface, start, end in spans
     )

@@ -1,0 +1,62 @@
+"""meteor_core.bleu against nltk's own sentence_bleu and modified_precision: the value is
+computed from counts taken once (not by a second nltk call), so it must still equal nltk's
+call exactly, for every smoothing method, and the per-order counts must be nltk's."""
+import random
+import warnings
+
+import pytest
+from nltk.translate import bleu_score as nb
+
+from meteor_core.bleu import MAX_ORDER, sentence_bleu
+from meteor_core.params import SMOOTHING_METHODS
+
+
+def _cases(count=150, seed=7):
+    rng = random.Random(seed)
+    words = ["the", "cat", "sat", "on", "a", "mat", ",", "."]  # few words: many repeated n-grams
+    for _ in range(count):
+        candidate = [rng.choice(words) for _ in range(rng.randint(1, 12))]
+        references = [[rng.choice(words) for _ in range(rng.randint(1, 12))] for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.5:  # a near copy of a reference, so that 4-grams match too
+            candidate = list(references[0]) + [rng.choice(words) for _ in range(rng.randint(0, 3))]
+            candidate[rng.randrange(len(candidate))] = rng.choice(words)
+        yield candidate, references
+
+
+def _nltk_value(candidate, references, smoothing):
+    smoothing_function = getattr(nb.SmoothingFunction(), "method0" if smoothing == "none" else smoothing)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(nb.sentence_bleu(references, candidate, smoothing_function=smoothing_function))
+
+
+@pytest.mark.parametrize("smoothing", SMOOTHING_METHODS)
+def test_value_equals_nltks_sentence_bleu(smoothing):
+    checked = 0
+    for candidate, references in _cases():
+        ours = sentence_bleu(candidate, references, smoothing)
+        missing = any(o.matched == 0 for o in ours.orders)
+        if smoothing == "method6" and ours.orders[2].matched == 0:
+            assert ours.score == 0.0 and ours.zero_reason  # nltk refuses these (assertion)
+            continue
+        expected = _nltk_value(candidate, references, smoothing)
+        if smoothing == "none" and missing:
+            assert ours.score == 0.0 and ours.zero_reason  # nltk's tiny positive number, reported as 0
+            continue
+        assert ours.score == pytest.approx(expected, abs=1e-12, rel=0), (candidate, references)
+        checked += 1
+    assert checked >= 20  # the comparison really ran on many cases
+
+
+def test_counts_are_nltks_modified_precision():
+    for candidate, references in _cases():
+        orders = sentence_bleu(candidate, references).orders
+        for n in range(1, MAX_ORDER + 1):
+            fraction = nb.modified_precision(references, candidate, n)
+            assert (orders[n - 1].matched, orders[n - 1].total) == (fraction.numerator, fraction.denominator)
+
+
+def test_matched_spans_by_hand():
+    # "the the cat" vs "the cat": one "the" (clipped), "cat", the bigram "the cat" at 1..3.
+    result = sentence_bleu(["the", "the", "cat"], [["the", "cat"]], "method1")
+    assert result.matched_ngrams == ((1, 0, 1), (1, 2, 3), (2, 1, 3))
