@@ -81,18 +81,6 @@ def count_chunks(pairs: Sequence[tuple[int, int]]) -> int:
     return chunks
 
 
-def chunk_spans(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
-    """Chunks as half-open spans (cand_start, cand_end, ref_start, ref_end), in candidate order."""
-    spans: list[list[int]] = []
-    for i, j in sorted(pairs):
-        if spans and i == spans[-1][1] and j == spans[-1][3]:
-            spans[-1][1] += 1
-            spans[-1][3] += 1
-        else:
-            spans.append([i, i + 1, j, j + 1])
-    return [tuple(s) for s in spans]
-
-
 @dataclass(frozen=True)
 class StageAlignment:
     """What one stage added: its links (with evidence), whether proven optimal, effort."""

@@ -134,8 +134,8 @@ CORE_MUTANTS = [
     core("A1", "meteor_core/align.py", "        if i != pi + 1 or j != pj + 1:\n            chunks += 1",
          "        if i != pi + 1:\n            chunks += 1", "count_chunks ignores reference adjacency",
          ORACLE, PROPS, WORKED),
-    core("A2", "meteor_core/align.py", "if spans and i == spans[-1][1] and j == spans[-1][3]:",
-         "if spans and i == spans[-1][1]:", "chunk spans ignore reference adjacency", WORKED, OPT),
+    core("A2", "meteor_core/scorer.py", "            if i == last_i + 1 and j == last_j + 1:",
+         "            if i == last_i + 1:", "chunk spans ignore reference adjacency", WORKED, OPT),
     # (count_crossings with bisect_left instead of bisect_right is an equivalent mutant: alignments
     # are one-to-one, no two links share a reference position.)
     # A3-A8 follow the aligner as rewritten (a dynamic program over candidate positions with
