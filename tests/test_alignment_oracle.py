@@ -120,3 +120,18 @@ def test_budget_exhaustion_keeps_a_maximum_matching(objective, cand, ref, matche
     assert len(limited.links) == len(exact.links) == matches  # still maximum
     assert limited.optimal is False
     assert limited.nodes <= 50 + 10  # the budget, plus a step past it
+
+
+def test_a_partly_related_component_prefers_no_crossing_over_the_first_vector():
+    """One component of a table stage, not a complete block: c0~r1, c1~r0, c1~r3. Its two
+    maximum matchings are {c0-r1, c1-r0} (vector [1, 0], one crossing) and {c0-r1, c1-r3}
+    (vector [1, 3], no crossing, no adjacency): fewest crossings must beat the smaller vector.
+    By hand: m = 2, 2 chunks, no crossing; P = 2/2, R = 2/4."""
+    from meteor_core import MeteorConfig, Scorer
+    from meteor_core.stages import SynonymTable
+
+    table = SynonymTable.from_text("p,x\nq,w\nq,z\n", name="t")
+    scorer = Scorer(MeteorConfig(stages=("table:t",)), [table])
+    best = scorer.score("p q", ["w x y z"]).best
+    assert [(l.candidate, l.reference) for l in best.links] == [(0, 1), (1, 3)]
+    assert best.crossings == 0 and best.stats.chunks == 2 and best.optimal
