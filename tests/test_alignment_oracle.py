@@ -135,3 +135,18 @@ def test_a_partly_related_component_prefers_no_crossing_over_the_first_vector():
     best = scorer.score("p q", ["w x y z"]).best
     assert [(l.candidate, l.reference) for l in best.links] == [(0, 1), (1, 3)]
     assert best.crossings == 0 and best.stats.chunks == 2 and best.optimal
+
+
+def test_one_component_enumeration_counts_its_own_crossings():
+    """Table stage, c0~r2, c1~{r0, r1, r4, r5} (and r3), c2~r3: every maximum matching is c0-r2,
+    c2-r3 and c1 to one of r0, r1, r4, r5, and each of those crosses exactly once (r0, r1 cross
+    c0-r2; r4, r5 cross c2-r3), 3 chunks each: the lexicographic rule picks c1-r0. An
+    enumeration that forgot the crossings among its own choices sees c1-r4/r5 as crossing
+    nothing and picks c1-r4 (mutant A3 of scripts/mutation_test.py)."""
+    from meteor_core import MeteorConfig, Scorer
+    from meteor_core.stages import SynonymTable
+
+    table = SynonymTable.from_text("c0,r2\nc1,r0\nc1,r1\nc1,r3\nc1,r4\nc1,r5\nc2,r3\n", name="t")
+    best = Scorer(MeteorConfig(stages=("table:t",)), [table]).score("c0 c1 c2", ["r0 r1 r2 r3 r4 r5"]).best
+    assert [(l.candidate, l.reference) for l in best.links] == [(0, 2), (1, 0), (2, 3)]
+    assert best.crossings == 1 and best.stats.chunks == 3 and best.optimal
