@@ -392,26 +392,10 @@ def _solve_small(components: list[_Component], base: list[int], objective: str, 
     # One integer per alignment, as in _Search: the primary objective scaled above the other.
     cross_unit, link_unit = (n + 1, 1) if objective == "crossings" else (1, n * n + 1)
     edge_cost = {edge: cross * cross_unit - link * link_unit for edge, (cross, link) in costs.items()}
-    best = None
-    if len(choices) == 1:
-        # Choices come in the lexicographic order of their vectors (combinations and
-        # permutations of increasing positions): the first least cost is the answer.
-        for pairs in choices[0]:
-            cost = 0
-            chosen = set(pairs)
-            for a, (c, r) in enumerate(pairs):
-                cost += edge_cost[(c, r)]
-                if (c + 1, r + 1) in chosen:
-                    cost -= link_unit
-                for _, r2 in pairs[a + 1:]:
-                    if r2 < r:
-                        cost += cross_unit
-            if best is None or cost < best[0]:
-                best = (cost, pairs)
-        return best[1], total
-    positions = sorted(c for comp in components for c in comp.cands)
-    for combination in product(*choices):
-        pairs = sorted(pair for part in combination for pair in part)
+
+    def cost_of(pairs):
+        """Cost of the chosen pairs (in candidate order) on top of the fixed links: their own
+        costs, minus a link unit per adjacent pair, plus a crossing unit per pair crossing."""
         cost = 0
         chosen = set(pairs)
         for a, (c, r) in enumerate(pairs):
@@ -421,8 +405,22 @@ def _solve_small(components: list[_Component], base: list[int], objective: str, 
             for _, r2 in pairs[a + 1:]:
                 if r2 < r:
                     cost += cross_unit
+        return cost
+
+    best = None
+    if len(choices) == 1:
+        # Choices come in the lexicographic order of their vectors (combinations and
+        # permutations of increasing positions): the first least cost is the answer.
+        for pairs in choices[0]:
+            cost = cost_of(pairs)
+            if best is None or cost < best[0]:
+                best = (cost, pairs)
+        return best[1], total
+    positions = sorted(c for comp in components for c in comp.cands)
+    for combination in product(*choices):
+        pairs = sorted(pair for part in combination for pair in part)
         partner_of = dict(pairs)
-        rank = (cost, [partner_of.get(c, _SKIP) for c in positions])
+        rank = (cost_of(pairs), [partner_of.get(c, _SKIP) for c in positions])
         if best is None or rank < best[0]:
             best = (rank, pairs)
     return best[1], total

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import compress
-from typing import Callable, Optional, Sequence, Union
+from typing import Callable, Optional, Sequence
 
 from .align import align_stages
 from .errors import MeteorInputError, MeteorParameterError
@@ -15,31 +15,17 @@ from .params import MeteorConfig
 from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
                      StageSnapshot, StageStatus)
 from .stages import Stage, SynonymTable, build_stages
-from .tokenize import Token, tokenize
+from .references import ReferencesInput, score_each_reference  # ReferencesInput: re-exported
+from .tokenize import TextOrTokens, Token, tokenize  # TextOrTokens: re-exported
 
 __version__ = "0.1.0"
 
-TextOrTokens = Union[str, Sequence[str]]
-ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
 NLTK_STAGE_DESCRIPTIONS = {
     "exact": "same lowercased word, greedy right-to-left (nltk)",
     "stem": "same Porter stem, greedy right-to-left (nltk)",
     "synonym": "reference word is a WordNet lemma of the hypothesis *stem* (nltk, asymmetric)",
 }
-
-
-def _as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
-    if isinstance(references, str):
-        return [references]
-    references = list(references)
-    if not references:
-        raise MeteorInputError("at least one reference is needed")
-    if all(isinstance(r, str) for r in references):
-        return references
-    if all(not isinstance(r, str) for r in references):
-        return [list(r) for r in references]
-    raise MeteorInputError("references mix strings and token lists; give one kind")
 
 
 class Scorer:
@@ -185,20 +171,7 @@ class Scorer:
 
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
         """Score a candidate against one or more references (strings or token lists)."""
-        reference_list = _as_reference_list(references)
-        cand_tokens = self.tokenize(candidate, "candidate")
-        per_reference = []
-        for number, reference in enumerate(reference_list, start=1):
-            field = "reference" if len(reference_list) == 1 else f"reference {number}"
-            per_reference.append(self.score_tokens(cand_tokens, self.tokenize(reference, field)))
-        best_index = 0
-        for index, result in enumerate(per_reference):
-            if result.score > per_reference[best_index].score:
-                best_index = index
-        return build(MultiReferenceResult, {
-            "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
-            "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
-            "per_reference": tuple(per_reference), "best_index": best_index, "signature": self.signature()})
+        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature())
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,

@@ -17,14 +17,14 @@ from ..params import MeteorConfig
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats)
-from ..tokenize import Token
+from ..references import ReferencesInput, score_each_reference
+from ..tokenize import TextOrTokens, Token
 from . import data as data_module
 from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
 from .normalize import words_of
 from .snowball import stem
 
-TextOrTokens = "str | Sequence[str]"
 
 DESCRIPTIONS = {
     "exact": "same word (METEOR 1.5 exact module)",
@@ -153,23 +153,8 @@ class Meteor15Scorer:
         return tuple(out)
 
     # -- public entry points --------------------------------------------------------------------
-    def score(self, candidate: "TextOrTokens", references) -> MultiReferenceResult:
-        from ..scorer import _as_reference_list
-
-        reference_list = _as_reference_list(references)
-        cand_tokens = self.tokenize(candidate, "candidate")
-        per_reference = []
-        for number, reference in enumerate(reference_list, start=1):
-            field = "reference" if len(reference_list) == 1 else f"reference {number}"
-            per_reference.append(self.score_tokens(cand_tokens, self.tokenize(reference, field)))
-        best_index = 0  # the jar keeps the first reference with the highest score
-        for index, result in enumerate(per_reference):
-            if result.score > per_reference[best_index].score:
-                best_index = index
-        return MultiReferenceResult(
-            candidate=candidate if isinstance(candidate, str) else " ".join(candidate),
-            references=tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
-            per_reference=tuple(per_reference), best_index=best_index, signature=self.signature())
+    def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
+        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature())
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,

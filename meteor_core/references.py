@@ -1,0 +1,47 @@
+"""Several references, one rule for every mode: each reference scored against the same
+candidate tokens, the first with the highest score is the best (as the METEOR 1.5 jar keeps
+it). The scorers of each mode (scorer.Scorer, meteor15.scorer.Meteor15Scorer) call this."""
+from __future__ import annotations
+
+from typing import Callable, Sequence, Union
+
+from .errors import MeteorInputError
+from .frozen import build
+from .result import MultiReferenceResult, SegmentResult
+from .tokenize import TextOrTokens, Token
+
+ReferencesInput = Union[str, Sequence[TextOrTokens]]
+
+
+def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
+    if isinstance(references, str):
+        return [references]
+    references = list(references)
+    if not references:
+        raise MeteorInputError("at least one reference is needed")
+    if all(isinstance(r, str) for r in references):
+        return references
+    if all(not isinstance(r, str) for r in references):
+        return [list(r) for r in references]
+    raise MeteorInputError("references mix strings and token lists; give one kind")
+
+
+def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
+                         tokenize: Callable[[TextOrTokens, str], tuple[Token, ...]],
+                         score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
+                         signature: str) -> MultiReferenceResult:
+    """The candidate is tokenized once; `field` names say which reference a bad input was."""
+    reference_list = as_reference_list(references)
+    cand_tokens = tokenize(candidate, "candidate")
+    per_reference = []
+    for number, reference in enumerate(reference_list, start=1):
+        field = "reference" if len(reference_list) == 1 else f"reference {number}"
+        per_reference.append(score_tokens(cand_tokens, tokenize(reference, field)))
+    best_index = 0
+    for index, result in enumerate(per_reference):
+        if result.score > per_reference[best_index].score:
+            best_index = index
+    return build(MultiReferenceResult, {
+        "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
+        "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
+        "per_reference": tuple(per_reference), "best_index": best_index, "signature": signature})
