@@ -33,6 +33,7 @@ from itertools import combinations, permutations, product
 from math import comb, perm
 from typing import Optional, Sequence
 
+from .params import DEFAULT_NODE_BUDGET
 from .stages import Stage, StageEdge, WordGraph
 
 _SKIP = 1 << 60  # an unmatched candidate position sorts after every partner in the lex vector
@@ -250,7 +251,7 @@ def solve_stage(
     graph: WordGraph,
     partner: list[int],
     objective: str = "crossings",
-    node_budget: int = 20_000,
+    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> tuple[list[tuple[int, int]], int, bool, int]:
     """Choose this stage's links given `partner` (candidate position -> reference position of
     the links fixed by earlier stages, _NONE if unmatched). Returns (pairs, related pairs,
@@ -306,7 +307,7 @@ def solve_stage(
     for i, j in forced:
         base[i] = j
     budget = max(0, node_budget - work)
-    small = _solve_small(variable, base, objective, min(budget, _SMALL))
+    small = _solve_small(variable, base, objective, budget)
     if small is not None:
         return sorted(forced + small[0]), n_edges, True, work + small[1]
     if objective == "chunks" and all(comp.block for comp in variable):
@@ -355,75 +356,181 @@ def _component_choices(comp: _Component) -> Optional[list]:
     return found
 
 
+def _cost_units(n: int, objective: str) -> tuple[int, int]:
+    """(crossing unit, link unit) of the enumerations' one-integer costs, as in _Search: the
+    primary objective scaled above the other (n + 1 > any link count, n * n + 1 > any crossing
+    count)."""
+    return (n + 1, 1) if objective == "crossings" else (1, n * n + 1)
+
+
 def _solve_small(components: list[_Component], base: list[int], objective: str, budget: int):
-    """Exact by enumeration when the components have few maximum matchings between them:
-    every combination is scored by (objective, then the lexicographic vector) and the least
-    is taken. Returns (pairs, work) or None when there are too many."""
+    """Exact by enumeration when the components have few maximum matchings: every choice is
+    scored by (objective, then the lexicographic vector) and the least is taken. Components
+    whose choices cannot change each other's cost (far apart, or equal costs whatever both
+    choose) are solved apart: the best combination of independent parts is the best of each
+    part, also for the tie-break, since their positions are disjoint. Returns (pairs, work),
+    or None when a part has more than _SMALL combinations or the work exceeds `budget`."""
+    limit = min(budget, _SMALL)
+    if len(components) == 1 and components[0].size == 1:
+        comp = components[0]
+        count = comp.p * comp.q if comp.kind == _BLOCK_IN_ORDER or comp.block else \
+            sum(len(comp.options[c]) for c in comp.cands)
+        return _one_link(comp, base, objective) if count <= limit else None
     choices = []
-    total = 1
     for comp in components:
         found = _component_choices(comp)
-        if found is None:
-            return None
-        total *= len(found)
-        if total > budget or total > _SMALL:
+        if found is None or len(found) > limit:
             return None
         choices.append(found)
+    count = len(choices)
+
+    def parts_of(linked):
+        """The connected parts of the components under the (x, y) pairs in `linked`."""
+        part_of = list(range(count))
+
+        def find(x):
+            while part_of[x] != x:
+                part_of[x] = part_of[part_of[x]]
+                x = part_of[x]
+            return x
+
+        for x, y in linked:
+            part_of[find(x)] = find(y)
+        found: dict = {}
+        for x in range(count):
+            found.setdefault(find(x), []).append(x)
+        return list(found.values())
+
+    # Two components can change each other's cost only if they may be adjacent or may cross
+    # depending on their choices; otherwise they cross whatever both choose, or never.
+    near = [(x, y) for x in range(count) for y in range(x + 1, count)
+            if not ((components[x].cands[-1] + 1 < components[y].cands[0] or
+                     components[y].cands[-1] + 1 < components[x].cands[0]) and
+                    (components[x].refs[-1] < components[y].refs[0] or
+                     components[y].refs[-1] < components[x].refs[0]))]
+    for members in parts_of(near):  # refuse before any table is built
+        total = 1
+        for x in members:
+            total *= len(choices[x])
+        if total > limit:
+            return None
     n = len(base)
-    fixed_refs = [l for l in base if l >= 0]  # in candidate order
-    sorted_refs = sorted(fixed_refs)
-    fixed_before = [0] * (n + 1)
-    for c, l in enumerate(base):
-        fixed_before[c + 1] = fixed_before[c] + (l >= 0)
-    costs: dict = {}  # edge -> (crossings with the fixed links, links to fixed neighbours)
+    sorted_refs = sorted(l for l in base if l >= 0)
+    cross_unit, link_unit = _cost_units(n, objective)
+    edge_cost: dict = {}  # edge -> its cost against the fixed links (crossings, fixed neighbours)
     prefixes: dict = {}  # c -> sorted references of the fixed links left of c
     for combination in choices:
         for part in combination:
             for c, r in part:
-                if (c, r) in costs:
+                if (c, r) in edge_cost:
                     continue
                 prefix = prefixes.get(c)
                 if prefix is None:
-                    prefix = prefixes[c] = sorted(fixed_refs[:fixed_before[c]])
+                    prefix = prefixes[c] = sorted([l for l in base[:c] if l >= 0])
                 # crossings = left-and-above + right-and-below = below_c + below_r - 2 (left-and-below)
-                under = bisect_left(prefix, r)
-                costs[(c, r)] = (len(prefix) + bisect_left(sorted_refs, r) - 2 * under,
-                                 (c > 0 and base[c - 1] == r - 1) + (c + 1 < n and base[c + 1] == r + 1))
-    # One integer per alignment, as in _Search: the primary objective scaled above the other.
-    cross_unit, link_unit = (n + 1, 1) if objective == "crossings" else (1, n * n + 1)
-    edge_cost = {edge: cross * cross_unit - link * link_unit for edge, (cross, link) in costs.items()}
+                crossings = len(prefix) + bisect_left(sorted_refs, r) - 2 * bisect_left(prefix, r)
+                links = (c > 0 and base[c - 1] == r - 1) + (c + 1 < n and base[c + 1] == r + 1)
+                edge_cost[(c, r)] = crossings * cross_unit - links * link_unit
 
     def cost_of(pairs):
-        """Cost of the chosen pairs (in candidate order) on top of the fixed links: their own
-        costs, minus a link unit per adjacent pair, plus a crossing unit per pair crossing."""
+        """Cost of one component's chosen pairs (in candidate order) on top of the fixed links:
+        their own costs, minus a link unit per adjacent pair, plus a crossing unit per pair
+        crossing."""
         cost = 0
-        chosen = set(pairs)
         for a, (c, r) in enumerate(pairs):
             cost += edge_cost[(c, r)]
-            if (c + 1, r + 1) in chosen:
-                cost -= link_unit
-            for _, r2 in pairs[a + 1:]:
+            for c2, r2 in pairs[a + 1:]:
                 if r2 < r:
                     cost += cross_unit
+                elif c2 == c + 1 and r2 == r + 1:
+                    cost -= link_unit
         return cost
 
-    best = None
-    if len(choices) == 1:
-        # Choices come in the lexicographic order of their vectors (combinations and
-        # permutations of increasing positions): the first least cost is the answer.
-        for pairs in choices[0]:
-            cost = cost_of(pairs)
-            if best is None or cost < best[0]:
-                best = (cost, pairs)
-        return best[1], total
-    positions = sorted(c for comp in components for c in comp.cands)
-    for combination in product(*choices):
-        pairs = sorted(pair for part in combination for pair in part)
-        partner_of = dict(pairs)
-        rank = (cost_of(pairs), [partner_of.get(c, _SKIP) for c in positions])
-        if best is None or rank < best[0]:
-            best = (rank, pairs)
-    return best[1], total
+    def cost_between(pairs, others):
+        """Crossings and links between the choices of two components (disjoint positions)."""
+        cost = 0
+        for c, r in pairs:
+            for c2, r2 in others:
+                if (c < c2) != (r < r2):
+                    cost += cross_unit
+                elif (c2 == c + 1 and r2 == r + 1) or (c == c2 + 1 and r == r2 + 1):
+                    cost -= link_unit
+        return cost
+
+    own = [[cost_of(pairs) for pairs in found] for found in choices]
+    work = sum(len(found) for found in choices)
+    tables: dict = {}  # (x, y) -> cost between each choice of x and each choice of y
+    for x, y in near:
+        work += len(choices[x]) * len(choices[y])
+        if work > budget:
+            return None
+        table = [[cost_between(pairs, others) for others in choices[y]] for pairs in choices[x]]
+        if len({value for row in table for value in row}) > 1:  # equal costs: no interaction
+            tables[(x, y)] = table
+    chosen = []
+    for members in parts_of(tables):
+        if len(members) == 1:
+            # Choices come in the lexicographic order of their vectors (combinations and
+            # permutations of increasing positions): the first least cost is the answer.
+            x = members[0]
+            best = None
+            for index, cost in enumerate(own[x]):
+                if best is None or cost < best[0]:
+                    best = (cost, index)
+            chosen.extend(choices[x][best[1]])
+            continue
+        sizes = [len(choices[x]) for x in members]
+        total = 1
+        for size in sizes:
+            total *= size
+        work += total
+        if total > limit or work > budget:
+            return None
+        inside = [(members.index(x), members.index(y), table) for (x, y), table in tables.items()
+                  if x in members]
+        positions = sorted(c for x in members for c in components[x].cands)
+
+        def vector(indices):
+            partner_of = dict(pair for x, i in zip(members, indices) for pair in choices[x][i])
+            return [partner_of.get(c, _SKIP) for c in positions]
+
+        best_cost = best_indices = best_vector = None
+        for indices in product(*[range(size) for size in sizes]):
+            cost = sum([own[x][i] for x, i in zip(members, indices)])
+            for u, v, table in inside:
+                cost += table[indices[u]][indices[v]]
+            if best_cost is None or cost < best_cost:
+                best_cost, best_indices, best_vector = cost, indices, None
+            elif cost == best_cost:  # a tie: the lexicographically smaller vector
+                if best_vector is None:
+                    best_vector = vector(best_indices)
+                candidate_vector = vector(indices)
+                if candidate_vector < best_vector:
+                    best_indices, best_vector = indices, candidate_vector
+        chosen.extend(pair for x, i in zip(members, best_indices) for pair in choices[x][i])
+    return sorted(chosen), work
+
+
+def _one_link(comp: _Component, base: list[int], objective: str):
+    """The common small case (a word once on one side, twice or more on the other): one link
+    to place. Each option is scored on its own (crossings with the fixed links, links to fixed
+    neighbours) in the lexicographic order of the partner vectors, and the first least wins:
+    the same answer as the enumeration, without building its tables. Returns (pairs, work)."""
+    n = len(base)
+    cross_unit, link_unit = _cost_units(n, objective)
+    best = best_pair = None
+    work = 0
+    for c in comp.cands:  # ascending, and each position's partners ascending: lexicographic
+        left, right = base[:c], base[c + 1:]
+        before = base[c - 1] if c > 0 else _NONE
+        after = base[c + 1] if c + 1 < n else _NONE
+        for r in (comp.options[c] if comp.kind == _FREE and not comp.block else comp.refs):
+            crossings = len([l for l in left if l > r]) + len([l for l in right if 0 <= l < r])
+            cost = crossings * cross_unit - ((before == r - 1) + (after == r + 1)) * link_unit
+            work += 1
+            if best is None or cost < best:
+                best, best_pair = cost, (c, r)
+    return [best_pair], work
 
 
 class _LinksFirst:
@@ -1056,6 +1163,7 @@ class _Search:
             if crossing_bound is not None:
                 forced_next = crossing_bound[0][t + 1] * cross_unit
                 ahead_next = crossing_bound[1][t + 1]
+            ahead_below = None
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             for rank in range(len(layer)):
@@ -1147,8 +1255,11 @@ class _Search:
                         new_above = above
                     estimate = cost + child_bound
                     if crossing_bound is not None:
+                        if ahead_below is None:  # per layer, once: items ahead below each partner
+                            ahead_below = [0] * lo_next + [bisect_left(ahead_next, v) for v in range(
+                                lo_next, hi_next + 1)] if lo_next <= hi_next else []  # [] : grown is empty
                         estimate += forced_next + (new_above * len(ahead_next) + sum(
-                            bisect_left(ahead_next, v) for v in grown)) * cross_unit
+                            map(ahead_below.__getitem__, grown))) * cross_unit
                         if incumbent is not None and estimate > incumbent:
                             continue
                     if change == _GOES_ON:
@@ -1220,7 +1331,7 @@ def align_stages(
     reference_words: Sequence[str],
     stages: Sequence[Stage],
     objective: str = "crossings",
-    node_budget: int = 20_000,
+    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> list[tuple[str, list[tuple[int, int, str]], int, bool, int]]:
     """Run the stages in order, each on the words no earlier stage matched. Per stage:
     (name, links as (candidate, reference, evidence) in candidate order, related pairs,
@@ -1244,8 +1355,7 @@ def align_stages(
             outcomes.append((stage.name, [], 0, True, 0))
             continue
         pairs, n_edges, optimal, work = solve_stage(stage, graph, partner, objective, node_budget)
-        evidence = stage.evidence
-        links = [(i, j, evidence(candidate_words, reference_words, i, j)) for i, j in pairs]
+        links = [(i, j, e) for (i, j), e in zip(pairs, stage.evidence_of(candidate_words, reference_words, pairs))]
         for i, j in pairs:
             partner[i] = j
             ref_taken[j] = True
@@ -1259,7 +1369,7 @@ def align_paper(
     reference_words: Sequence[str],
     stages: Sequence[Stage],
     objective: str = "crossings",
-    node_budget: int = 20_000,
+    node_budget: int = DEFAULT_NODE_BUDGET,
 ) -> tuple[StageAlignment, ...]:
     """Run the stages in order, each on the words no earlier stage matched."""
     return tuple(StageAlignment(name, tuple(StageEdge(*link) for link in links), n_edges, optimal, work)
