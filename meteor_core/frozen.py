@@ -17,3 +17,10 @@ def build(cls, values: dict):
     obj = _new(cls)
     _set(obj, "__dict__", values)
     return obj
+
+
+#: build() in two steps, for the hottest loops (a token, a link): written inline there, they
+#: save a Python call per object, about half of what building a token costs.
+#: Use: obj = new_object(cls); set_attribute(obj, "__dict__", values)
+new_object = object.__new__
+set_attribute = object.__setattr__

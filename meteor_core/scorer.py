@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence
 from .align import align_stages
 from .errors import MeteorInputError, MeteorParameterError
 from .formula import ZERO_STATS, MeteorStats, compute
-from .frozen import build
+from .frozen import build, new_object, set_attribute
 from .nltk_mode import align_nltk
 from .params import MeteorConfig
 from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
@@ -123,15 +123,18 @@ class Scorer:
         by_candidate: list[Optional[Link]] = [None] * n
         candidate_free = [True] * n
         reference_free = [True] * m
+        reference_of = [-1] * n
         cumulative: tuple[Link, ...] = ()
         unmatched_c, unmatched_r = tuple(range(n)), tuple(range(m))
         for name, raw, candidate_edges, optimal, nodes in per_stage:
             new = []
             for i, j, evidence in raw:  # raw: candidate order
-                link = build(Link, {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
-                                    "candidate_end": None, "reference_end": None})
+                link = new_object(Link)  # frozen.build, inline
+                set_attribute(link, "__dict__", {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
+                                                 "candidate_end": None, "reference_end": None})
                 new.append(link)
                 by_candidate[i] = link
+                reference_of[i] = j
                 candidate_free[i] = reference_free[j] = False
             if new:  # C-level passes (filter, compress) rather than generator loops, per stage
                 cumulative = tuple(filter(None, by_candidate))
@@ -142,13 +145,14 @@ class Scorer:
                 "stage": name, "new_links": new, "links": cumulative, "unmatched_candidate": unmatched_c,
                 "unmatched_reference": unmatched_r, "candidate_edges": candidate_edges, "optimal": optimal,
                 "nodes": nodes}))
-        # `cumulative` is in candidate order: chunks and crossings in one pass, no sorting.
+        # Chunks and crossings in one pass over the links in candidate order, no sorting.
         spans = []
         partners: list[int] = []  # reference positions seen so far, ascending (for crossings)
         crossings = 0
         last_i = last_j = -2
-        for link in cumulative:
-            i, j = link.candidate, link.reference
+        for i, j in enumerate(reference_of):
+            if j < 0:
+                continue
             if i == last_i + 1 and j == last_j + 1:
                 spans[-1][1] = i + 1
                 spans[-1][3] = j + 1
@@ -158,8 +162,11 @@ class Scorer:
             crossings += len(partners) - at  # earlier candidates linked further right cross this one
             partners.insert(at, j)
             last_i, last_j = i, j
-        spans = tuple(build(ChunkSpan, {"candidate_start": a, "candidate_end": b, "reference_start": c,
-                                        "reference_end": d}) for a, b, c, d in spans)
+        for k, (a, b, c, d) in enumerate(spans):
+            span = spans[k] = new_object(ChunkSpan)  # frozen.build, inline
+            set_attribute(span, "__dict__", {"candidate_start": a, "candidate_end": b, "reference_start": c,
+                                             "reference_end": d})
+        spans = tuple(spans)
         stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
                                     "chunks": len(spans)})
         breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)

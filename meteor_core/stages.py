@@ -47,14 +47,21 @@ def _groups(words: Sequence[str], positions: Iterable[int]) -> dict[str, list[in
     """word -> its positions among `positions` (ascending)."""
     found: dict[str, list[int]] = {}
     get = found.get
-    pairs = enumerate(words) if isinstance(positions, range) and len(positions) == len(words) else \
-        ((i, words[i]) for i in positions)
-    for i, word in pairs:
-        group = get(word)
-        if group is None:
-            found[word] = [i]
-        else:
-            group.append(i)
+    if isinstance(positions, range) and len(positions) == len(words):
+        for i, word in enumerate(words):
+            group = get(word)
+            if group is None:
+                found[word] = [i]
+            else:
+                group.append(i)
+    else:
+        for i in positions:
+            word = words[i]
+            group = get(word)
+            if group is None:
+                found[word] = [i]
+            else:
+                group.append(i)
     return found
 
 
@@ -88,6 +95,12 @@ class Stage:
     def evidence(self, candidate_words: Sequence[str], reference_words: Sequence[str], i: int, j: int) -> str:
         """Why candidate word i and reference word j match (asked only for chosen links)."""
         return next((e.evidence for e in self.edges(candidate_words, reference_words, [i], [j])), "")
+
+    def evidence_of(self, candidate_words: Sequence[str], reference_words: Sequence[str],
+                    pairs: Sequence[tuple[int, int]]) -> list[str]:
+        """evidence() of each chosen (candidate, reference) pair, in one call."""
+        evidence = self.evidence
+        return [evidence(candidate_words, reference_words, i, j) for i, j in pairs]
 
     def edges(self, candidate_words: Sequence[str], reference_words: Sequence[str],
               candidate_free: Iterable[int], reference_free: Iterable[int]) -> list[StageEdge]:
@@ -150,6 +163,11 @@ class KeyStage(Stage):
         k = self._key(candidate_words[i])
         return f"{self._evidence_label} {k!r}" if self._evidence_label else k
 
+    def evidence_of(self, candidate_words, reference_words, pairs) -> list[str]:
+        if self._identity and not self._evidence_label:  # the exact stage: the word itself
+            return [candidate_words[i] for i, _ in pairs]
+        return super().evidence_of(candidate_words, reference_words, pairs)
+
     def signature(self) -> str:
         return self._signature
 
@@ -195,8 +213,11 @@ class FeatureStage(Stage):
         cand_groups, pairs = [], []
         if len(by_cand) * len(ref_words) <= 1024:  # few word types: test every pair (C-level set test)
             ref_sets = [feature_set(w) for w in ref_words]
+            every_ref_feature = frozenset().union(*ref_sets)
             for word, positions in by_cand.items():
                 mine = feature_set(word)
+                if mine.isdisjoint(every_ref_feature):  # the usual case: one test, not one per word
+                    continue
                 related = [b for b, theirs in enumerate(ref_sets) if not mine.isdisjoint(theirs)]
                 if related:
                     a = len(cand_groups)

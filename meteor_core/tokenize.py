@@ -26,12 +26,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence, Union
 
 import regex
 
 from .errors import MeteorInputError, MeteorParameterError
-from .frozen import build
+from .frozen import new_object, set_attribute
 
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
 #: memory and time predictable for a web app; 2,000 tokens is far above any MT segment.
@@ -108,6 +109,11 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     if not keep_case:
         form = form.lower()
     return unicodedata.normalize("NFC", form)
+
+
+#: matching_form per distinct token (NFC and the format-character scan are the costly part of
+#: tokenizing non-ASCII text); bounded, and lru_cache is safe across threads.
+_cached_form = lru_cache(maxsize=65536)(matching_form)
 
 
 def is_punctuation(text: str) -> bool:
@@ -201,20 +207,27 @@ def tokenize(
                     raise MeteorInputError(
                         f"{field} token {position} ({piece!r}) is empty or contains whitespace")
         _check_controls(joined, field)
-        if pieces and joined.isascii() and not drop_punctuation:
-            # The common case, pre-tokenized ASCII: no format characters to look for, and the
-            # matching form of an ASCII token is the token or its lowercase (matching_form).
+        if joined.isascii():
+            # The common case: no format characters to look for, and the matching form of an
+            # ASCII token is the token or its lowercase (matching_form).
             forms = pieces if keep_case else joined.lower().split(" ")
+        else:
+            forms = [_cached_form(piece, keep_case, unicode_normalize) for piece in pieces]
+            for position, (piece, form) in enumerate(zip(pieces, forms)):
+                # Normalized, a form is empty exactly when its piece is only format characters.
+                if not form or (not unicode_normalize and _only_format(piece)):
+                    raise MeteorInputError(
+                        f"{field} token {position} ({piece!r}) has only invisible format characters")
+        if pieces and not drop_punctuation:
             tokens = []
             offset = 0
             for piece, form in zip(pieces, forms):
                 end = offset + len(piece)
-                tokens.append(build(Token, {"text": piece, "norm": form, "start": offset, "end": end}))
+                token = new_object(Token)  # frozen.build, inline
+                set_attribute(token, "__dict__", {"text": piece, "norm": form, "start": offset, "end": end})
+                tokens.append(token)
                 offset = end + 1
             return tuple(tokens)
-        for position, piece in enumerate(pieces):
-            if not piece.isascii() and _only_format(piece):
-                raise MeteorInputError(f"{field} token {position} ({piece!r}) has only invisible format characters")
         spans = []
         offset = 0
         for piece in pieces:
@@ -227,8 +240,10 @@ def tokenize(
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
     if len(spans) > max_tokens:
         raise MeteorInputError(f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side")
-    return tuple(
-        build(Token, {"text": surface, "norm": matching_form(surface, keep_case, unicode_normalize),
-                      "start": start, "end": end})
-        for surface, start, end in spans
-    )
+    tokens = []
+    for surface, start, end in spans:
+        token = new_object(Token)  # frozen.build, inline
+        set_attribute(token, "__dict__", {"text": surface, "norm": _cached_form(surface, keep_case, unicode_normalize),
+                                          "start": start, "end": end})
+        tokens.append(token)
+    return tuple(tokens)
