@@ -81,8 +81,6 @@ def main() -> None:
     parser.add_argument("--rss-lines", type=int, default=200_000, help="0: skip the long-stream memory run")
     args = parser.parse_args()
 
-    if not bench_wmt22.DATA.exists():  # run from a git worktree one level deeper than main
-        bench_wmt22.DATA = ROOT.parents[1] / "shared" / bench_wmt22.DATA.relative_to(ROOT.parent / "shared")
     pairs = load_pairs(args.systems.split(","), 0)
     jsonl = Path("/tmp/meteor_bench_workers.jsonl")
     jsonl.write_text("".join(json.dumps({"candidate": c, "references": [r]}) + "\n" for c, r in pairs))

@@ -46,9 +46,22 @@ class SacreBleuView:
 
 
 def _metric(sentence: bool, lowercase: bool = False, smooth_method: str = "exp"):
+    """A fresh metric per use: scoring writes on it (the number of references, for its signature)."""
     from sacrebleu.metrics import BLEU
 
     return BLEU(lowercase=lowercase, smooth_method=smooth_method, effective_order=sentence)
+
+
+def _rescore(statistics, smooth_method: str):
+    """sacreBLEU's score of a one-segment corpus (no effective order) with `smooth_method`, from
+    the pair's n-gram statistics already counted by a sentence score with the same case
+    setting: its own arithmetic (compute_bleu, with its default smoothing value), without
+    tokenizing and counting the pair again."""
+    from sacrebleu.metrics import BLEU
+
+    return BLEU.compute_bleu(list(statistics.counts), list(statistics.totals),  # it adds to these lists
+                             int(statistics.sys_len), int(statistics.ref_len), smooth_method=smooth_method,
+                             effective_order=False)
 
 
 def _from_score(score, metric) -> SacreBleu:
@@ -74,17 +87,13 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) 
     return _from_score(metric.corpus_score(list(candidates), streams), metric)
 
 
-def _corpus_of_one(candidate: str, references: list[str], lowercase: bool, smooth_method: str) -> float:
-    """sacreBLEU on a one-segment corpus: sentence BLEU without effective order (calling
-    sentence_score without it makes sacreBLEU print a warning)."""
-    return _metric(False, lowercase, smooth_method).corpus_score([candidate], [[r] for r in references]).score
-
-
 def differences(candidate: str, references: Sequence[str], ours: BleuResult, keep_case: bool,
-                sacre: Optional[SacreBleu] = None) -> Optional[tuple[Difference, ...]]:
+                sacre: Optional[SacreBleu] = None, cased_statistics=None) -> Optional[tuple[Difference, ...]]:
     """Go from sacreBLEU's settings to ours one at a time (case, then smoothing, then tokens):
     each step's change is what that setting adds to sacreBLEU's score. The points add up to
-    sacreBLEU minus ours (x100). None when our smoothing has no sacreBLEU equivalent."""
+    sacreBLEU minus ours (x100). None when our smoothing has no sacreBLEU equivalent.
+    cased_statistics: sacreBLEU's sentence score of the pair when already computed (its
+    n-gram counts are reused)."""
     smooth = SMOOTHING_EQUIVALENT.get(ours.smoothing)
     if smooth is None:
         return None
@@ -92,11 +101,13 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
     refs = list(references)
     found = []
     previous = sacre.score
+    statistics = cased_statistics or _metric(True).sentence_score(candidate, refs)
     if not keep_case:
-        lowered = _metric(True, lowercase=True).sentence_score(candidate, refs).score
+        statistics = _metric(True, lowercase=True).sentence_score(candidate, refs)
+        lowered = statistics.score
         found.append(Difference("case", "sacreBLEU keeps case, this BLEU lowercases", previous - lowered))
         previous = lowered
-    matched = _corpus_of_one(candidate, refs, not keep_case, smooth)
+    matched = _rescore(statistics, smooth).score  # the pair as a one-segment corpus
     found.append(Difference("smoothing", f"sacreBLEU: exp with effective order; this BLEU: {ours.smoothing}",
                             previous - matched))
     found.append(Difference("tokenization", "sacreBLEU's 13a tokens vs METEOR's tokens", matched - 100.0 * ours.score))
@@ -118,9 +129,15 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
 def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     """sacreBLEU on the raw strings of a scored pair, beside `ours` (the BLEU next to METEOR)."""
     candidate, references = result.candidate, list(result.references)
-    sentence = sentence_bleu(candidate, references)
-    corpus = corpus_bleu([candidate], [references])
-    found = differences(candidate, references, ours, result.best.config.keep_case, sentence)
+    # The pair is tokenized and counted once per case setting; every other score of the view
+    # is sacreBLEU's arithmetic on those counts (tests compare each with sacreBLEU's own call).
+    metric = _metric(True)
+    cased = metric.sentence_score(candidate, references)
+    sentence = _from_score(cased, metric)
+    corpus_metric = _metric(False)
+    corpus_metric.num_refs = metric.num_refs  # what scoring would set; its signature names it
+    corpus = _from_score(_rescore(cased, "exp"), corpus_metric)
+    found = differences(candidate, references, ours, result.best.config.keep_case, sentence, cased)
     return SacreBleuView(sentence, corpus, found or (), explain_difference(sentence, ours, found))
 
 

@@ -149,7 +149,7 @@ CORE_MUTANTS = [
     core("A5", "meteor_core/align.py",
          "                if candidate_vector < best_vector:",
          "                if candidate_vector <= best_vector:",
-         "lexicographic tie-break reversed (enumeration over components)", ORACLE, OPT),
+         "lexicographic tie-break reversed (enumeration over components; equivalent: within a part the vector fixes every member's choice, so two combinations never tie on it)", ORACLE, OPT),
     core("A6", "meteor_core/align.py", "    for stage in stages:\n        if not stage.available:",
          "    for stage in reversed(stages):\n        if not stage.available:", "stages run in reverse order", OPT, WORKED),
     core("A7", "meteor_core/align.py",

@@ -113,3 +113,32 @@ def test_no_equivalent_smoothing_is_said():
     result = score("the cat sat", ["the cat sat on the mat"], stages=("exact",), bleu_smoothing="method2")
     view = sv.view(result, bleu_for(result))
     assert view.differences == () and "no sacreBLEU equivalent" in view.why_different
+
+
+@pytest.mark.parametrize("keep_case", [False, True])
+@pytest.mark.parametrize("smoothing", ["none", "method1", "method3"])
+def test_view_reuses_counts_but_equals_fresh_sacrebleu_calls(keep_case, smoothing):
+    # view() tokenizes and counts each pair once per case setting and derives the other scores
+    # with sacreBLEU's compute_bleu; every number must equal a fresh sacreBLEU call per setting.
+    from sacrebleu.metrics import BLEU
+
+    for candidate, references in SEGMENTS:
+        result = score(candidate, references, stages=("exact",), keep_case=keep_case, bleu_smoothing=smoothing)
+        ours = bleu_for(result)
+        view = sv.view(result, ours)
+        sentence_metric, corpus_metric = BLEU(effective_order=True), BLEU()
+        assert view.sentence.score == sentence_metric.sentence_score(candidate, references).score
+        corpus = corpus_metric.corpus_score([candidate], [[r] for r in references])
+        assert (view.corpus.score, view.corpus.counts, view.corpus.totals, view.corpus.brevity_penalty) == (
+            corpus.score, tuple(corpus.counts), tuple(corpus.totals), corpus.bp)
+        assert view.sentence.signature == str(sentence_metric.get_signature())
+        assert view.corpus.signature == str(corpus_metric.get_signature())
+        steps = [BLEU(effective_order=True).sentence_score(candidate, references).score]
+        if not keep_case:
+            steps.append(BLEU(lowercase=True, effective_order=True).sentence_score(candidate, references).score)
+        smooth = sv.SMOOTHING_EQUIVALENT[smoothing]
+        steps.append(BLEU(lowercase=not keep_case, smooth_method=smooth).corpus_score(
+            [candidate], [[r] for r in references]).score)
+        steps.append(100.0 * ours.score)
+        expected = [a - b for a, b in zip(steps, steps[1:])]
+        assert [d.points for d in view.differences] == expected
