@@ -73,6 +73,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True, help="checkout to compare with (the 'before')")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--lengths", default="",
+                        help="only this: pairs of L tokens per side (e.g. 80,160; bench_length's pairs), 20 per length")
     args = parser.parse_args()
     base = load("meteor_base", args.base)
     this = load("meteor_this", str(ROOT))
@@ -87,6 +89,24 @@ def main() -> None:
         differ += fingerprint(old.score(c, [r])) != fingerprint(new.score(c, [r]))
         meteor_score([r], c)
     print(f"{len(words)} WMT22 de-en pairs (pre-tokenized); base {args.base}; results that differ: {differ}")
+    if args.lengths:
+        import wmt_data
+
+        for length in map(int, args.lengths.split(",")):
+            long_pairs = wmt_data.joined_pairs(words, length, 20)
+            proven = [sum(s.score(c, [r]).best.optimal for c, r in long_pairs) for s in (old, new)]
+            differ = sum(fingerprint(old.score(c, [r])) != fingerprint(new.score(c, [r])) for c, r in long_pairs)
+            runs = (("base", lambda c, r: old.score(c, [r])), ("this", lambda c, r: new.score(c, [r])),
+                    ("nltk", lambda c, r: meteor_score([r], c)))
+            per_pair = dict.fromkeys(("base", "this", "nltk"), 0.0)
+            for pair in long_pairs:  # pair by pair in turn, fastest of 3 each
+                for name, run in runs:
+                    per_pair[name] += fastest(run, [pair]) * 1000 / len(long_pairs)
+            print(f"L={length:4d}: ms per pair base {per_pair['base']:.2f}, this {per_pair['this']:.2f}, "
+                  f"nltk {per_pair['nltk']:.2f}; ours/nltk base {per_pair['base'] / per_pair['nltk']:.2f}, "
+                  f"this {per_pair['this'] / per_pair['nltk']:.2f}; proven optimal base {proven[0]}/20, "
+                  f"this {proven[1]}/20; results that differ {differ}", flush=True)
+        return
     whole = compare("score (warm, one core)", {"base": lambda c, r: old.score(c, [r]),
                                                "this": lambda c, r: new.score(c, [r]),
                                                "nltk": lambda c, r: meteor_score([r], c)}, words)
