@@ -12,7 +12,10 @@ How (spec section 3, and why it is fast):
     objective a block is matched in order (uncrossing lemma: two crossing edges of one block
     can be swapped, strictly removing crossings), so a block with p = q is fixed and one with
     p != q only chooses which occurrences of its longer side are used;
-  * what is left is solved exactly by a dynamic programme over the candidate positions in
+  * when what is left has few maximum matchings (one or two repeated words, the usual case),
+    they are enumerated (_solve_small), split into parts that cannot change each other's
+    cost (far apart, or equal cost whatever both choose), each part on its own;
+  * otherwise it is solved exactly by a dynamic programme over the candidate positions in
     increasing order (_Search). The state after position t holds only what the rest of the
     alignment can see: per unfinished component its progress, the partner of position t if
     position t + 1 may link to it, and the partners already chosen that a later edge could
