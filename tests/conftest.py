@@ -23,6 +23,17 @@ def wordnet_reader():
     return reader
 
 
+@pytest.fixture(scope="session")
+def meteor15_data():
+    """METEOR 1.5's data (paraphrase table, function words) from the pycocoevalcap wheel, which
+    README's test command installs: skipped outside CI when missing, a failure in CI."""
+    from meteor_core.meteor15.data import load_data
+    from skip_policy import require
+
+    status = load_data()[1]
+    require(status.available, status.message)
+
+
 @pytest.fixture(scope="module")
 def streamlit_server(tmp_path_factory):
     """One app server per test module; its output is checked by browser_support.assert_clean."""

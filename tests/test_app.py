@@ -359,19 +359,6 @@ def test_text_bars_and_bleu_coverage_rows():
 PARAPHRASE = {"cand": "he passed away last night", "ref": "he died last night"}
 
 
-@pytest.fixture(scope="module")
-def meteor15_data():
-    import os
-
-    from meteor_core.meteor15.data import load_data
-
-    status = load_data()[1]
-    if not status.available:
-        if os.environ.get("CI"):
-            pytest.fail(status.message)
-        pytest.skip(status.message)
-
-
 def test_meteor15_link_shows_the_jars_numbers(wordnet_reader, meteor15_data):
     at = _app(mode="meteor15", **PARAPHRASE)
     expected = score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], mode="meteor15").best

@@ -57,19 +57,6 @@ def test_identical_alignments_have_no_causes(wordnet_reader):
 
 
 # -- "Which METEOR?": METEOR 1.5 beside paper and nltk ------------------------------------------
-@pytest.fixture(scope="module")
-def meteor15_data():
-    import os
-
-    from meteor_core.meteor15.data import load_data
-
-    status = load_data()[1]
-    if not status.available:
-        if os.environ.get("CI"):
-            pytest.fail(status.message)
-        pytest.skip(status.message)
-
-
 PARAPHRASE_PAIR = ("he passed away last night", ["he died last night"])
 
 

@@ -4,7 +4,6 @@ contract shared with the other modes (result types, JSON, CLI, parameters, missi
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -22,12 +21,7 @@ from meteor_core.result import ModuleMatches, WeightedStats
 
 
 @pytest.fixture(scope="module")
-def scorer():
-    status = m15data.load_data()[1]
-    if not status.available:
-        if os.environ.get("CI"):
-            pytest.fail(status.message)
-        pytest.skip(status.message)
+def scorer(meteor15_data):
     return Scorer(MeteorConfig(mode="meteor15"))
 
 

@@ -8,7 +8,6 @@ matches on both sides, chunks, matched words) must be equal, and so must the sco
 """
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 
@@ -18,6 +17,7 @@ from meteor_core import MeteorConfig, MeteorParams, Scorer
 from meteor_core.meteor15 import data as m15data
 from meteor_core.meteor15.formula import jar_stats_line
 from meteor_core.meteor15.oracle import JarError, JarOracle, java_available
+from skip_policy import require
 
 # Words and phrases chosen to reach every module: exact, stem (nations/national, which share
 # no synset, so the stem module is the one that links them),
@@ -80,22 +80,11 @@ def _require_jar(args) -> JarOracle:
     try:
         return JarOracle(args)
     except JarError as error:
-        if os.environ.get("CI"):
-            pytest.fail(f"{error}; bash scripts/setup.sh --test sets it up")
-        pytest.skip(str(error))
+        require(False, f"{error}; bash scripts/setup.sh --test sets it up")
 
 
 @pytest.fixture(scope="module")
-def data_available():
-    status = m15data.load_data()[1]
-    if not status.available:
-        if os.environ.get("CI"):
-            pytest.fail(status.message)
-        pytest.skip(status.message)
-
-
-@pytest.fixture(scope="module")
-def jar(data_available):
+def jar(meteor15_data):
     oracle = _require_jar(("-l", "en", "-norm"))
     try:
         yield oracle
@@ -165,7 +154,7 @@ def test_several_references_and_pycocoevalcap_aggregate(jar):
           weights=(1.0, 0.5, 0.25))),
     (("-l", "en", "-norm", "-m", "stem exact"), dict(stages=("stem", "exact"))),
 ])
-def test_modules_parameters_and_normalizations(data_available, args, config):
+def test_modules_parameters_and_normalizations(meteor15_data, args, config):
     oracle = _require_jar(args)
     try:
         pairs = generated_pairs(seed=len(args), count=90)
@@ -179,7 +168,7 @@ def test_modules_parameters_and_normalizations(data_available, args, config):
         oracle.close()
 
 
-def test_int_truncated_search_weights(data_available):
+def test_int_truncated_search_weights(meteor15_data):
     """The spec's example: a one-word stem match adds int(0.5) = 0 to the search objective.
     With synonym also on, the pair has two competing matches (stem and synonym), neither
     fixed first, and the search prefers the path without a match (fewer chunks): 0.0. With
@@ -202,17 +191,14 @@ def test_int_truncated_search_weights(data_available):
 def _java_lines(main_class: str, args: list[str], lines: list[str]) -> list[str]:
     jar = m15data.jar_path()
     if not jar.exists() or not java_available():
-        message = "METEOR 1.5 jar or java missing: bash scripts/setup.sh --test"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        require(False, "METEOR 1.5 jar or java missing: bash scripts/setup.sh --test")
     result = subprocess.run(["java", "-Dfile.encoding=UTF-8", "-cp", str(jar), main_class, *args],
                             input="\n".join(lines) + "\n", capture_output=True, text=True, encoding="utf-8",
                             timeout=600, check=True)
     return result.stdout.split("\n")[:len(lines)]
 
 
-def test_normalizer_equals_the_jars(data_available):
+def test_normalizer_equals_the_jars(meteor15_data):
     from meteor_core.meteor15.normalize import normalize_line
 
     rng = random.Random(3)

@@ -123,17 +123,7 @@ def test_crossing_pairs_are_the_pairs_that_cross(pairs):
     assert len(crossing_pairs(links, limit=2)) == min(2, len(expected))
 
 
-def test_meteor15_steps_carry_the_jars_numbers():
-    import os
-
-    import pytest
-
-    from meteor_core.meteor15.data import load_data
-
-    if not load_data()[1].available:
-        if os.environ.get("CI"):
-            pytest.fail(load_data()[1].message)
-        pytest.skip(load_data()[1].message)
+def test_meteor15_steps_carry_the_jars_numbers(meteor15_data):
     result = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
                    mode="meteor15").best
     w = result.meteor15.weighted
