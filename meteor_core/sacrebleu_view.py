@@ -88,7 +88,7 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) 
 
 
 def differences(candidate: str, references: Sequence[str], ours: BleuResult, keep_case: bool,
-                sacre: Optional[SacreBleu] = None, cased_statistics=None) -> Optional[tuple[Difference, ...]]:
+                cased_statistics=None) -> Optional[tuple[Difference, ...]]:
     """Go from sacreBLEU's settings to ours one at a time (case, then smoothing, then tokens):
     each step's change is what that setting adds to sacreBLEU's score. The points add up to
     sacreBLEU minus ours (x100). None when our smoothing has no sacreBLEU equivalent.
@@ -97,11 +97,10 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
     smooth = SMOOTHING_EQUIVALENT.get(ours.smoothing)
     if smooth is None:
         return None
-    sacre = sacre or sentence_bleu(candidate, references)
     refs = list(references)
     found = []
-    previous = sacre.score
     statistics = cased_statistics or _metric(True).sentence_score(candidate, refs)
+    previous = statistics.score  # sacreBLEU's sentence score
     if not keep_case:
         statistics = _metric(True, lowercase=True).sentence_score(candidate, refs)
         lowered = statistics.score
@@ -137,7 +136,7 @@ def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     corpus_metric = _metric(False)
     corpus_metric.num_refs = metric.num_refs  # what scoring would set; its signature names it
     corpus = _from_score(_rescore(cased, "exp"), corpus_metric)
-    found = differences(candidate, references, ours, result.best.config.keep_case, sentence, cased)
+    found = differences(candidate, references, ours, result.best.config.keep_case, cased)
     return SacreBleuView(sentence, corpus, found or (), explain_difference(sentence, ours, found))
 
 

@@ -121,9 +121,8 @@ class Scorer:
         # Built once, straight into frozen objects (frozen.build: no per-field setattr).
         snapshots = []
         by_candidate: list[Optional[Link]] = [None] * n
-        candidate_free = [True] * n
+        reference_of = [-1] * n  # -1: unmatched so far
         reference_free = [True] * m
-        reference_of = [-1] * n
         cumulative: tuple[Link, ...] = ()
         unmatched_c, unmatched_r = tuple(range(n)), tuple(range(m))
         for name, raw, candidate_edges, optimal, nodes in per_stage:
@@ -135,10 +134,10 @@ class Scorer:
                 new.append(link)
                 by_candidate[i] = link
                 reference_of[i] = j
-                candidate_free[i] = reference_free[j] = False
+                reference_free[j] = False
             if new:  # C-level passes (filter, compress) rather than generator loops, per stage
                 cumulative = tuple(filter(None, by_candidate))
-                unmatched_c = tuple(compress(range(n), candidate_free))
+                unmatched_c = tuple(compress(range(n), [j < 0 for j in reference_of]))
                 unmatched_r = tuple(compress(range(m), reference_free))
             new = tuple(new)
             snapshots.append(build(StageSnapshot, {

@@ -47,21 +47,13 @@ def _groups(words: Sequence[str], positions: Iterable[int]) -> dict[str, list[in
     """word -> its positions among `positions` (ascending)."""
     found: dict[str, list[int]] = {}
     get = found.get
-    if isinstance(positions, range) and len(positions) == len(words):
-        for i, word in enumerate(words):
-            group = get(word)
-            if group is None:
-                found[word] = [i]
-            else:
-                group.append(i)
-    else:
-        for i in positions:
-            word = words[i]
-            group = get(word)
-            if group is None:
-                found[word] = [i]
-            else:
-                group.append(i)
+    for i in positions:  # a plain loop: no generator layer per word
+        word = words[i]
+        group = get(word)
+        if group is None:
+            found[word] = [i]
+        else:
+            group.append(i)
     return found
 
 

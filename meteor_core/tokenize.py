@@ -187,6 +187,7 @@ def tokenize(
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
         _check_controls(text, field)
         spans = _split(text, tokenizer, language)
+        forms = None  # matching forms: computed below, per token kept
     else:
         pieces = list(text)
         if len(pieces) > max_tokens:
@@ -218,16 +219,6 @@ def tokenize(
                 if not form or (not unicode_normalize and _only_format(piece)):
                     raise MeteorInputError(
                         f"{field} token {position} ({piece!r}) has only invisible format characters")
-        if pieces and not drop_punctuation:
-            tokens = []
-            offset = 0
-            for piece, form in zip(pieces, forms):
-                end = offset + len(piece)
-                token = new_object(Token)  # frozen.build, inline
-                set_attribute(token, "__dict__", {"text": piece, "norm": form, "start": offset, "end": end})
-                tokens.append(token)
-                offset = end + 1
-            return tuple(tokens)
         spans = []
         offset = 0
         for piece in pieces:
@@ -235,15 +226,18 @@ def tokenize(
             spans.append((piece, offset, end))
             offset = end + 1
     if drop_punctuation:
-        spans = [span for span in spans if not is_punctuation(span[0])]
+        kept = [k for k, span in enumerate(spans) if not is_punctuation(span[0])]
+        spans = [spans[k] for k in kept]
+        forms = None if forms is None else [forms[k] for k in kept]
     if not spans:
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
     if len(spans) > max_tokens:
         raise MeteorInputError(f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side")
+    if forms is None:
+        forms = [_cached_form(surface, keep_case, unicode_normalize) for surface, _, _ in spans]
     tokens = []
-    for surface, start, end in spans:
-        token = new_object(Token)  # frozen.build, inline
-        set_attribute(token, "__dict__", {"text": surface, "norm": _cached_form(surface, keep_case, unicode_normalize),
-                                          "start": start, "end": end})
+    for (surface, start, end), form in zip(spans, forms):
+        token = new_object(Token)  # frozen.build, inline: a Python call less per token
+        set_attribute(token, "__dict__", {"text": surface, "norm": form, "start": start, "end": end})
         tokens.append(token)
     return tuple(tokens)
