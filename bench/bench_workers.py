@@ -46,7 +46,7 @@ def _tree_rss_kb(pid: int) -> tuple[int, int]:
     return total, largest
 
 
-def run_batch(path: Path, workers: int, sample_every: float = 0.0) -> dict:
+def run_batch(path: Path, workers: int, sample_every: float = 0.0, extra: tuple = ()) -> dict:
     """Time one `batch` run over the JSONL at path; optionally sample the process tree's RSS."""
     start = time.perf_counter()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -54,7 +54,7 @@ def run_batch(path: Path, workers: int, sample_every: float = 0.0) -> dict:
     lines = 0
     samples = []
     with open(path, "rb") as stdin:
-        proc = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", str(workers)],
+        proc = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", str(workers), *extra],
                                 stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
         last = start
         for line in proc.stdout:
@@ -90,13 +90,17 @@ def main() -> None:
     print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems}); {cores} cores; load from other processes "
           f"on the machine shows in the absolute times, less in the ratios (runs alternate)")
 
-    runs: dict[str, list] = {"nltk": [], "1": [], str(cores): []}
+    runs: dict[str, list] = {"nltk": [], "1": [], str(cores): [], "lean": []}
     for _ in range(args.repeat if args.repeat else 0):
         runs["nltk"].append(run_worker("nltk", pairs_path)["wall"])
         for workers in (1, cores):
             result = run_batch(jsonl, workers)
             assert result["returncode"] == 0 and result["lines"] == len(pairs)
             runs[str(workers)].append(result)
+        # METEOR only, like the nltk loop: no BLEU or sacreBLEU per line
+        result = run_batch(jsonl, cores, extra=("--no-bleu",))
+        assert result["returncode"] == 0 and result["lines"] == len(pairs)
+        runs["lean"].append(result)
 
     def median(values):
         return sorted(values)[len(values) // 2]
@@ -123,6 +127,10 @@ def report_timing(runs, pairs, cores, repeat, median) -> None:
           f"on an idle machine the speed-up is about {cores} / this)")
     print(f"ratio nltk / batch on {cores} workers: {nltk_s / many:.2f}x;  nltk / batch on 1 worker: {nltk_s / one:.2f}x")
     print(f"output identical across all runs and worker counts: {len(same) == 1}")
+    lean = median([r["seconds"] for r in runs["lean"]])
+    print(f"  batch --workers {cores:<2d} --no-bleu      {lean:7.2f} s   {len(pairs) / lean:6.0f} lines/s   "
+          "(METEOR only, as the nltk loop)")
+    print(f"ratio nltk / batch --no-bleu on {cores} workers: {nltk_s / lean:.2f}x")
 
 
 def report_memory(jsonl: Path, rss_lines: int, cores: int) -> None:

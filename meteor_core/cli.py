@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from functools import partial
 from typing import Iterator, Optional, Sequence
 
 from .errors import MeteorInputError, MeteorParameterError
@@ -161,13 +162,13 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     return item["candidate"], refs
 
 
-def batch_line(scorer: Scorer, numbered: tuple[int, bytes]) -> str:
+def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = True) -> str:
     """One input line (raw bytes) -> exactly one output line: the result, or {"error": ...}.
     Runs in the worker processes of --workers, so it is a module-level function."""
     number, raw = numbered
     try:
         candidate, references = _parse_batch_line(raw)
-        out = result_to_dict(scorer.score(candidate, references))
+        out = result_to_dict(scorer.score(candidate, references), with_bleu=with_bleu)
     except (_LineProblem, MeteorInputError, MeteorParameterError) as error:
         out = {"error": f"line {number}: {error}"}
     except Exception as error:  # a bug costs this line, never the lines after it
@@ -215,7 +216,8 @@ def _cmd_batch(args) -> int:
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
     progress = _StreamProgress("batch")
     try:
-        for outputs in map_ordered(scorer, batch_line, _numbered_lines(stdin), workers):
+        line_function = batch_line if args.bleu else partial(batch_line, with_bleu=False)  # partial: picklable
+        for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers):
             sys.stdout.write("".join(line + "\n" for line in outputs))
             sys.stdout.flush()
             progress.add(len(outputs))
@@ -462,6 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
     _add_workers(p)
+    p.add_argument("--no-bleu", dest="bleu", action="store_false",
+                   help='leave out "bleu" and "sacrebleu" (per line they cost about twice METEOR itself)')
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")

@@ -100,14 +100,16 @@ def segment_to_dict(result: SegmentResult) -> dict:
     return out
 
 
-def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> dict:
+def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True) -> dict:
+    """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about twice METEOR per pair)."""
     best = result.best
     out = segment_to_dict(best)
     out["best_reference"] = result.best_index
     out["references"] = [segment_to_dict(r) for r in result.per_reference]
-    bleu = bleu if bleu is not None else bleu_for(result)
-    out["bleu"] = bleu_to_dict(bleu)
-    out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
+    if with_bleu:
+        bleu = bleu if bleu is not None else bleu_for(result)
+        out["bleu"] = bleu_to_dict(bleu)
+        out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
     out["warnings"] = list(best.warnings)

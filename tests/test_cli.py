@@ -89,6 +89,24 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     assert rows[5]["best_reference"] == 1
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_batch_no_bleu_is_the_full_output_without_the_two_bleu_keys(capsys, monkeypatch, workers):
+    lines = [json.dumps({"candidate": "the cat sat on a mat", "references": ["the cat sat on the mat", "a cat"]}),
+             "not json",
+             json.dumps({"candidate": "running dogs", "references": ["the dog runs"]})]
+    data = ("\n".join(lines) + "\n").encode()
+    feed(monkeypatch, data)
+    _, full, _ = run(capsys, "batch", "--workers", workers)
+    feed(monkeypatch, data)
+    code, lean, _ = run(capsys, "batch", "--workers", workers, "--no-bleu")
+    full_rows = [json.loads(line) for line in full.splitlines()]
+    lean_rows = [json.loads(line) for line in lean.splitlines()]
+    assert code == 0 and len(lean_rows) == 3
+    assert "bleu" in full_rows[0] and "sacrebleu" in full_rows[0]
+    assert lean_rows == [{k: v for k, v in row.items() if k not in ("bleu", "sacrebleu")} for row in full_rows]
+    assert lean_rows[0]["score"] == full_rows[0]["score"] and "error" in lean_rows[1]
+
+
 def test_corpus_plain_and_mismatch(tmp_path, capsys):
     cands = tmp_path / "cand.txt"
     refs = tmp_path / "ref.txt"
