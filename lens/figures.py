@@ -49,7 +49,7 @@ def _span_text(tokens, start: int, stop: int) -> str:
 
 
 def _unit_width(result: SegmentResult) -> int:
-    longest = max(len(t.text) for t in result.candidate_tokens + result.reference_tokens)
+    longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts))
     return max(44, 8 * min(longest, 18) + 14)
 
 

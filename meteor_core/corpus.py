@@ -141,8 +141,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
                                  workers=workers)
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
-    candidates = [[t.norm for t in seg.best.candidate_tokens] for seg in corpus.segments]
-    references = [[[t.norm for t in r.reference_tokens] for r in seg.per_reference] for seg in corpus.segments]
+    candidates = [seg.best.candidate_tokens.norms for seg in corpus.segments]
+    references = [[r.reference_tokens.norms for r in seg.per_reference] for seg in corpus.segments]
     ids = tuple(data.ids[k] for k in corpus.indices)
     lines = tuple(data.lines[k] for k in corpus.indices)
     human = tuple(data.human[k] for k in corpus.indices) if data.human is not None else None

@@ -13,8 +13,8 @@ from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 def bleu_for(result: MultiReferenceResult, smoothing: Optional[str] = None) -> BleuResult:
     """Sentence BLEU over the same normalized tokens METEOR used, against all references."""
     smoothing = smoothing or result.best.config.bleu_smoothing
-    candidate = [t.norm for t in result.best.candidate_tokens]
-    references = [[t.norm for t in r.reference_tokens] for r in result.per_reference]
+    candidate = result.best.candidate_tokens.norms
+    references = [r.reference_tokens.norms for r in result.per_reference]
     return sentence_bleu(candidate, references, smoothing)
 
 
@@ -87,8 +87,8 @@ def segment_to_dict(result: SegmentResult) -> dict:
         "optimal": result.optimal,
         "candidate_length": result.stats.candidate_length,
         "reference_length": result.stats.reference_length,
-        "candidate_tokens": [t.text for t in result.candidate_tokens],
-        "reference_tokens": [t.text for t in result.reference_tokens],
+        "candidate_tokens": list(result.candidate_tokens.texts),
+        "reference_tokens": list(result.reference_tokens.texts),
         "alignment": [_link_to_dict(l) for l in result.links],
         "chunk_spans": [{"candidate": [c.candidate_start, c.candidate_end],
                          "reference": [c.reference_start, c.reference_end]} for c in result.chunk_spans],

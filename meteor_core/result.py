@@ -7,7 +7,7 @@ from typing import Optional
 
 from .formula import MeteorBreakdown, MeteorStats
 from .params import MeteorConfig
-from .tokenize import Token
+from .tokenize import Tokens
 
 
 @dataclass(frozen=True)
@@ -147,8 +147,8 @@ class Meteor15Detail:
 class SegmentResult:
     """One candidate scored against one reference."""
 
-    candidate_tokens: tuple[Token, ...]
-    reference_tokens: tuple[Token, ...]
+    candidate_tokens: Tokens  # an immutable sequence of Token (tokenize.Tokens)
+    reference_tokens: Tokens
     links: tuple[Link, ...]
     chunk_spans: tuple[ChunkSpan, ...]
     crossings: int

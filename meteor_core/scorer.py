@@ -16,7 +16,7 @@ from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, Segmen
                      StageSnapshot, StageStatus)
 from .stages import Stage, SynonymTable, build_stages
 from .references import ReferencesInput, score_each_reference  # ReferencesInput: re-exported
-from .tokenize import TextOrTokens, Token, tokenize  # TextOrTokens: re-exported
+from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
 
 __version__ = "0.1.0"
 
@@ -101,16 +101,16 @@ class Scorer:
         return self.config.tokenizer
 
     # -- tokenization -------------------------------------------------------------------
-    def tokenize(self, text: TextOrTokens, field: str) -> tuple[Token, ...]:
+    def tokenize(self, text: TextOrTokens, field: str) -> Tokens:
         c = self.config
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
                         drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language,
                         unicode_normalize=c.mode != "nltk")  # nltk mode matches as nltk: str.lower only
 
     # -- scoring ------------------------------------------------------------------------
-    def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
-        cand_words = [t.norm for t in candidate]
-        ref_words = [t.norm for t in reference]
+    def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
+        candidate, reference = Tokens.of(candidate), Tokens.of(reference)
+        cand_words, ref_words = candidate.norms, reference.norms
         n, m = len(cand_words), len(ref_words)
         if self.config.mode == "paper":
             per_stage = align_stages(cand_words, ref_words, self.stages, self.config.objective,

@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from meteor_core import MeteorConfig, Scorer
+from meteor_core.tokenize import Token, Tokens, tokenize
 
 
 def _objects(value, seen):
@@ -17,7 +18,7 @@ def _objects(value, seen):
         yield value
         for field in dataclasses.fields(value):
             yield from _objects(getattr(value, field.name), seen)
-    elif isinstance(value, (tuple, list)):
+    elif isinstance(value, (tuple, list, Tokens)):
         for item in value:
             yield from _objects(item, seen)
 
@@ -39,3 +40,30 @@ def test_built_results_have_exactly_their_fields(mode, wordnet_reader):
     again = pickle.loads(pickle.dumps(result))
     assert again == result
     assert dataclasses.replace(result.best, crossings=result.best.crossings) == result.best
+
+
+def test_tokens_is_an_immutable_sequence_of_token_by_value():
+    tokens = tokenize("The cat, the mat")
+    assert len(tokens) == 5 and tokens[1] == Token("cat", "cat", 4, 7) and tokens[-1] == Token("mat", "mat", 13, 16)
+    assert list(tokens) == [tokens[k] for k in range(5)] and tokens[1:3] == (tokens[1], tokens[2])
+    assert tokens.texts == ("The", "cat", ",", "the", "mat") and tokens.norms[0] == "the"
+    assert tokens == Tokens.of(list(tokens)) == tuple(tokens) and hash(tokens) == hash(Tokens.of(tuple(tokens)))
+    assert tokens != tokenize("the cat, the mat") and tokens[2:] + tokens[:1] == tokens[2:] + (tokens[0],)
+    assert list(reversed(tokens)) == list(tokens)[::-1] and tokens.index(tokens[3]) == 3 and tokens[4] in tokens
+    assert pickle.loads(pickle.dumps(tokens)) == tokens
+    with pytest.raises(AttributeError):
+        tokens.texts = ()
+    with pytest.raises(ValueError, match="same length"):
+        Tokens(("a",), ("a", "b"), (0,), (1,))
+
+
+def test_kept_tokens_are_not_walked_by_the_garbage_collector(wordnet_reader):
+    """The reason Tokens exists: a result's tokens add one object for the collector per side,
+    not one per token (their tuples of strings and ints are untracked after a collection)."""
+    import gc
+
+    result = Scorer(MeteorConfig()).score(" ".join(["the cat sat on the mat"] * 20), ["a cat sat on a mat"] * 2)
+    gc.collect()
+    for tokens in (result.best.candidate_tokens, result.best.reference_tokens):
+        assert gc.is_tracked(tokens) and len(tokens) >= 6
+        assert [part for part in gc.get_referents(tokens) if gc.is_tracked(part) and part is not Tokens] == []

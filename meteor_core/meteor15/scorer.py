@@ -18,7 +18,7 @@ from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats)
 from ..references import ReferencesInput, score_each_reference
-from ..tokenize import TextOrTokens, Token
+from ..tokenize import TextOrTokens, Token, Tokens
 from . import data as data_module
 from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
@@ -94,14 +94,14 @@ class Meteor15Scorer:
             raise MeteorInputError(f"{field} has {len(words)} tokens; the limit is {self.config.max_tokens} per side")
         return words
 
-    def tokenize(self, text: "TextOrTokens", field: str) -> tuple[Token, ...]:
+    def tokenize(self, text: "TextOrTokens", field: str) -> Tokens:
         original = text if isinstance(text, str) else " ".join(text)
         return _locate(self.words(text, field), original)
 
     # -- one pair -------------------------------------------------------------------------------
-    def score_tokens(self, candidate: tuple[Token, ...], reference: tuple[Token, ...]) -> SegmentResult:
-        words1 = [t.norm for t in candidate]
-        words2 = [t.norm for t in reference]
+    def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
+        candidate, reference = Tokens.of(candidate), Tokens.of(reference)
+        words1, words2 = list(candidate.norms), list(reference.norms)
         alignment = self.matcher.align(words1, words2)
         function1 = tuple(is_function_word(w, self._function_words) for w in words1)
         function2 = tuple(is_function_word(w, self._function_words) for w in words2)
@@ -229,22 +229,24 @@ def _chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
     return [ChunkSpan(*s) for s in spans]
 
 
-def _locate(words: Sequence[str], original: str) -> tuple[Token, ...]:
+def _locate(words: Sequence[str], original: str) -> Tokens:
     """Tokens with the character span each word most likely came from. The jar rewrites text
     ("U.S." -> "us", curly quotes, "well-known" -> "well known"), so a word that is not found
     as such gets the empty span where the search stands."""
     lowered = original.lower()
     haystack = lowered if len(lowered) == len(original) else original
     flags = 0 if haystack is lowered else re.IGNORECASE
-    tokens, position = [], 0
+    starts, ends, position = [], [], 0
     for word in words:
         start = haystack.find(word, position) if not flags else -1
         if start < 0:
             found = re.compile(re.escape(word), flags).search(haystack, position) if flags else None
             start = found.start() if found else -1
         if start < 0 or start - position > 40:
-            tokens.append(Token(word, word, position, position))
+            starts.append(position)
+            ends.append(position)
             continue
-        tokens.append(Token(word, word, start, start + len(word)))
+        starts.append(start)
+        ends.append(start + len(word))
         position = start + len(word)
-    return tuple(tokens)
+    return Tokens(words, words, starts, ends)
