@@ -1,9 +1,10 @@
 """Scoring on every core: a process pool that keeps input order and bounded memory.
 
 `map_ordered(scorer, function, items, workers)` applies `function(scorer, item)` to each item
-and yields the results in input order. With workers > 1, each worker process builds its own
-Scorer from the caller's configuration and synonym tables (so results are the ones the
-caller's Scorer gives), items travel in chunks, and at most `workers * 4` chunks are in flight:
+and yields the results in input order. With workers > 1, each worker process uses the caller's
+Scorer, inherited by fork with its warm word caches, or (forkserver) builds its own from the
+caller's configuration and synonym tables; either way the results are the ones the caller's
+Scorer gives. Items travel in chunks, and at most `workers * 4` chunks are in flight:
 the input is read only as fast as results are taken, so a stream of any length runs in
 constant memory. `function` must be a module-level function (it is sent by name).
 
@@ -65,6 +66,13 @@ def _init_worker(config, synonym_tables) -> None:
     _worker_scorer = Scorer(config, synonym_tables)
 
 
+def _adopt_scorer(scorer) -> None:
+    """Under fork: the caller's own Scorer, inherited with the process, so its word caches
+    (stems, synonym sets) are as warm as the caller's instead of empty."""
+    global _worker_scorer
+    _worker_scorer = scorer
+
+
 def _run_chunk(function: Callable, chunk: list) -> list:
     return [function(_worker_scorer, item) for item in chunk]
 
@@ -77,9 +85,13 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
         for item in items:
             yield [function(scorer, item)]
         return
-    context = multiprocessing.get_context(_start_method())
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(scorer.config, scorer.synonym_tables))
+    method = _start_method()
+    if method == "fork":  # the child starts as a copy of this process: nothing is pickled
+        initializer, initargs = _adopt_scorer, (scorer,)
+    else:
+        initializer, initargs = _init_worker, (scorer.config, scorer.synonym_tables)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=initializer,
+                               initargs=initargs)
     try:
         pending: deque = deque()
         iterator = iter(items)
