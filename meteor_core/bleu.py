@@ -7,7 +7,7 @@ import math
 import warnings
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 from .params import SMOOTHING_METHODS
 
@@ -129,19 +129,37 @@ def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]],
 
 
 def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequence[Sequence[str]]],
-                smoothing: str = "none") -> float:
+                smoothing: str = "none", segment_bleu: Optional[Sequence[BleuResult]] = None) -> float:
+    """nltk's corpus_bleu (0 where it has a zero count without smoothing, and for method6
+    without a matched trigram: see sentence_bleu). segment_bleu: sentence_bleu of each
+    (candidate, references) with the same tokens, already computed; their clipped counts are
+    summed and nltk's corpus_bleu arithmetic followed line for line (equal to nltk's call bit for
+    bit, tests/test_bleu.py) instead of nltk counting every segment again (twice, with the
+    zero checks)."""
     from nltk.translate import bleu_score as nb
 
-    candidates = [list(c) for c in candidates]
-    references = [[list(r) for r in refs] for refs in references]
-    if smoothing == "none":
-        for n in range(1, MAX_ORDER + 1):  # a zero summed count makes corpus BLEU 0 (see above)
-            if sum(nb.modified_precision(refs, cand, n).numerator for cand, refs in zip(candidates, references)) == 0:
-                return 0.0
-    if smoothing == "method6" and sum(nb.modified_precision(refs, cand, 3).numerator
-                                      for cand, refs in zip(candidates, references)) == 0:
+    if segment_bleu is None:
+        segment_bleu = [sentence_bleu(c, refs, smoothing) for c, refs in zip(candidates, references)]
+    if len(segment_bleu) != len(candidates) or len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} candidates, {len(references)} reference lists and "
+                         f"{len(segment_bleu)} segment BLEU results: they must pair up")
+    smoothing_function = _smoothing_function(smoothing)
+    matched = [sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)]
+    totals = [sum(b.orders[n].total for b in segment_bleu) for n in range(MAX_ORDER)]
+    if smoothing == "none" and 0 in matched:
+        return 0.0  # a zero summed count makes unsmoothed corpus BLEU 0 (see sentence_bleu)
+    if smoothing == "method6" and matched[2] == 0:
         return 0.0  # METHOD6_UNDEFINED
+    if matched[0] == 0:
+        return 0.0  # nltk: no unigram match, BLEU 0 (before smoothing)
+    hyp_lengths = sum(b.candidate_length for b in segment_bleu)
+    ref_lengths = sum(b.reference_length for b in segment_bleu)  # nltk's closest reference length
+    bp = nb.brevity_penalty(ref_lengths, hyp_lengths)
+    p_n = [nb.Fraction(m, t, _normalize=False) for m, t in zip(matched, totals)]
+    # nltk hands the smoothing function the last segment (its loop variables) and the summed length.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return float(nb.corpus_bleu(references, candidates,
-                                    smoothing_function=_smoothing_function(smoothing)))
+        p_n = smoothing_function(p_n, references=[list(r) for r in references[-1]],
+                                 hypothesis=list(candidates[-1]), hyp_len=hyp_lengths)
+    weights = (1 / MAX_ORDER,) * MAX_ORDER
+    return float(bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)))

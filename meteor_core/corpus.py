@@ -153,7 +153,7 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     sacre = sacrebleu_view.corpus_bleu([data.candidates[k] for k in corpus.indices],
                                        [data.references[k] for k in corpus.indices]) if corpus.segments else None
     return CorpusAnalysis(
-        corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing), data.problems,
+        corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
         unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes, sacre)
 
 

@@ -7,7 +7,7 @@ import warnings
 import pytest
 from nltk.translate import bleu_score as nb
 
-from meteor_core.bleu import MAX_ORDER, sentence_bleu
+from meteor_core.bleu import MAX_ORDER, corpus_bleu, sentence_bleu
 from meteor_core.params import SMOOTHING_METHODS
 
 
@@ -60,3 +60,31 @@ def test_matched_spans_by_hand():
     # "the the cat" vs "the cat": one "the" (clipped), "cat", the bigram "the cat" at 1..3.
     result = sentence_bleu(["the", "the", "cat"], [["the", "cat"]], "method1")
     assert result.matched_ngrams == ((1, 0, 1), (1, 2, 3), (2, 1, 3))
+
+
+@pytest.mark.parametrize("smoothing", SMOOTHING_METHODS)
+def test_corpus_value_from_segment_counts_equals_nltks_corpus_bleu(smoothing):
+    """corpus_bleu sums the segments' counts instead of letting nltk count again: the value must
+    still be nltk's corpus_bleu exactly (smoothing functions see nltk's last segment)."""
+    cases = list(_cases(count=240, seed=11))
+    checked = 0
+    for start in range(0, len(cases), 8):
+        corpus = cases[start:start + 8 - (start // 8) % 5]  # corpora of 8, 7, 6, 5, 4 segments
+        candidates = [c for c, _ in corpus]
+        references = [refs for _, refs in corpus]
+        segments = [sentence_bleu(c, refs, smoothing) for c, refs in corpus]
+        ours = corpus_bleu(candidates, references, smoothing, segments)
+        assert ours == corpus_bleu(candidates, references, smoothing)  # counted here when not given
+        matched = [sum(nb.modified_precision(refs, c, n).numerator for c, refs in corpus) for n in (1, 2, 3, 4)]
+        if (smoothing == "none" and 0 in matched) or (smoothing == "method6" and matched[2] == 0):
+            assert ours == 0.0  # this project's rule (nltk: a tiny number, or an assertion)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = nb.corpus_bleu(references, candidates, smoothing_function=getattr(
+                nb.SmoothingFunction(), "method0" if smoothing == "none" else smoothing))
+        assert ours == float(expected), (smoothing, corpus)
+        checked += 1
+    assert checked >= 10
+    with pytest.raises(ValueError, match="pair up"):
+        corpus_bleu(candidates, references, smoothing, segments[:-1])
