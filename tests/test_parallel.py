@@ -56,6 +56,7 @@ def test_first_invalid_segment_stops_a_pooled_run_with_its_number(wordnet_reader
 def test_pool_from_a_threaded_caller(wordnet_reader, monkeypatch):
     """A threaded process (the Streamlit server) gets forkserver workers, not fork."""
     monkeypatch.setattr(parallel, "MIN_PARALLEL_SEGMENTS_FRESH_WORKERS", 200)  # a pool even for a test-sized corpus
+    monkeypatch.setattr(parallel, "MIN_FRESH_WORKERS", 2)  # and on 2 workers
     scorer = Scorer(MeteorConfig(stages=("exact", "stem")))
     count = parallel.MIN_PARALLEL_SEGMENTS_FRESH_WORKERS
     candidates = [f"the cat number {k} sat" for k in range(count)]
@@ -111,3 +112,19 @@ def test_meteor15_pool_gives_the_single_process_results(wordnet_reader):
     single = scorer.score_corpus(candidates, references, skip_invalid=True, workers=1)
     assert pooled == single
     assert pooled.meteor15 is not None and pooled.score == single.score
+
+
+def test_threaded_caller_scores_in_process_below_the_fresh_worker_minimum(monkeypatch):
+    """Fresh workers do not repay their start on fewer than MIN_FRESH_WORKERS processes: the
+    app (a threaded caller) then scores in its own process."""
+    started = []
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SEGMENTS_FRESH_WORKERS", 10)
+    monkeypatch.setattr(parallel, "_start_method", lambda: "forkserver")
+    monkeypatch.setattr(parallel, "map_ordered", lambda scorer, function, items, workers: started.append(workers)
+                        or iter([[function(scorer, item) for item in items]]))
+    scorer = Scorer(MeteorConfig(stages=("exact",)))
+    pairs = (["a b"] * 20, [["a b"]] * 20)
+    list(parallel.score_segments(scorer, *pairs, workers=parallel.MIN_FRESH_WORKERS - 1))
+    list(parallel.score_segments(scorer, *pairs, workers=parallel.MIN_FRESH_WORKERS))
+    list(parallel.score_segments(scorer, ["a b"] * 9, [["a b"]] * 9, workers=parallel.MIN_FRESH_WORKERS))
+    assert started == [1, parallel.MIN_FRESH_WORKERS, 1]
