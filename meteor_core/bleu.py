@@ -70,15 +70,20 @@ def _matched_spans(candidate: Sequence[str], references: Sequence[Sequence[str]]
     order is nltk's modified_precision numerator (same clipping)."""
     spans = []
     for n in range(1, MAX_ORDER + 1):
-        limit: dict = {}
-        for ref in references:
-            for gram, count in Counter(zip(*[ref[k:] for k in range(n)])).items():
-                if count > limit.get(gram, 0):
-                    limit[gram] = count
-        used: Counter = Counter()
+        left: dict = {}  # per n-gram: matches still allowed (the most any one reference has)
+        for number, ref in enumerate(references):
+            counts = Counter(zip(*[ref[k:] for k in range(n)]))
+            if not number:
+                left = dict(counts)  # a plain dict: no Counter.__missing__ call per unmatched n-gram
+                continue
+            for gram, count in counts.items():
+                if count > left.get(gram, 0):
+                    left[gram] = count
+        get = left.get
         for start, gram in enumerate(zip(*[candidate[k:] for k in range(n)])):
-            if used[gram] < limit.get(gram, 0):  # clipping: only as many as the best reference has
-                used[gram] += 1
+            allowed = get(gram)
+            if allowed:  # clipping: only as many as the best reference has
+                left[gram] = allowed - 1
                 spans.append((n, start, start + n))
     return spans
 
