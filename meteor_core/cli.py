@@ -149,7 +149,8 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     try:
         item = json.loads(text)
     except json.JSONDecodeError as error:
-        raise _LineProblem(f"not valid JSON ({error.msg} at column {error.colno})") from None
+        # some of json's messages end in "at" already ("Invalid control character at")
+        raise _LineProblem(f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})") from None
     except RecursionError:
         raise _LineProblem("not usable JSON (nested too deeply)") from None
     except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit

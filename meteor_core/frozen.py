@@ -16,7 +16,8 @@ set_attribute = object.__setattr__
 
 def build(cls, values: dict):
     """An instance of the frozen dataclass `cls` whose fields are `values` (every field, in
-    order, no others). Only for classes without __post_init__ or __slots__."""
+    order, no others). Only for classes without __slots__; a __post_init__ is skipped, so
+    only for classes whose __post_init__ would leave these values as they are."""
     obj = new_object(cls)
     set_attribute(obj, "__dict__", values)
     return obj

@@ -8,7 +8,7 @@ from typing import Callable, Sequence, Union
 from .errors import MeteorInputError
 from .frozen import build
 from .result import MultiReferenceResult, SegmentResult
-from .tokenize import TextOrTokens, Token
+from .tokenize import TextOrTokens, Token, token_pieces
 
 ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
@@ -16,13 +16,18 @@ ReferencesInput = Union[str, Sequence[TextOrTokens]]
 def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
-    references = list(references)
+    try:
+        references = list(references)
+    except TypeError:
+        raise MeteorInputError(f"references must be a string or a list of references, not "
+                               f"{type(references).__name__}") from None
     if not references:
         raise MeteorInputError("at least one reference is needed")
     if all(isinstance(r, str) for r in references):
         return references
     if all(not isinstance(r, str) for r in references):
-        return [list(r) for r in references]
+        return [token_pieces(r, "reference" if len(references) == 1 else f"reference {number}")
+                for number, r in enumerate(references, start=1)]
     raise MeteorInputError("references mix strings and token lists; give one kind")
 
 

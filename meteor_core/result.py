@@ -160,6 +160,15 @@ class SegmentResult:
     config: MeteorConfig
     meteor15: Optional[Meteor15Detail] = None  # METEOR 1.5 mode only
 
+    def __post_init__(self):
+        # Tokens given as other sequences of Token (dataclasses.replace with a tuple, say)
+        # become Tokens, the type every reader relies on. (frozen.build skips this; the scorer
+        # passes Tokens already.)
+        for name in ("candidate_tokens", "reference_tokens"):
+            value = getattr(self, name)
+            if not isinstance(value, Tokens):
+                object.__setattr__(self, name, Tokens.of(value))
+
     # thin views -----------------------------------------------------------------------
     @property
     def score(self) -> float:

@@ -110,6 +110,7 @@ class Scorer:
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
         candidate, reference = Tokens.of(candidate), Tokens.of(reference)
+        _refuse_empty(candidate, reference)
         cand_words, ref_words = candidate.norms, reference.norms
         n, m = len(cand_words), len(ref_words)
         if self.config.mode == "paper":
@@ -211,6 +212,13 @@ class Scorer:
         breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
         mean = sum(s.score for s in segments) / len(segments)
         return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))
+
+
+def _refuse_empty(candidate: Tokens, reference: Tokens) -> None:
+    """tokenize() never gives an empty side; token sequences made elsewhere might."""
+    for field, tokens in (("candidate", candidate), ("reference", reference)):
+        if not tokens:
+            raise MeteorInputError(f"{field} is empty (no tokens)")
 
 
 def score(candidate: TextOrTokens, references: ReferencesInput, config: Optional[MeteorConfig] = None,

@@ -110,13 +110,18 @@ class Tokens(Sequence[Token]):
         if isinstance(tokens, Tokens):
             return tokens
         tokens = tuple(tokens)
+        for position, token in enumerate(tokens):
+            if not isinstance(token, Token):
+                raise TypeError(f"token {position} is a {type(token).__name__}, not a Token: make tokens with "
+                                "tokenize() (it also takes a list of token strings)")
         return cls([t.text for t in tokens], [t.norm for t in tokens], [t.start for t in tokens],
                    [t.end for t in tokens])
 
     def __setattr__(self, name, value):
         raise AttributeError("Tokens is immutable")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise AttributeError("Tokens is immutable")
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -141,7 +146,8 @@ class Tokens(Sequence[Token]):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.texts, self.norms, self.starts, self.ends))
+        # Equal to the tuple of its Tokens, so hashed as that tuple (equal objects, equal hashes).
+        return hash(tuple(self))
 
     def __add__(self, other):
         if isinstance(other, (Tokens, tuple)):
@@ -217,7 +223,12 @@ def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int
     if text.isascii():  # same tokens (no marks or format characters in ASCII), the faster engine
         return [(m.group(0), m.start(), m.end()) for m in _ASCII_PATTERNS[tokenizer].finditer(text)]
     spans = [(m.group(0), m.start(), m.end()) for m in _PATTERNS[tokenizer].finditer(text)]
-    return [span for span in spans if not _only_format(span[0])] if tokenizer == "whitespace" else spans
+    # Format-only pieces are never tokens. Besides whitespace pieces, they come from the two
+    # format characters that regex counts as word characters (Join_Control: ZWNJ, ZWJ), e.g.
+    # a lone joiner between spaces, or the ZWJ of an emoji sequence.
+    if tokenizer == "whitespace" or "\u200c" in text or "\u200d" in text:
+        return [span for span in spans if not _only_format(span[0])]
+    return spans
 
 
 def _only_format(piece: str) -> bool:
@@ -247,6 +258,18 @@ def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
     return [(w, a, b) for w, a, b in pieces if w.strip() and not _only_format(w)]
 
 
+def token_pieces(text, field: str) -> list:
+    """The tokens of pre-tokenized input as a list; anything else than a string or a sequence
+    (None, a number) is refused with a message rather than a TypeError."""
+    if text is None or isinstance(text, (bytes, bytearray)):
+        raise MeteorInputError(f"{field} must be a string or a list of token strings, not {type(text).__name__}")
+    try:
+        return list(text)
+    except TypeError:
+        raise MeteorInputError(
+            f"{field} must be a string or a list of token strings, not {type(text).__name__}") from None
+
+
 def tokenize(
     text: TextOrTokens,
     *,
@@ -272,7 +295,7 @@ def tokenize(
         spans = _split(text, tokenizer, language)
         forms = None  # matching forms: computed below, per token kept
     else:
-        pieces = list(text)
+        pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:
             raise MeteorInputError(f"{field} has {len(pieces)} tokens; the limit is {max_tokens} per side")
         try:

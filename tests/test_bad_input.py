@@ -99,6 +99,33 @@ def test_zero_width_and_format_characters_are_not_tokens():
     assert score("the cat", ["the\u200b cat"]).score == score("the cat", ["the cat"]).score
     with pytest.raises(MeteorInputError, match="token 1 .* only invisible format characters"):
         tokenize(["a", "\u200b"])
+    # ZWNJ and ZWJ are word characters to regex: alone they were tokens with an empty form
+    for tokenizer in ("default", "char", "whitespace"):
+        assert tokenize("x \u200d y \u200c z", tokenizer=tokenizer).texts == ("x", "y", "z")
+    assert tokenize("\U0001F468\u200d\U0001F469 ok").texts == ("\U0001F468", "\U0001F469", "ok")  # emoji ZWJ sequence
+    assert tokenize("ab\u200dc").texts == ("ab\u200dc",) and tokenize("ab\u200dc")[0].norm == "abc"
+    assert score("x \u200d y", ["x y"]).score == score("x y", ["x y"]).score
+    with pytest.raises(MeteorInputError, match="empty"):
+        score("\u200d", ["\u200d"])
+
+
+@pytest.mark.parametrize("mode", ["paper", "nltk"])
+def test_inputs_of_the_wrong_type_are_input_errors(mode, wordnet_reader):
+    """None, numbers and bytes were TypeErrors, which skip_invalid does not skip."""
+    from meteor_core import Scorer
+
+    for candidate, references, message in [("a", [None], "reference must be a string or a list of token strings, "
+                                                         "not NoneType"),
+                                           ("a", [5], "not int"), (None, ["a"], "candidate must be .* not NoneType"),
+                                           (b"a", ["a"], "not bytes"), ("a", None, "references must be"),
+                                           ("a", [["a"], None], "reference 2 must be")]:
+        with pytest.raises(MeteorInputError, match=message):
+            score(candidate, references, mode=mode)
+    scorer = Scorer(MeteorConfig(mode=mode))
+    corpus = scorer.score_corpus(["a b", "a", "c"], [["a b"], [None], ["c"]], skip_invalid=True)
+    assert [s.index for s in corpus.skipped] == [1] and len(corpus.segments) == 2
+    with pytest.raises(MeteorInputError, match="candidate is empty"):
+        scorer.score_tokens([], tokenize("a"))
 
 
 def test_combining_marks_stay_with_their_word():

@@ -283,3 +283,12 @@ def test_bad_workers_is_a_clear_error(capsys, monkeypatch):
     feed(monkeypatch, b"")
     code, _, err = run(capsys, "batch", "--workers", "-1")
     assert code == 2 and "workers must be a positive integer" in err
+
+
+def test_batch_json_error_message_reads_once(capsys, monkeypatch):
+    """json's own message for a raw control character ends in "at": it was "...character at at column"."""
+    feed(monkeypatch, b'{"candidate": "a\x01b", "references": ["a"]}\n{"candidate": "a" "b"}\n')
+    code, out, _ = run(capsys, "batch", "--stages", "exact", "--workers", "1")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0]["error"] == "line 1: not valid JSON (Invalid control character at column 17)"
+    assert rows[1]["error"] == "line 2: not valid JSON (Expecting ',' delimiter at column 19)"

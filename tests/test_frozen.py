@@ -51,8 +51,13 @@ def test_tokens_is_an_immutable_sequence_of_token_by_value():
     assert tokens != tokenize("the cat, the mat") and tokens[2:] + tokens[:1] == tokens[2:] + (tokens[0],)
     assert list(reversed(tokens)) == list(tokens)[::-1] and tokens.index(tokens[3]) == 3 and tokens[4] in tokens
     assert pickle.loads(pickle.dumps(tokens)) == tokens
-    with pytest.raises(AttributeError):
+    assert hash(tokens) == hash(tuple(tokens)) and tokens in {tuple(tokens)}  # equal, so equal hashes
+    with pytest.raises(AttributeError, match="immutable"):
         tokens.texts = ()
+    with pytest.raises(AttributeError, match="immutable"):
+        del tokens.texts
+    with pytest.raises(TypeError, match="token 0 is a str, not a Token: make tokens with tokenize"):
+        Tokens.of(["the", "cat"])
     with pytest.raises(ValueError, match="same length"):
         Tokens(("a",), ("a", "b"), (0,), (1,))
 
@@ -67,3 +72,12 @@ def test_kept_tokens_are_not_walked_by_the_garbage_collector(wordnet_reader):
     for tokens in (result.best.candidate_tokens, result.best.reference_tokens):
         assert gc.is_tracked(tokens) and len(tokens) >= 6
         assert [part for part in gc.get_referents(tokens) if gc.is_tracked(part) and part is not Tokens] == []
+
+
+def test_a_result_rebuilt_with_a_tuple_of_tokens_still_has_tokens(wordnet_reader):
+    from meteor_core.report import segment_to_dict
+
+    best = Scorer(MeteorConfig()).score("the cat sat", ["the cat sat on the mat"]).best
+    rebuilt = dataclasses.replace(best, candidate_tokens=tuple(best.candidate_tokens))
+    assert isinstance(rebuilt.candidate_tokens, Tokens) and rebuilt == best and hash(rebuilt) == hash(best)
+    assert segment_to_dict(rebuilt) == segment_to_dict(best)

@@ -18,7 +18,7 @@ from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats)
 from ..references import ReferencesInput, score_each_reference
-from ..tokenize import TextOrTokens, Token, Tokens
+from ..tokenize import TextOrTokens, Token, Tokens, token_pieces
 from . import data as data_module
 from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
@@ -82,7 +82,7 @@ class Meteor15Scorer:
     def words(self, text: "TextOrTokens", field: str) -> list[str]:
         """The words the jar aligns for one side (after its normalization)."""
         if not isinstance(text, str):
-            pieces = list(text)
+            pieces = token_pieces(text, field)
             if not all(isinstance(p, str) for p in pieces):
                 raise MeteorInputError(f"{field}: tokens must be strings")
             text = " ".join(pieces)
@@ -95,12 +95,12 @@ class Meteor15Scorer:
         return words
 
     def tokenize(self, text: "TextOrTokens", field: str) -> Tokens:
-        original = text if isinstance(text, str) else " ".join(text)
-        return _locate(self.words(text, field), original)
+        words = self.words(text, field)  # first: it checks that tokens are strings
+        return _locate(words, text if isinstance(text, str) else " ".join(text))
 
     # -- one pair -------------------------------------------------------------------------------
     def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
-        candidate, reference = Tokens.of(candidate), Tokens.of(reference)
+        candidate, reference = Tokens.of(candidate), Tokens.of(reference)  # empty sides score 0, as in the jar
         words1, words2 = list(candidate.norms), list(reference.norms)
         alignment = self.matcher.align(words1, words2)
         function1 = tuple(is_function_word(w, self._function_words) for w in words1)
