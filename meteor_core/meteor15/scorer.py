@@ -88,7 +88,7 @@ class Meteor15Scorer:
             text = " ".join(pieces)
         limit = self.config.max_tokens * CHARS_PER_TOKEN
         if len(text) > limit:
-            raise MeteorInputError(f"{field} has {len(text)} characters; the limit is {limit} per side")
+            raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
         words = words_of(text, self.normalization, self._prefixes)
         if len(words) > self.config.max_tokens:
             raise MeteorInputError(f"{field} has {len(words)} tokens; the limit is {self.config.max_tokens} per side")
