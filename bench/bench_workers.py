@@ -1,5 +1,6 @@
 """Benchmark: `python -m meteor_core batch` on 1 worker vs all cores, end to end, on the WMT22
-de-en pairs of bench/bench_wmt22.py, with nltk's meteor_score loop as a reference; and the
+de-en pairs of bench/bench_wmt22.py, with nltk's meteor_score loop as a reference (and `batch
+--no-bleu` on all cores: METEOR only per line, like with like with that loop); and the
 peak memory of a long stream (default 200,000 lines) on all cores, sampled over time.
 
 Each run is a fresh process (imports, WordNet, pool start-up included); runs alternate and the
