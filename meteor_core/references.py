@@ -13,6 +13,11 @@ from .tokenize import TextOrTokens, Token, token_pieces
 ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
 
+def reference_field(number: int, count: int) -> str:
+    """How messages name reference `number` (1-based) of `count`."""
+    return "reference" if count == 1 else f"reference {number}"
+
+
 def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
@@ -26,13 +31,13 @@ def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
     if all(isinstance(r, str) for r in references):
         return references
     if all(not isinstance(r, str) for r in references):
-        return [token_pieces(r, "reference" if len(references) == 1 else f"reference {number}")
+        return [token_pieces(r, reference_field(number, len(references)))
                 for number, r in enumerate(references, start=1)]
     raise MeteorInputError("references mix strings and token lists; give one kind")
 
 
 def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
-                         tokenize: Callable[[TextOrTokens, str], tuple[Token, ...]],
+                         tokenize: Callable[[TextOrTokens, str], Sequence[Token]],
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
                          signature: str) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was."""
@@ -40,7 +45,7 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
     cand_tokens = tokenize(candidate, "candidate")
     per_reference = []
     for number, reference in enumerate(reference_list, start=1):
-        field = "reference" if len(reference_list) == 1 else f"reference {number}"
+        field = reference_field(number, len(reference_list))
         per_reference.append(score_tokens(cand_tokens, tokenize(reference, field)))
     best_index = 0
     for index, result in enumerate(per_reference):

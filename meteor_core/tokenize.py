@@ -261,13 +261,12 @@ def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
 def token_pieces(text, field: str) -> list:
     """The tokens of pre-tokenized input as a list; anything else than a string or a sequence
     (None, a number) is refused with a message rather than a TypeError."""
-    if text is None or isinstance(text, (bytes, bytearray)):
-        raise MeteorInputError(f"{field} must be a string or a list of token strings, not {type(text).__name__}")
-    try:
-        return list(text)
-    except TypeError:
-        raise MeteorInputError(
-            f"{field} must be a string or a list of token strings, not {type(text).__name__}") from None
+    if text is not None and not isinstance(text, (bytes, bytearray)):
+        try:
+            return list(text)
+        except TypeError:
+            pass
+    raise MeteorInputError(f"{field} must be a string or a list of token strings, not {type(text).__name__}")
 
 
 def tokenize(
