@@ -64,11 +64,20 @@ if comparison is not None:
         "verdict at 0.05": p.verdict(),
         "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization}
         for p in sig.pairs])
+    # Short headers (the full names in their help), and the verdict before the numbers behind it:
+    # at 1,400 px all eight columns fit; on a narrower screen the interval is what scrolls out.
+    text = st.column_config.TextColumn
     st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", height=min(700, 35 * (len(pairs) + 1) + 3),
+                 column_order=["metric", "system A", "system B", "B − A", "verdict at 0.05", "p (paired bootstrap)",
+                               "p (approx. randomization)", "95% CI of B − A"],
                  column_config={
-        "B − A": number("B − A (0-1 scale)", format="%+.4f"),
-        "p (paired bootstrap)": number("p (paired bootstrap)", format="%.4f"),
-        "p (approx. randomization)": number("p (approx. randomization)", format="%.4f")})
+        "metric": text("metric", width="small"),
+        "B − A": number("B − A", format="%+.4f", help="Difference of corpus scores on the 0-1 scale"),
+        "95% CI of B − A": text("95% CI", help="95% interval of B − A from the paired bootstrap"),
+        "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05"),
+        "p (paired bootstrap)": number("p boot.", format="%.4f", help="p-value of the paired bootstrap"),
+        "p (approx. randomization)": number("p rand.", format="%.4f",
+                                            help="p-value of approximate randomization")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
                "same settings give the same numbers. A difference counts as significant when both tests give "
@@ -76,7 +85,7 @@ if comparison is not None:
 
     st.subheader("Segment by segment")
     names = list(comparison.names)
-    c1, c2, c3 = st.columns([2, 2, 3])
+    c1, c2 = st.columns(2)
     name_a = c1.selectbox("System A", names, index=0, key="pair-a")
     name_b = c2.selectbox("System B", names, index=1, key="pair-b")
     if name_a == name_b:
@@ -87,7 +96,7 @@ if comparison is not None:
         selection.follow_data(chosen.digest)  # a line is the same segment in every system: keep it across pairs
         rows = pd.DataFrame(comparison.pair_rows(a, b))
         selection.keep_if_present(list(rows["line"]), "is not scored in both systems with these settings")
-        only_disagree = c3.checkbox("Only segments where METEOR and BLEU move in opposite directions", key="disagree")
+        only_disagree = st.checkbox("Only segments where METEOR and BLEU move in opposite directions", key="disagree")
         shown = rows[rows["disagree"]] if only_disagree else rows
         selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
         st.caption(plain(f"{name_b} minus {name_a}, largest METEOR change first. {len(shown):,} of {len(rows):,} "

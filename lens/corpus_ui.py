@@ -148,31 +148,32 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     st.caption(plain(f"{table.name}: {table.data_lines} rows after the header; columns: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
-    cols = st.columns(4)
     ref_default = [c for c in columns if c.lower().startswith("ref")][:1]
     id_default = _guess(columns, ("id", "seg"), NONE)
     system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
         ("candidate", "system", "hyp", "mt", "output"))]
     other = [c for c in columns if c not in ref_default and c != id_default
              and not c.lower().startswith(("human", "score", "da", "line"))]
-    if multi:
-        candidate_columns = cols[0].multiselect(
+    if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off
+        candidate_columns = st.multiselect(
             "System columns (two or more)", columns, default=(system_like or other)[:8], key=f"{key}-cand-cols")
+        ref_slot, id_slot = st.columns(2)
     else:
+        cand_slot, ref_slot, id_slot, human_slot = st.columns(4)
         default = (system_like or other or [c for c in columns if c not in ref_default])[0]
-        candidate_columns = [cols[0].selectbox("Candidate column", columns, index=columns.index(default),
-                                               key=f"{key}-cand-col-0")]
-    reference_columns = cols[1].multiselect("Reference column(s)", columns, default=ref_default or
-                                            [c for c in columns if c not in candidate_columns][:1], key=f"{key}-ref-cols")
-    id_column = cols[2].selectbox("Segment id (optional)", [NONE] + columns, index=([NONE] + columns).index(id_default),
+        candidate_columns = [cand_slot.selectbox("Candidate column", columns, index=columns.index(default),
+                                                 key=f"{key}-cand-col-0")]
+    reference_columns = ref_slot.multiselect("Reference column(s)", columns, default=ref_default or
+                                             [c for c in columns if c not in candidate_columns][:1], key=f"{key}-ref-cols")
+    id_column = id_slot.selectbox("Segment id (optional)", [NONE] + columns, index=([NONE] + columns).index(id_default),
                                   key=f"{key}-id-col", help="Without one, a segment's id is its line number in the "
                                                             "file (the header is line 1).")
     human_column = NONE
     if not multi:
         human_default = _guess(columns, ("human", "score", "da"), NONE)
-        human_column = cols[3].selectbox("Human score (optional)", [NONE] + columns,
-                                         index=([NONE] + columns).index(human_default), key=f"{key}-human-col",
-                                         help="Used only for the correlation panel.")
+        human_column = human_slot.selectbox("Human score (optional)", [NONE] + columns,
+                                            index=([NONE] + columns).index(human_default), key=f"{key}-human-col",
+                                            help="Used only for the correlation panel.")
     if multi and len(candidate_columns) < 2:
         st.info("Choose two or more system columns to compare.")
         return None
