@@ -33,6 +33,7 @@ prepared), so the same input gives the same result on any machine.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from heapq import heappush, heapreplace
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 from math import comb, perm
@@ -1196,6 +1197,7 @@ class _Search:
         # Dominance (exact when no free component can collide with a chosen partner): see
         # _drop_dominated.
         dominance = width is None and all(comp.kind == _BLOCK_IN_ORDER for comp in comps)
+        width_cut = width is not None and links_after is None
         layer = [((), (), 0, _NONE, False)]
         layer_cost = [0]
         layer_bound = [start_bound]  # sum over components of their cheapest completion
@@ -1229,8 +1231,14 @@ class _Search:
                 ahead_count = len(ahead_next)
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
+            # Beam (crossings objective): the `width` least estimates of the states found so
+            # far (a max-heap, negated; an improved state keeps its older, higher entry), so
+            # a child above all of them is not built. Under the chunks objective a state's
+            # bound depends on more than its key, and the cut is left to the sort below.
+            cut: list[int] = []
             for rank in range(len(layer)):
                 progress, visible, above, prev, pending = layer[rank]
+                parent_below = None
                 cost0 = layer_cost[rank]
                 if change == _STARTS or change == _ALONE:
                     state = -1 if in_order_short else 0
@@ -1309,22 +1317,29 @@ class _Search:
                     if incumbent is not None and cost + child_bound > incumbent:
                         continue
                     # Keep only the partners a later edge can cross or collide with.
+                    removed = ()
                     if grown and (grown[0] < lo_next or grown[-1] > hi_next):
                         a = bisect_left(grown, lo_next)
                         b = bisect_right(grown, hi_next)
                         new_above = above + len(grown) - b
+                        removed = grown[:a] + grown[b:]
                         grown = grown[a:b]
                     else:
                         new_above = above
                     estimate = cost + child_bound
                     if crossing_bound is not None:
-                        if grown:
-                            estimate += forced_next + (new_above * ahead_count + sum(
-                                [bisect_left(ahead_next, v) for v in grown])) * cross_unit
-                        else:
-                            estimate += forced_next + new_above * ahead_count * cross_unit
+                        # Items ahead below each kept partner: the parent's sum (once per
+                        # parent), plus the new partner's, minus those of the partners trimmed.
+                        if parent_below is None:
+                            parent_below = sum([bisect_left(ahead_next, v) for v in visible])
+                        below = parent_below + bisect_left(ahead_next, r) if x >= 0 else parent_below
+                        if removed:
+                            below -= sum([bisect_left(ahead_next, v) for v in removed])
+                        estimate += forced_next + (new_above * ahead_count + below) * cross_unit
                         if incumbent is not None and estimate > incumbent:
                             continue
+                    if len(cut) == width and estimate > -cut[0]:
+                        continue  # worse than `width` states already found: cannot be kept
                     if change == _GOES_ON:
                         new_progress = progress[:position] + (new_state,) + progress[position + 1:]
                     elif change == _STARTS:
@@ -1337,6 +1352,11 @@ class _Search:
                     known = children.get(key)
                     if known is None or cost < known[0]:
                         children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate)
+                        if known is None and width_cut:
+                            if len(cut) < width:
+                                heappush(cut, -estimate)
+                            elif estimate < -cut[0]:
+                                heapreplace(cut, -estimate)
             if not children:
                 return None, None, work  # no completion (possible for free components only)
             if dominance and len(children) > 1:
