@@ -32,7 +32,8 @@ if analysis is not None:
     c = st.columns(5)
     c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
     c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
-    c[2].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens")
+    c[2].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
+                + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
     if analysis.sacrebleu:
         c[3].metric("sacreBLEU", f"{analysis.sacrebleu.score:.2f}",
                     help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "

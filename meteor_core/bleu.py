@@ -151,12 +151,8 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
     smoothing_function = _smoothing_function(smoothing)
     matched = [sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)]
     totals = [sum(b.orders[n].total for b in segment_bleu) for n in range(MAX_ORDER)]
-    if smoothing == "none" and 0 in matched:
-        return 0.0  # a zero summed count makes unsmoothed corpus BLEU 0 (see sentence_bleu)
-    if smoothing == "method6" and matched[2] == 0:
-        return 0.0  # METHOD6_UNDEFINED
-    if matched[0] == 0:
-        return 0.0  # nltk: no unigram match, BLEU 0 (before smoothing)
+    if _corpus_zero_reason(matched, smoothing):
+        return 0.0
     hyp_lengths = sum(b.candidate_length for b in segment_bleu)
     ref_lengths = sum(b.reference_length for b in segment_bleu)  # nltk's closest reference length
     bp = nb.brevity_penalty(ref_lengths, hyp_lengths)
@@ -168,3 +164,21 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
                                  hypothesis=list(candidates[-1]), hyp_len=hyp_lengths)
     weights = (1 / MAX_ORDER,) * MAX_ORDER
     return float(bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0)))
+
+
+def corpus_zero_reason(segment_bleu: Sequence[BleuResult], smoothing: str = "none") -> str:
+    """Why corpus_bleu of these segments is 0 ("" when it is not), from their summed counts."""
+    return _corpus_zero_reason([sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)], smoothing)
+
+
+def _corpus_zero_reason(matched: Sequence[int], smoothing: str) -> str:
+    """The rules by which corpus_bleu is 0 (the sentence rules, on summed counts), with why."""
+    if smoothing == "method6" and matched[2] == 0:
+        return METHOD6_UNDEFINED.replace("one matching trigram", "one matching trigram in the corpus")
+    missing = [n + 1 for n, count in enumerate(matched) if count == 0]
+    if smoothing == "none" and missing:
+        # nltk returns a tiny positive number here when some order matched (sentence_bleu).
+        return f"no matching {missing[0]}-gram in the whole corpus: unsmoothed corpus BLEU is 0"
+    if matched[0] == 0:
+        return "no matching 1-gram in the whole corpus"  # nltk: BLEU 0 before smoothing
+    return ""

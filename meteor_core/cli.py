@@ -305,7 +305,8 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
-        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)")
+        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
+              + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
             print(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
         print(f"matches by stage: {summary['matches_by_stage']}")

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Callable, Optional, Sequence
 
 from . import sacrebleu_view
-from .bleu import BleuResult, corpus_bleu
+from .bleu import BleuResult, corpus_bleu, corpus_zero_reason
 from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
 from .errors import MeteorInputError
@@ -54,6 +54,7 @@ class CorpusAnalysis:
     human_notes: tuple[RowProblem, ...] = ()
     # BLEU as MT papers print it: sacreBLEU's corpus BLEU on the raw strings (13a, case kept, 0-100)
     sacrebleu: Optional[SacreBleu] = None
+    corpus_bleu_zero_reason: str = ""  # why corpus_bleu is 0 ("" when it is not)
 
     @cached_property
     def index_of_line(self) -> dict[int, int]:
@@ -107,7 +108,7 @@ class CorpusAnalysis:
             "segments_not_scored": len(self.not_scored),
             "segment_id": self.id_source,
             "corpus_meteor": b.score, "mean_segment_meteor": self.corpus.mean_segment_score,
-            "corpus_bleu": self.corpus_bleu,
+            "corpus_bleu": self.corpus_bleu, "corpus_bleu_zero_reason": self.corpus_bleu_zero_reason,
             "sacrebleu": sacrebleu_view.to_dict(self.sacrebleu) if self.sacrebleu else None,
             "precision": b.precision, "recall": b.recall, "fmean": b.fmean, "penalty": b.penalty,
             "matches": s.matches, "candidate_length": s.candidate_length, "reference_length": s.reference_length,
@@ -154,7 +155,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
                                        [data.references[k] for k in corpus.indices]) if corpus.segments else None
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
-        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes, sacre)
+        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes, sacre,
+        corpus_zero_reason(bleu, config.bleu_smoothing))
 
 
 # -- several systems ---------------------------------------------------------------------

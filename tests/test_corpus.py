@@ -153,6 +153,26 @@ def test_analysis_sums_and_bleu():
     assert [c.metric for c in analysis.correlations] == ["METEOR", "BLEU"]
 
 
+def test_a_zero_corpus_bleu_says_why():
+    # TSV's segments have 3 and 2 tokens: no 4-gram anywhere, so unsmoothed corpus BLEU is 0.
+    corpus = corpus_from_table(read_table(TSV, "c.tsv"), "candidate", ["reference"], "id")
+    summary = analyze_corpus(corpus, EXACT).summary()
+    assert summary["corpus_bleu"] == 0.0
+    assert summary["corpus_bleu_zero_reason"] == "no matching 4-gram in the whole corpus: unsmoothed corpus BLEU is 0"
+    smoothed = analyze_corpus(corpus, EXACT.with_changes(bleu_smoothing="method1")).summary()
+    assert smoothed["corpus_bleu"] > 0 and smoothed["corpus_bleu_zero_reason"] == ""
+    no_trigram = corpus_from_table(read_table(b"candidate\treference\na dog\tthe dog\n", "d.tsv"), "candidate",
+                                   ["reference"])
+    undefined = analyze_corpus(no_trigram, EXACT.with_changes(bleu_smoothing="method6")).summary()
+    assert undefined["corpus_bleu"] == 0.0 and "trigram in the corpus" in undefined["corpus_bleu_zero_reason"]
+    nothing = corpus_from_table(read_table(b"candidate\treference\nx y\ta b\n", "n.tsv"), "candidate", ["reference"])
+    unmatched = analyze_corpus(nothing, EXACT.with_changes(bleu_smoothing="method1")).summary()
+    assert (unmatched["corpus_bleu"], unmatched["corpus_bleu_zero_reason"]) == (0.0, "no matching 1-gram in the whole corpus")
+    long = b"candidate\treference\nthe cat sat on the mat\tthe cat sat on the mat\n"
+    whole = analyze_corpus(corpus_from_table(read_table(long, "l.tsv"), "candidate", ["reference"]), EXACT).summary()
+    assert (whole["corpus_bleu"], whole["corpus_bleu_zero_reason"]) == (1.0, "")
+
+
 def test_correlations_match_pandas_and_the_definition():
     rng = random.Random(3)
     for _ in range(100):
