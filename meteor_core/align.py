@@ -810,7 +810,7 @@ class _LinksFirst:
         return list(linked) + forced + chosen, optimal, work
 
 
-def _drop_dominated(children: dict) -> tuple[dict, int]:
+def _drop_dominated(children: dict, later: list[int]) -> tuple[dict, int]:
     """Drop the states another state of the same layer beats whatever follows. Two states
     with the same component progress, previous partner and pending flag allow the same
     completions, and a completion costs the same from both except for its crossings with the
@@ -819,6 +819,8 @@ def _drop_dominated(children: dict) -> tuple[dict, int]:
     cost) is lexicographically smaller; every completion of B is then matched by A's, at no
     more cost and, at equal cost, lexicographically earlier. Only for in-order blocks: a free
     component's option can collide with a visible partner, which this does not compare.
+    Later edges take only the partners in `later` (ascending), so "every r" is every r in
+    `later`, and the count can change only at the largest of them below a visible partner.
     Returns the states kept and the work spent."""
     groups: dict = {}
     for item in children.items():
@@ -840,13 +842,15 @@ def _drop_dominated(children: dict) -> tuple[dict, int]:
             continue
         # Cost first, then the prefix's lexicographic order (parent rank, option).
         members.sort(key=_cost_then_prefix)
-        points = sorted({v for key, _ in members for v in key[1]})
+        points = sorted({later[at - 1] for key, _ in members for at in
+                         [bisect_left(later, v) for v in key[1]] if at})
         kept: list[tuple[int, ...]] = []
         for key, value in members:
             visible = key[1]
             total = key[2] + len(visible)
-            # Crossings of a later edge to r: for r below every point, then at each point.
-            profile = (total, *[total - bisect_right(visible, v) for v in points])
+            # Crossings of a later edge to r: below every point, at each point where some
+            # state's count changes, and above every visible partner (`above` alone).
+            profile = (total, *[total - bisect_right(visible, v) for v in points], key[2])
             work += 1 + len(kept)
             for other in kept:
                 if all(map(le, other, profile)):
@@ -1198,6 +1202,7 @@ class _Search:
         # _drop_dominated.
         dominance = width is None and all(comp.kind == _BLOCK_IN_ORDER for comp in comps)
         width_cut = width is not None and links_after is None
+        later_values: list = [None] * (L + 1)  # partners positions t.. can take (dominance)
         layer = [((), (), 0, _NONE, False)]
         layer_cost = [0]
         layer_bound = [start_bound]  # sum over components of their cheapest completion
@@ -1360,7 +1365,9 @@ class _Search:
             if not children:
                 return None, None, work  # no completion (possible for free components only)
             if dominance and len(children) > 1:
-                children, spent = _drop_dominated(children)
+                if later_values[t + 1] is None:
+                    later_values[t + 1] = sorted(set().union(*options_all[t + 1:]))
+                children, spent = _drop_dominated(children, later_values[t + 1])
                 work += spent
             entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
             if width is not None and len(entries) > width:

@@ -164,8 +164,8 @@ def test_dominated_states_are_dropped_without_changing_the_optimum(monkeypatch):
     dropped = []
     real = align_module._drop_dominated
 
-    def counting(children):
-        kept, work = real(children)
+    def counting(children, later):
+        kept, work = real(children, later)
         dropped.append(len(children) - len(kept))
         return kept, work
 
