@@ -810,22 +810,31 @@ class _LinksFirst:
         return list(linked) + forced + chosen, optimal, work
 
 
-def _drop_dominated(children: dict, later: list[int]) -> tuple[dict, int]:
-    """Drop the states another state of the same layer beats whatever follows. Two states
-    with the same component progress, previous partner and pending flag allow the same
-    completions, and a completion costs the same from both except for its crossings with the
-    partners chosen so far: a later edge to r crosses `above` plus the visible partners above
-    r. So A beats B when A's prefix costs no more, crosses no more at every r, and (at equal
-    cost) is lexicographically smaller; every completion of B is then matched by A's, at no
-    more cost and, at equal cost, lexicographically earlier. Only for in-order blocks: a free
-    component's option can collide with a visible partner, which this does not compare.
-    Later edges take only the partners in `later` (ascending), so "every r" is every r in
-    `later`, and the count can change only at the largest of them below a visible partner.
-    Returns the states kept and the work spent."""
+def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
+                    budget: int) -> tuple[Optional[dict], int]:
+    """Drop the states another state of the same layer beats whatever follows. A state B
+    is beaten by A when every completion of B is also one of A and costs no more from A:
+    * the same previous partner and pending flag, and the same progress in every component
+      except the in-order blocks with more reference than candidate positions (slots
+      `loose`), where A's last reference used is no later than B's (A may then take every
+      later reference B may);
+    * a completion costs the same from both except for its crossings with the partners
+      chosen so far: a later edge to r crosses `above` plus the visible partners above r,
+      and A's count is no larger at any r;
+    * A's prefix costs no more and, at equal cost, is lexicographically smaller (a tie then
+      goes to A's completion too).
+    Only for in-order blocks: a free component's option can collide with a visible partner,
+    which this does not compare. Later edges take only the partners in `later` (ascending),
+    so "any r" is any r in `later`, and the count can change only at the largest of them
+    below a visible partner. Returns the states kept (None once the work exceeds `budget`)
+    and the work spent."""
     groups: dict = {}
     for item in children.items():
         key = item[0]
-        group = (key[0], key[3], key[4])
+        progress = key[0]
+        if loose:
+            progress = tuple([v for i, v in enumerate(progress) if i not in loose])
+        group = (progress, key[3], key[4])
         members = groups.get(group)
         if members is None:
             groups[group] = [item]
@@ -835,6 +844,7 @@ def _drop_dominated(children: dict, later: list[int]) -> tuple[dict, int]:
         return children, 0
     kept_children = {}
     work = 0
+    budget <<= 2  # counted in quarter units
     for members in groups.values():
         if len(members) == 1:
             key, value = members[0]
@@ -850,8 +860,11 @@ def _drop_dominated(children: dict, later: list[int]) -> tuple[dict, int]:
             total = key[2] + len(visible)
             # Crossings of a later edge to r: below every point, at each point where some
             # state's count changes, and above every visible partner (`above` alone).
-            profile = (total, *[total - bisect_right(visible, v) for v in points], key[2])
-            work += 1 + len(kept)
+            profile = (*[key[0][i] for i in loose], total, *[total - bisect_right(visible, v) for v in points],
+                       key[2])
+            work += 4 + len(points) + 2 * len(kept)  # a quarter unit per profile entry, half per comparison
+            if work > budget:
+                return None, work >> 2
             for other in kept:
                 if all(map(le, other, profile)):
                     break
@@ -1033,6 +1046,7 @@ class _Search:
             first_t.setdefault(c_index, t)
             last_t[c_index] = t
         self.slot = []  # (index of the component in the progress tuple, how t changes it)
+        self.loose_after = []
         active: list[int] = []
         for t in range(L):
             c_index = self.comp_of[t]
@@ -1049,6 +1063,9 @@ class _Search:
                 self.slot.append((position, _ENDS))
             else:
                 self.slot.append((active.index(c_index), _GOES_ON))
+            # Slots whose progress is the last reference used (see _drop_dominated).
+            self.loose_after.append(tuple(i for i, c in enumerate(active)
+                                          if comps[c].kind == _BLOCK_IN_ORDER and comps[c].p < comps[c].q))
         return total_options + sum(len(table) for table in self.tables) + L + self._prepare_crossing_bound(budget)
 
     def _prepare_crossing_bound(self, budget: int) -> int:
@@ -1367,8 +1384,10 @@ class _Search:
             if dominance and len(children) > 1:
                 if later_values[t + 1] is None:
                     later_values[t + 1] = sorted(set().union(*options_all[t + 1:]))
-                children, spent = _drop_dominated(children, later_values[t + 1])
+                children, spent = _drop_dominated(children, later_values[t + 1], self.loose_after[t], budget - work)
                 work += spent
+                if children is None:
+                    return None, None, work
             entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
             if width is not None and len(entries) > width:
                 cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]

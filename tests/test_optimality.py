@@ -279,6 +279,21 @@ def test_work_is_bounded_on_adversarial_inputs(objective):
         assert again.links == result.links and again.optimal == result.optimal
 
 
+def test_the_budget_holds_through_the_dominance_pass():
+    """A helper's attack: on four words repeated over 145 x 175 tokens one layer of the
+    programme held 27,600 states, and dropping the dominated ones was charged after the
+    budget check: 85,746 work units on a budget of 50,000. The pass is now charged as it
+    goes and stops at the budget."""
+    cand = ("1110322011111331110301001110110303100201011021300010001002010010100021110101310001101333000121131"
+            "301001110013210110311010110113000100301010030000")
+    ref = ("0021011001111011000000030002200000010300001001011011122010003100310102001011030100013201131233111100"
+           "021121023033001103010111111110010101010000120000100011320000100000011031000")
+    cand, ref = [f"w{d}" for d in cand], [f"w{d}" for d in ref]
+    outcome = align_paper(cand, ref, (exact_stage(),), "crossings")[0]
+    assert outcome.nodes <= DEFAULT_NODE_BUDGET + 50, outcome.nodes
+    assert len(outcome.links) == sum(min(cand.count(w), ref.count(w)) for w in set(cand))
+
+
 def test_thesaurus_stage_relates_words_not_pairs():
     """Issue 12 item 4 (French thesaurus, 2,000 tokens: 20 s): the stage asked the thesaurus
     about every (candidate, reference) pair. Now one lookup per word type."""
