@@ -1047,6 +1047,7 @@ class _Search:
             last_t[c_index] = t
         self.slot = []  # (index of the component in the progress tuple, how t changes it)
         self.loose_after = []
+        short_blocks = {c for c, comp in enumerate(comps) if comp.kind == _BLOCK_IN_ORDER and comp.p < comp.q}
         active: list[int] = []
         for t in range(L):
             c_index = self.comp_of[t]
@@ -1064,8 +1065,7 @@ class _Search:
             else:
                 self.slot.append((active.index(c_index), _GOES_ON))
             # Slots whose progress is the last reference used (see _drop_dominated).
-            self.loose_after.append(tuple(i for i, c in enumerate(active)
-                                          if comps[c].kind == _BLOCK_IN_ORDER and comps[c].p < comps[c].q))
+            self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
         return total_options + sum(len(table) for table in self.tables) + L + self._prepare_crossing_bound(budget)
 
     def _prepare_crossing_bound(self, budget: int) -> int:
@@ -1251,6 +1251,13 @@ class _Search:
                 forced_next = crossing_bound[0][t + 1] * cross_unit
                 ahead_next = crossing_bound[1][t + 1]
                 ahead_count = len(ahead_next)
+                # Items ahead below each visible partner: from a table over the partners'
+                # range (low[t] .. high[t], where the parents' trimming left them) when the
+                # layer holds more partners than the table has entries.
+                below_at = None
+                lo_here = low[t]
+                if sum([len(state[1]) for state in layer]) > high[t] - lo_here + 1:
+                    below_at = [bisect_left(ahead_next, v) for v in range(lo_here, high[t] + 1)]
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             # Beam (crossings objective): the `width` least estimates of the states found so
@@ -1353,7 +1360,10 @@ class _Search:
                         # Items ahead below each kept partner: the parent's sum (once per
                         # parent), plus the new partner's, minus those of the partners trimmed.
                         if parent_below is None:
-                            parent_below = sum([bisect_left(ahead_next, v) for v in visible])
+                            if below_at is None:
+                                parent_below = sum([bisect_left(ahead_next, v) for v in visible])
+                            else:
+                                parent_below = sum([below_at[v - lo_here] for v in visible])
                         below = parent_below + bisect_left(ahead_next, r) if x >= 0 else parent_below
                         if removed:
                             below -= sum([bisect_left(ahead_next, v) for v in removed])
