@@ -33,8 +33,8 @@ prepared), so the same input gives the same result on any machine.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from heapq import heappush, heapreplace
 from dataclasses import dataclass
+from heapq import heappush, heapreplace
 from itertools import combinations, permutations, product
 from math import comb, perm
 from operator import le
@@ -1219,7 +1219,7 @@ class _Search:
         # _drop_dominated.
         dominance = width is None and all(comp.kind == _BLOCK_IN_ORDER for comp in comps)
         width_cut = width is not None and links_after is None
-        later_values: list = [None] * (L + 1)  # partners positions t.. can take (dominance)
+        later, passed = None, -1  # for dominance, built on its first use
         layer = [((), (), 0, _NONE, False)]
         layer_cost = [0]
         layer_bound = [start_bound]  # sum over components of their cheapest completion
@@ -1264,7 +1264,7 @@ class _Search:
             # far (a max-heap, negated; an improved state keeps its older, higher entry), so
             # a child above all of them is not built. Under the chunks objective a state's
             # bound depends on more than its key, and the cut is left to the sort below.
-            cut: list[int] = []
+            least: list[int] = []
             for rank in range(len(layer)):
                 progress, visible, above, prev, pending = layer[rank]
                 parent_below = None
@@ -1370,7 +1370,7 @@ class _Search:
                         estimate += forced_next + (new_above * ahead_count + below) * cross_unit
                         if incumbent is not None and estimate > incumbent:
                             continue
-                    if len(cut) == width and estimate > -cut[0]:
+                    if len(least) == width and estimate > -least[0]:
                         continue  # worse than `width` states already found: cannot be kept
                     if change == _GOES_ON:
                         new_progress = progress[:position] + (new_state,) + progress[position + 1:]
@@ -1385,16 +1385,25 @@ class _Search:
                     if known is None or cost < known[0]:
                         children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate)
                         if known is None and width_cut:
-                            if len(cut) < width:
-                                heappush(cut, -estimate)
-                            elif estimate < -cut[0]:
-                                heapreplace(cut, -estimate)
+                            if len(least) < width:
+                                heappush(least, -estimate)
+                            elif estimate < -least[0]:
+                                heapreplace(least, -estimate)
             if not children:
                 return None, None, work  # no completion (possible for free components only)
             if dominance and len(children) > 1:
-                if later_values[t + 1] is None:
-                    later_values[t + 1] = sorted(set().union(*options_all[t + 1:]))
-                children, spent = _drop_dominated(children, later_values[t + 1], self.loose_after[t], budget - work)
+                if later is None:  # the partners positions t + 1.. can take, kept up to date below
+                    last_option = {r: at for at, options in enumerate(options_all) for r in options}
+                    later = sorted(last_option)
+                    leaving: dict[int, list[int]] = {}  # position -> partners last offered there
+                    for r, at in last_option.items():
+                        leaving.setdefault(at, []).append(r)
+                    work += len(later) >> 3
+                while passed < t:
+                    passed += 1
+                    for r in leaving.get(passed, ()):
+                        del later[bisect_left(later, r)]
+                children, spent = _drop_dominated(children, later, self.loose_after[t], budget - work)
                 work += spent
                 if children is None:
                     return None, None, work
