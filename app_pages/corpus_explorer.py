@@ -92,8 +92,8 @@ if analysis is not None:
     sort_values = (shown["meteor"] - shown["bleu"]) if column == "gap" else shown[column]
     shown = shown.iloc[sort_values.reset_index(drop=True).sort_values(ascending=ascending, kind="stable").index]
     selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
-    st.caption(f"{len(shown):,} of {len(frame):,} segments shown. Click a row to open it; click a column header "
-               "to sort. Numbers are rounded here; the CSV and JSON exports keep full precision.")
+    st.caption(f"{len(shown):,} of {len(frame):,} segments shown. Tick the box at a row's left to open it; click a column "
+               "header to sort. Numbers are rounded here; the CSV and JSON exports keep full precision.")
     view = shown.drop(columns=["line"]) if analysis.id_source.startswith("line number") else shown
     corpus_ui.selectable_table(selection, view, list(shown["line"]), corpus_ui.segment_columns(view), name="table",
                                others=("scatter",))

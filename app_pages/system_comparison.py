@@ -65,7 +65,7 @@ if comparison is not None:
         "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization}
         for p in sig.pairs])
     # Short headers (the full names in their help), and the verdict before the numbers behind it:
-    # at 1,400 px all eight columns fit; on a narrower screen the interval is what scrolls out.
+    # at 1,400 px all eight columns fit; on a narrower screen the last ones scroll sideways.
     text = st.column_config.TextColumn
     st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", height=min(700, 35 * (len(pairs) + 1) + 3),
                  column_order=["metric", "system A", "system B", "B − A", "verdict at 0.05", "p (paired bootstrap)",
@@ -101,7 +101,7 @@ if comparison is not None:
         selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
         st.caption(plain(f"{name_b} minus {name_a}, largest METEOR change first. {len(shown):,} of {len(rows):,} "
                          f"segments shown; {int(rows['disagree'].sum()):,} with the metrics disagreeing. Segment id: "
-                         f"{comparison.analyses[a].id_source}. Click a row to see both alignments."))
+                         f"{comparison.analyses[a].id_source}. Tick the box at a row's left to see both alignments."))
         view = shown.drop(columns=["line"]) if comparison.analyses[a].id_source.startswith("line number") else shown
         text = st.column_config.TextColumn
         corpus_ui.selectable_table(selection, view, list(shown["line"]), {

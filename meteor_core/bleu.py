@@ -151,7 +151,7 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
     smoothing_function = _smoothing_function(smoothing)
     matched = [sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)]
     totals = [sum(b.orders[n].total for b in segment_bleu) for n in range(MAX_ORDER)]
-    if _corpus_zero_reason(matched, smoothing):
+    if _corpus_zero(matched, smoothing)[0]:
         return 0.0
     hyp_lengths = sum(b.candidate_length for b in segment_bleu)
     ref_lengths = sum(b.reference_length for b in segment_bleu)  # nltk's closest reference length
@@ -168,17 +168,22 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
 
 def corpus_zero_reason(segment_bleu: Sequence[BleuResult], smoothing: str = "none") -> str:
     """Why corpus_bleu of these segments is 0 ("" when it is not), from their summed counts."""
-    return _corpus_zero_reason([sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)], smoothing)
+    reason, order = _corpus_zero([sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)],
+                                 smoothing)
+    if order > max((b.candidate_length for b in segment_bleu), default=0):  # nothing of that length at all
+        reason += f" (no candidate has {order} tokens, so there is no {order}-gram to match)"
+    return reason
 
 
-def _corpus_zero_reason(matched: Sequence[int], smoothing: str) -> str:
-    """The rules by which corpus_bleu is 0 (the sentence rules, on summed counts), with why."""
+def _corpus_zero(matched: Sequence[int], smoothing: str) -> tuple[str, int]:
+    """The rules by which corpus_bleu is 0 (the sentence rules, on summed counts): why ("" when
+    it is not 0), and the n-gram order without a match."""
     if smoothing == "method6" and matched[2] == 0:
-        return METHOD6_UNDEFINED.replace("one matching trigram", "one matching trigram in the corpus")
+        return METHOD6_UNDEFINED.replace("one matching trigram", "one matching trigram in the corpus"), 3
     missing = [n + 1 for n, count in enumerate(matched) if count == 0]
     if smoothing == "none" and missing:
         # nltk returns a tiny positive number here when some order matched (sentence_bleu).
-        return f"no matching {missing[0]}-gram in the whole corpus: unsmoothed corpus BLEU is 0"
+        return f"no matching {missing[0]}-gram in the whole corpus: unsmoothed corpus BLEU is 0", missing[0]
     if matched[0] == 0:
-        return "no matching 1-gram in the whole corpus"  # nltk: BLEU 0 before smoothing
-    return ""
+        return "no matching 1-gram in the whole corpus", 1  # nltk: BLEU 0 before smoothing
+    return "", 0

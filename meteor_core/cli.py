@@ -277,7 +277,8 @@ def _cmd_corpus(args) -> int:
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
                               workers=resolve_workers(args.workers))
     summary = analysis.summary()
-    print(analysis.counts_sentence() + f" (segment id: {analysis.id_source})", file=sys.stderr)
+    if args.json or args.tsv:  # the table output says it on stdout, after the rows
+        print(analysis.counts_sentence() + f" (segment id: {analysis.id_source})", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
     for note in summary["human_scores_ignored"]:

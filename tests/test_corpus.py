@@ -158,13 +158,18 @@ def test_a_zero_corpus_bleu_says_why():
     corpus = corpus_from_table(read_table(TSV, "c.tsv"), "candidate", ["reference"], "id")
     summary = analyze_corpus(corpus, EXACT).summary()
     assert summary["corpus_bleu"] == 0.0
-    assert summary["corpus_bleu_zero_reason"] == "no matching 4-gram in the whole corpus: unsmoothed corpus BLEU is 0"
+    assert summary["corpus_bleu_zero_reason"] == ("no matching 4-gram in the whole corpus: unsmoothed corpus BLEU is 0 "
+                                                  "(no candidate has 4 tokens, so there is no 4-gram to match)")
+    four = corpus_from_table(read_table(b"candidate\treference\na b c d\ta b c e\n", "f.tsv"), "candidate", ["reference"])
+    missed = analyze_corpus(four, EXACT).summary()["corpus_bleu_zero_reason"]
+    assert missed == "no matching 4-gram in the whole corpus: unsmoothed corpus BLEU is 0"  # a 4-gram, unmatched
     smoothed = analyze_corpus(corpus, EXACT.with_changes(bleu_smoothing="method1")).summary()
     assert smoothed["corpus_bleu"] > 0 and smoothed["corpus_bleu_zero_reason"] == ""
     no_trigram = corpus_from_table(read_table(b"candidate\treference\na dog\tthe dog\n", "d.tsv"), "candidate",
                                    ["reference"])
     undefined = analyze_corpus(no_trigram, EXACT.with_changes(bleu_smoothing="method6")).summary()
     assert undefined["corpus_bleu"] == 0.0 and "trigram in the corpus" in undefined["corpus_bleu_zero_reason"]
+    assert undefined["corpus_bleu_zero_reason"].endswith("(no candidate has 3 tokens, so there is no 3-gram to match)")
     nothing = corpus_from_table(read_table(b"candidate\treference\nx y\ta b\n", "n.tsv"), "candidate", ["reference"])
     unmatched = analyze_corpus(nothing, EXACT.with_changes(bleu_smoothing="method1")).summary()
     assert (unmatched["corpus_bleu"], unmatched["corpus_bleu_zero_reason"]) == (0.0, "no matching 1-gram in the whole corpus")
