@@ -41,6 +41,8 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
                          signature: str) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was."""
+    if not isinstance(candidate, str):  # read a one-shot iterable once: tokens and text both come from it
+        candidate = token_pieces(candidate, "candidate")
     reference_list = as_reference_list(references)
     cand_tokens = tokenize(candidate, "candidate")
     per_reference = []

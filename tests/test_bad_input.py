@@ -128,6 +128,18 @@ def test_inputs_of_the_wrong_type_are_input_errors(mode, wordnet_reader):
         scorer.score_tokens([], tokenize("a"))
 
 
+@pytest.mark.parametrize("mode", ["paper", "nltk", "meteor15"])
+def test_a_one_shot_iterator_of_tokens_is_read_once(mode, wordnet_reader):
+    """A candidate given as an iterator kept its score but lost its text ('') in the
+    result, and its character spans in METEOR 1.5 mode: it was read once to tokenize and
+    again, empty, to join."""
+    from_list = score(["the", "cat", "sat"], ["the cat sat"], mode=mode)
+    from_iterator = score(iter(["the", "cat", "sat"]), ["the cat sat"], mode=mode)
+    assert from_iterator.candidate == from_list.candidate == "the cat sat"
+    assert from_iterator.best.candidate_tokens == from_list.best.candidate_tokens
+    assert from_iterator.score == from_list.score
+
+
 def test_combining_marks_stay_with_their_word():
     assert [t.text for t in tokenize(f"{NFD} !", drop_punctuation=True)] == [NFD]
     assert [t.text for t in tokenize("\u0915\u093f\u0924\u093e\u092c \u092a\u0922\u093c\u094b")] == \
