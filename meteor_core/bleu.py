@@ -149,7 +149,7 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
         raise ValueError(f"{len(candidates)} candidates, {len(references)} reference lists and "
                          f"{len(segment_bleu)} segment BLEU results: they must pair up")
     smoothing_function = _smoothing_function(smoothing)
-    matched = [sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)]
+    matched = _summed_matches(segment_bleu)
     totals = [sum(b.orders[n].total for b in segment_bleu) for n in range(MAX_ORDER)]
     if _corpus_zero(matched, smoothing)[0]:
         return 0.0
@@ -168,11 +168,15 @@ def corpus_bleu(candidates: Sequence[Sequence[str]], references: Sequence[Sequen
 
 def corpus_zero_reason(segment_bleu: Sequence[BleuResult], smoothing: str = "none") -> str:
     """Why corpus_bleu of these segments is 0 ("" when it is not), from their summed counts."""
-    reason, order = _corpus_zero([sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)],
-                                 smoothing)
+    reason, order = _corpus_zero(_summed_matches(segment_bleu), smoothing)
     if order > max((b.candidate_length for b in segment_bleu), default=0):  # nothing of that length at all
         reason += f" (no candidate has {order} tokens, so there is no {order}-gram to match)"
     return reason
+
+
+def _summed_matches(segment_bleu: Sequence[BleuResult]) -> list[int]:
+    """Clipped n-gram matches per order (1..4), summed over the segments."""
+    return [sum(b.orders[n].matched for b in segment_bleu) for n in range(MAX_ORDER)]
 
 
 def _corpus_zero(matched: Sequence[int], smoothing: str) -> tuple[str, int]:
