@@ -142,3 +142,88 @@ def test_view_reuses_counts_but_equals_fresh_sacrebleu_calls(keep_case, smoothin
         steps.append(100.0 * ours.score)
         expected = [a - b for a, b in zip(steps, steps[1:])]
         assert [d.points for d in view.differences] == expected
+
+
+def _special_13a(ch: str) -> bool:
+    """Characters 13a treats apart from letters: the ones it splits off, digits (which keep a
+    period, comma or dash attached), the period, comma and dash themselves, and whitespace."""
+    return bool(re.fullmatch(r"[\{-\~\[-\` -\&\(-\+\:-\@\/0-9.,\-]", ch)) or ch.isspace()
+
+
+def test_lowercasing_keeps_every_character_in_its_13a_class():
+    # Why the lowercased statistics may be counted on the cased 13a tokens lowercased: for
+    # every code point (bar the three excluded ones), a character 13a treats specially is its
+    # own lowercase, and a letter never lowercases into one.
+    excluded = sv._CASE_SENSITIVE_13A
+    broken = []
+    for code in range(0x110000):
+        ch = chr(code)
+        if ch in excluded or 0xD800 <= code <= 0xDFFF:
+            continue
+        lowered = ch.lower()
+        if _special_13a(ch):
+            ok = lowered == ch
+        else:
+            ok = not any(_special_13a(c) or c in excluded for c in lowered)
+        if not ok:
+            broken.append(hex(code))
+    assert broken == []
+
+
+TRICKY = [
+    ("The Cat, Mr. SMITH, paid 3.50 - 4,00 EUR.", ["the cat (Mr. Smith) paid 3.50-4,00 eur ."]),
+    ("İstanbul'DA ẞtraße; KELVIN K and ǅ", ["istanbul'da ßtraße; kelvin k and ǆ"]),
+    ("ΟΔΟΣ.Α ΟΔΟΣ", ["οδος.α οδος", "ΟΔΟΣ . Α"]),  # final sigma: lowercased by context
+    ("A &QUOT;quote&quot; &AMP; x", ["a \"quote\" & x", "A &quot;QUOTE&quot;"]),  # entities: case-sensitive
+    ("x <SKIPPED> y <skipped>", ["x y", "x <skipped> y"]),
+    ("Line-\nBREAK\nhere  ", ["line-\nbreak here", "LINEBREAK HERE"]),
+    ("", ["Nothing"]),
+]
+
+
+@pytest.mark.parametrize("candidate, references", TRICKY)
+def test_lowercased_statistics_equal_sacrebleus_own_lowercase_call(candidate, references):
+    from sacrebleu.metrics import BLEU
+
+    cased_metric = sv._sentence_metric()
+    cased_metric.sentence_score(candidate, references)  # fills the tokenizer's cache, as view() does
+    ours = sv._lowercased_statistics(candidate, references, cased_metric)
+    theirs = BLEU(lowercase=True, effective_order=True).sentence_score(candidate, references)
+    assert (ours.score, ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
+        theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ALPHABET = "aAbBσΣςİiıIßẞǅǆ0123456789.,-&;<>/()' \n\tqQ\u0307"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=30), st.lists(st.text(alphabet=_ALPHABET, max_size=30),
+                                                          min_size=1, max_size=3))
+def test_lowercased_statistics_equal_sacrebleu_on_random_text(candidate, references):
+    from sacrebleu.metrics import BLEU
+
+    cased_metric = sv._sentence_metric()
+    cased_metric.sentence_score(candidate, references)
+    ours = sv._lowercased_statistics(candidate, references, cased_metric)
+    theirs = BLEU(lowercase=True, effective_order=True).sentence_score(candidate, references)
+    assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
+        theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
+    assert ours.score == theirs.score
+
+
+def test_views_in_threads_keep_their_own_number_of_references():
+    # The sentence metric is reused per thread and scoring writes its number of references,
+    # which the signature reads: pairs with one and with three references scored at once in
+    # 8 threads must each get their own signature and scores.
+    from concurrent.futures import ThreadPoolExecutor
+
+    pairs = [(c, refs[:k]) for c, refs in [(c, r * 3) for c, r in SEGMENTS] for k in (1, 3)] * 40
+    results = [score(c, refs, stages=("exact",)) for c, refs in pairs]
+    expected = [sv.view(r, bleu_for(r)) for r in results]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda r: sv.view(r, bleu_for(r)), results))
+    assert got == expected
+    assert {v.sentence.signature.split("|")[0] for v in got} == {"nrefs:1", "nrefs:3"}
