@@ -30,6 +30,9 @@ def test_fast_reader_matches_nltk(wordnet_reader):
         assert [s.name() for s in wordnet_reader.synsets(word)] == expected, word
     assert wordnet_reader.synset("cat.n.01").offset() == 2121620
     assert wordnet_reader.get_version() == "3.0"
+    # The satellite adjectives (read in one pass at start-up) are nltk's own scan's.
+    assert wordnet_reader.satellite_offsets == reference.satellite_offsets
+    assert len(wordnet_reader.satellite_offsets) == 10693  # WordNet 3.0's adjective satellites
 
 
 def test_lexnames_has_45_files_in_order():
