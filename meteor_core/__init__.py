@@ -14,10 +14,10 @@ from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, Segmen
                      StageSnapshot, StageStatus)
 from .scorer import Scorer, __version__, score
 from .stages import SynonymTable
-from .tokenize import MAX_TOKENS, Token, tokenize
+from .tokenize import MAX_REFERENCES, MAX_TOKENS, Token, tokenize
 
 __all__ = [
-    "BUILTIN_STAGES", "ChunkSpan", "CorpusResult", "DEFAULT_PRESET", "Link", "MAX_TOKENS",
+    "BUILTIN_STAGES", "ChunkSpan", "CorpusResult", "DEFAULT_PRESET", "Link", "MAX_REFERENCES", "MAX_TOKENS",
     "MODES", "MeteorBreakdown", "MeteorConfig", "MeteorInputError", "MeteorParameterError",
     "MeteorParams", "MeteorStats", "MultiReferenceResult", "OBJECTIVES", "PRESETS",
     "SMOOTHING_METHODS", "Scorer", "SegmentResult", "StageSnapshot", "StageStatus",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from .errors import MeteorParameterError
-from .tokenize import MAX_TOKENS, TOKENIZERS
+from .tokenize import MAX_REFERENCES, MAX_TOKENS, TOKENIZERS
 
 MODES = ("paper", "nltk", "meteor15")
 OBJECTIVES = ("crossings", "chunks")
@@ -149,6 +149,7 @@ class MeteorConfig:
     zero_penalty_single_chunk: bool = False
     node_budget: int = DEFAULT_NODE_BUDGET
     max_tokens: int = MAX_TOKENS
+    max_references: int = MAX_REFERENCES
     bleu_smoothing: str = "none"
     language: str = "en"
     weights: Optional[tuple[float, ...]] = None  # METEOR 1.5 module weights; None: the jar's default
@@ -208,6 +209,8 @@ class MeteorConfig:
                     "choose paper mode to select stages")
         if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
             raise MeteorParameterError(f"max_tokens must be a positive integer, got {self.max_tokens!r}")
+        if not isinstance(self.max_references, int) or isinstance(self.max_references, bool) or self.max_references < 1:
+            raise MeteorParameterError(f"max_references must be a positive integer, got {self.max_references!r}")
         if not isinstance(self.node_budget, int) or self.node_budget < 1:
             raise MeteorParameterError(f"node_budget must be a positive integer, got {self.node_budget!r}")
         if self.bleu_smoothing not in SMOOTHING_METHODS:

@@ -8,7 +8,7 @@ from typing import Callable, Sequence, Union
 from .errors import MeteorInputError
 from .frozen import build
 from .result import MultiReferenceResult, SegmentResult
-from .tokenize import TextOrTokens, Token, token_pieces
+from .tokenize import MAX_REFERENCES, TextOrTokens, Token, token_pieces
 
 ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
@@ -18,7 +18,7 @@ def reference_field(number: int, count: int) -> str:
     return "reference" if count == 1 else f"reference {number}"
 
 
-def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
+def as_reference_list(references: ReferencesInput, max_references: int = MAX_REFERENCES) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
     try:
@@ -28,6 +28,13 @@ def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
                                f"{type(references).__name__}") from None
     if not references:
         raise MeteorInputError("at least one reference is needed")
+    if len(references) > max_references:
+        hint = ""
+        if all(isinstance(r, str) and len(r.split()) == 1 for r in references):
+            hint = (" Each is a single word: a list of strings is a list of references, so a tokenized"
+                    " reference goes inside a list: [[\"the\", \"cat\", ...]].")
+        raise MeteorInputError(f"{len(references):,} references; the limit is {max_references:,} per candidate "
+                               f"(max_references).{hint}")
     if all(isinstance(r, str) for r in references):
         return references
     if all(not isinstance(r, str) for r in references):
@@ -39,11 +46,11 @@ def as_reference_list(references: ReferencesInput) -> list[TextOrTokens]:
 def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          tokenize: Callable[[TextOrTokens, str], Sequence[Token]],
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
-                         signature: str) -> MultiReferenceResult:
+                         signature: str, max_references: int = MAX_REFERENCES) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was."""
     if not isinstance(candidate, str):  # read a one-shot iterable once: tokens and text both come from it
         candidate = token_pieces(candidate, "candidate")
-    reference_list = as_reference_list(references)
+    reference_list = as_reference_list(references, max_references)  # too many: refused before any alignment
     cand_tokens = tokenize(candidate, "candidate")
     per_reference = []
     for number, reference in enumerate(reference_list, start=1):

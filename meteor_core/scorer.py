@@ -178,7 +178,8 @@ class Scorer:
 
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
         """Score a candidate against one or more references (strings or token lists)."""
-        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature())
+        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature(),
+                                    self.config.max_references)
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,

@@ -39,6 +39,10 @@ from .frozen import new_object, set_attribute
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
 #: memory and time predictable for a web app; 2,000 tokens is far above any MT segment.
 MAX_TOKENS = 2000
+#: References per candidate. Each is aligned in full, so the work grows with their number; a
+#: cap keeps a call's time bounded (captioning sets have 5, PASCAL-50S 50). It also catches a
+#: token list passed where the list of references belongs.
+MAX_REFERENCES = 100
 #: Characters per side, checked first (before any scan of the text): 100 per token on average
 #: at the token limit, so no real text reaches it, and a 20 MB paste is refused at once.
 MAX_CHARS = 200_000

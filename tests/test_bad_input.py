@@ -173,3 +173,35 @@ def test_length_is_checked_before_the_text_is_scanned(monkeypatch):
     with pytest.raises(MeteorInputError, match=f"has {MAX_TOKENS + 5} tokens"):
         tokenize(". " * (MAX_TOKENS + 5))
     assert len(tokenize(". " * (MAX_TOKENS + 5) + "a", drop_punctuation=True)) == 1
+
+
+@pytest.mark.parametrize("mode", ["paper", "nltk", "meteor15"])
+def test_too_many_references_are_refused_before_any_alignment(mode, wordnet_reader, monkeypatch):
+    # A token list where the list of references belongs: 2,000 one-word references. Before
+    # the limit this aligned 2,000 times and ran for minutes; now nothing is aligned at all.
+    from meteor_core import MAX_REFERENCES
+    from meteor_core.scorer import Scorer
+
+    tokens = [f"w{k % 50}" for k in range(2000)]
+    scorer = Scorer(MeteorConfig(mode=mode))
+    aligned = []
+    monkeypatch.setattr(scorer, "score_tokens", lambda *a: aligned.append(a))
+    with pytest.raises(MeteorInputError, match=re.escape(
+            f"2,000 references; the limit is {MAX_REFERENCES} per candidate (max_references). "
+            "Each is a single word: a list of strings is a list of references")):
+        scorer.score(tokens, tokens)
+    assert aligned == []
+
+
+def test_the_reference_limit_is_exact_and_configurable():
+    from meteor_core import MAX_REFERENCES
+
+    assert MAX_REFERENCES == 100
+    refs = ["the cat sat"] * 99 + ["a cat sat"]
+    assert score("a cat sat", refs, stages=("exact",)).best_index == 99
+    with pytest.raises(MeteorInputError, match=r"^101 references; the limit is 100 per candidate \(max_references\)\.$"):
+        score("a cat sat", refs + ["the cat"], stages=("exact",))
+    assert len(score("a cat", refs + ["the cat"], stages=("exact",), max_references=101).per_reference) == 101
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(MeteorParameterError, match="max_references must be a positive integer"):
+            MeteorConfig(max_references=bad)

@@ -154,7 +154,8 @@ class Meteor15Scorer:
 
     # -- public entry points --------------------------------------------------------------------
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
-        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature())
+        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature(),
+                                    self.config.max_references)
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,
