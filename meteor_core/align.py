@@ -874,6 +874,13 @@ def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
     return kept_children, work >> 2
 
 
+def _table_by_used(comp) -> bool:
+    """An in-order block with more candidate positions (p) than references (q) has its
+    completion table indexed by references used (rows of q + 1) rather than by positions
+    skipped (rows of p - q + 1), whichever is shorter."""
+    return comp.q < comp.p - comp.q
+
+
 def _cost_then_prefix(item):
     value = item[1]
     return value[0], value[2], value[3]
@@ -1066,7 +1073,9 @@ class _Search:
                 self.slot.append((active.index(c_index), _GOES_ON))
             # Slots whose progress is the last reference used (see _drop_dominated).
             self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
-        return total_options + sum(len(table) for table in self.tables) + L + self._prepare_crossing_bound(budget)
+        table_cells = sum(len(table) * len(table[0]) for table in self.tables if table and isinstance(table[0], list))
+        return total_options + sum(len(table) for table in self.tables) + table_cells // 16 + L \
+            + self._prepare_crossing_bound(budget)
 
     def _prepare_crossing_bound(self, budget: int) -> int:
         """Crossings between chosen edges of different components, for the bound (crossings
@@ -1144,9 +1153,13 @@ class _Search:
         return after
 
     def _completion_table(self, comp: _Component, positions: list[int]) -> list:
-        """table[k][d]: the least static cost of the component's positions k.. given d
-        occurrences of its longer side already passed over (in-order blocks); table[k] for
-        free components."""
+        """The least static cost of the component's positions k..: table[k] for free
+        components; for an in-order block with more reference positions, table[k][e] (e:
+        reference positions passed over so far); with more candidate positions, table[k][d]
+        (d: positions skipped so far, d <= p - q) or, when the block has fewer references
+        than skips, table[k][i] (i: references used so far, i <= q; see _table_by_used). Either
+        way a row holds the smaller of the two ranges, so 1,999 candidate positions against one
+        reference cost 2 cells per row, not 1,999."""
         costs = self.bound_costs
         if comp.kind == _FREE:
             must = comp.p == comp.size
@@ -1156,9 +1169,9 @@ class _Search:
                 suffix[k] = suffix[k + 1] + (cheapest if must else min(0, cheapest))
             return suffix
         p, q = comp.p, comp.q
-        table = [[_INFINITE] * (abs(p - q) + 1) for _ in range(p + 1)]
         if p < q:
             slack = q - p
+            table = [[_INFINITE] * (slack + 1) for _ in range(p + 1)]
             table[p] = [0] * (slack + 1)
             for k in range(p - 1, -1, -1):  # position k takes reference index k + e, e >= d
                 row, after, here = table[k], table[k + 1], costs[positions[k]]
@@ -1170,18 +1183,25 @@ class _Search:
                     row[e] = best
         else:
             slack = p - q
-            table[p][slack] = 0
-            for k in range(p - 1, -1, -1):  # d positions skipped so far: match ref k - d or skip
+            by_used = _table_by_used(comp)
+            table = [[_INFINITE] * ((q if by_used else slack) + 1) for _ in range(p + 1)]
+            table[p][q if by_used else slack] = 0  # every reference used, every skip taken
+            for k in range(p - 1, -1, -1):  # i references used, k - i positions skipped: match ref i or skip
                 row, after, here = table[k], table[k + 1], costs[positions[k]]
-                lo = max(0, k - slack)
-                for d in range(min(k, slack), -1, -1):
-                    i = k - d
-                    best = after[d + 1] if d < slack else _INFINITE
+                lo = max(0, k - slack)  # here[x] is the cost of reference lo + x
+                for i in range(lo, min(k, q) + 1):
+                    d = k - i
+                    if by_used:
+                        best = after[i] if d < slack else _INFINITE
+                        matched = after[i + 1] if i < q else _INFINITE
+                    else:
+                        best = after[d + 1] if d < slack else _INFINITE
+                        matched = after[d] if i < q else _INFINITE
                     if i < q:
-                        value = here[i - lo] + after[d]
+                        value = here[i - lo] + matched
                         if value < best:
                             best = value
-                    row[d] = best
+                    row[i if by_used else d] = best
         return table
 
     def _remaining(self, c_index: int, k: int, progress: int) -> int:
@@ -1192,7 +1212,8 @@ class _Search:
             return table[k]
         if comp.p < comp.q:
             return table[k][progress + 1 - k]  # progress: last reference index used
-        return table[k][k - progress]  # progress: references used
+        # progress: references used
+        return table[k][progress] if _table_by_used(comp) else table[k][k - progress]
 
     # -- the programme ---------------------------------------------------------------------
     def run(self, budget: int, width: Optional[int], incumbent: Optional[int]):
@@ -1231,6 +1252,7 @@ class _Search:
             kind = comp.kind
             in_order_short = kind == _BLOCK_IN_ORDER and comp.p < comp.q
             in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
+            by_used = in_order_long and _table_by_used(comp)
             free_block = kind == _FREE and comp.block
             k = k_of[t]
             position, change = slot[t]
@@ -1279,6 +1301,8 @@ class _Search:
                     after_bound = 0 if ends else table[k + 1]
                 elif in_order_short:
                     own = table[k][state + 1 - k]
+                elif by_used:
+                    own = table[k][state]
                 else:
                     own = table[k][k - state]
                 bound0 = layer_bound[rank] - own
@@ -1330,6 +1354,8 @@ class _Search:
                             child_bound = bound0 + after_bound
                         elif in_order_short:
                             child_bound = bound0 + (0 if ends else table[k + 1][new_state - k])
+                        elif by_used:
+                            child_bound = bound0 + table[k + 1][state + 1]
                         else:
                             child_bound = bound0 + table[k + 1][k - state]
                         grown = visible[:at] + (r,) + visible[at:]
@@ -1338,6 +1364,8 @@ class _Search:
                         cost = cost0
                         if kind == _FREE:
                             child_bound = bound0 + after_bound
+                        elif by_used:
+                            child_bound = bound0 + table[k + 1][state]
                         else:
                             child_bound = bound0 + table[k + 1][k + 1 - state]
                         grown = visible
