@@ -92,6 +92,15 @@ def test_portuguese_example_is_scored_as_portuguese():
     assert "lang:pt-BR" in _signature(at)
 
 
+def test_example_labels_fit_the_sidebar_select_box():
+    # The closed select box in the default-width sidebar shows about 27 characters and cuts
+    # the rest ("Stem and synonym stages both fi..." was on screen); the note says the rest.
+    from lens.examples import EXAMPLES
+
+    assert [e.label for e in EXAMPLES if len(e.label) > 26] == []
+    assert len({e.label for e in EXAMPLES}) == len(EXAMPLES)
+
+
 def test_all_stages_get_a_trace_and_url_round_trip(wordnet_reader):
     at = _app(cand="the cars started quickly and the auto stopped", ref="the car starts fast and the automobile halted")
     diagram = _figures(at)[0]
