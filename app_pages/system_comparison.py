@@ -42,12 +42,21 @@ if comparison is not None:
         "METEOR 95% CI": f"{r['meteor_ci_low']:.4f} – {r['meteor_ci_high']:.4f}",
         "mean segment METEOR": r["mean_segment_meteor"], "corpus BLEU": r["corpus_bleu"],
         "BLEU 95% CI": f"{r['bleu_ci_low']:.4f} – {r['bleu_ci_high']:.4f}"} for r in comparison.ranking()])
-    number = st.column_config.NumberColumn
-    st.dataframe(ranking, hide_index=True, width="stretch", key="ranking", column_config={
-        "rank": number("rank", format="%d", width="small"),
-        "corpus METEOR": number("corpus METEOR (0-1)", format="%.4f"),
-        "mean segment METEOR": number("mean segment METEOR (0-1)", format="%.4f"),
-        "corpus BLEU": number("corpus BLEU (0-1)", format="%.4f")})
+    number, text = st.column_config.NumberColumn, st.column_config.TextColumn
+    # Short headers (full names in their help) and the mean of segment scores last: at 1,024 px
+    # (sidebar open) the corpus scores and their intervals fit without scrolling sideways.
+    st.dataframe(ranking, hide_index=True, width="stretch", key="ranking",
+                 column_order=["rank", "system", "corpus METEOR", "METEOR 95% CI", "corpus BLEU", "BLEU 95% CI",
+                               "mean segment METEOR"],
+                 column_config={
+        "rank": number("rank", format="%d", width=45),
+        "corpus METEOR": number("METEOR", format="%.4f", help="Corpus METEOR (0-1), from statistics summed "
+                                                              "over segments"),
+        "METEOR 95% CI": text("95% CI", help="95% interval of corpus METEOR (paired bootstrap)"),
+        "corpus BLEU": number("BLEU", format="%.4f", help="Corpus BLEU (0-1)"),
+        "BLEU 95% CI": text("95% CI", help="95% interval of corpus BLEU (paired bootstrap)"),
+        "mean segment METEOR": number("mean seg. METEOR", format="%.4f",
+                                      help="Mean of the segment scores (0-1); not corpus METEOR")})
     left_out = comparison.left_out
     st.caption(f"On the {len(comparison.common_lines):,} segments scored in every system"
                + (f" ({len(left_out)} line(s) not scored in some system are left out: "
