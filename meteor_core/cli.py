@@ -283,7 +283,7 @@ def _cmd_corpus(args) -> int:
                               workers=resolve_workers(args.workers))
     summary = analysis.summary()
     if args.json or args.tsv:  # the table output says it on stdout, after the rows
-        print(analysis.counts_sentence() + f" (segment id: {analysis.id_source})", file=sys.stderr)
+        print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
     for note in summary["human_scores_ignored"]:

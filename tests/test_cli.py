@@ -112,10 +112,14 @@ def test_corpus_plain_and_mismatch(tmp_path, capsys):
     refs = tmp_path / "ref.txt"
     cands.write_text("the cat sat\na dog\n", encoding="utf-8")
     refs.write_text("the cat sat\nthe dog\n", encoding="utf-8")
-    code, out, _ = run(capsys, "corpus", "--candidates", str(cands), "--references", str(refs), "--stages", "exact", "--json")
+    code, out, err = run(capsys, "corpus", "--candidates", str(cands), "--references", str(refs), "--stages", "exact", "--json")
     data = json.loads(out)
     assert code == 0 and len(data["segments"]) == 2
     assert data["corpus"]["matches"] == 4 and data["corpus"]["chunks"] == 2
+    counts = "2 data lines, 2 scored, 0 not scored; segment id: line number"
+    assert err.splitlines()[-1].startswith(counts)  # JSON on stdout: the counts go to stderr
+    code, out, err = run(capsys, "corpus", "--candidates", str(cands), "--references", str(refs), "--stages", "exact")
+    assert code == 0 and counts in out and counts not in err  # text output: once, on stdout, same words
     refs.write_text("only one line\n", encoding="utf-8")
     code, _, err = run(capsys, "corpus", "--candidates", str(cands), "--references", str(refs))
     assert code == 2 and "cand.txt has 2 lines" in err and "ref.txt has 1" in err
