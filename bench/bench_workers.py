@@ -1,13 +1,13 @@
 """Benchmark: `python -m meteor_core batch` on 1 worker vs all cores, end to end, on the WMT22
 de-en pairs of bench/bench_wmt22.py, with nltk's meteor_score loop as a reference (and `batch
 --no-bleu` on all cores: METEOR only per line, like with like with that loop); and the
-peak memory of a long stream (default 200,000 lines) on all cores, sampled over time.
+peak memory of a long stream (default 200,000 lines, no two alike) on all cores, sampled over time.
 
 Each run is a fresh process (imports, WordNet, pool start-up included); runs alternate and the
 median of --repeat is reported, so other load on the machine hits both alike. Prints ratios,
 never asserts. Data: ../shared/data (not part of the repo).
 
-    .venv/bin/python bench/bench_workers.py [--repeat 3] [--rss-lines 200000]
+    .venv/bin/python bench/bench_workers.py [--repeat 3] [--rss-lines 200000] [--repeated-lines]
 """
 from __future__ import annotations
 
@@ -80,6 +80,8 @@ def main() -> None:
     parser.add_argument("--systems", default="Online-A,Online-B")
     parser.add_argument("--repeat", type=int, default=3, help="0: skip the timing runs")
     parser.add_argument("--rss-lines", type=int, default=200_000, help="0: skip the long-stream memory run")
+    parser.add_argument("--repeated-lines", action="store_true",
+                        help="the memory run repeats the pairs as they are (caches then hit); default: distinct lines")
     args = parser.parse_args()
 
     pairs = load_pairs(args.systems.split(","), 0)
@@ -109,7 +111,7 @@ def main() -> None:
     if args.repeat:
         report_timing(runs, pairs, cores, args.repeat, median)
     if args.rss_lines:
-        report_memory(jsonl, args.rss_lines, cores)
+        report_memory(jsonl, args.rss_lines, cores, args.repeated_lines)
 
 
 def report_timing(runs, pairs, cores, repeat, median) -> None:
@@ -134,20 +136,26 @@ def report_timing(runs, pairs, cores, repeat, median) -> None:
     print(f"ratio nltk / batch --no-bleu on {cores} workers: {nltk_s / lean:.2f}x")
 
 
-def report_memory(jsonl: Path, rss_lines: int, cores: int) -> None:
+def report_memory(jsonl: Path, rss_lines: int, cores: int, repeated: bool = False) -> None:
+    """The pairs repeated up to rss_lines. Unless `repeated`, each candidate gets its line
+    number appended, so no two lines are alike and no cache can hide growth (references
+    still repeat, as they do across the systems of a test set)."""
     long_path = Path("/tmp/meteor_bench_workers_long.jsonl")
     with open(jsonl, "rb") as f:
-        block = f.read()
+        block = f.read().splitlines()
     with open(long_path, "wb") as out:
-        written = 0
-        while written < rss_lines:
-            take = block.splitlines(keepends=True)[: rss_lines - written]
-            out.write(b"".join(take))
-            written += len(take)
-    print(f"\n{rss_lines:,} lines on {cores} workers, RSS sampled every second:", flush=True)
+        for k in range(rss_lines):
+            line = block[k % len(block)]
+            if not repeated:
+                item = json.loads(line)
+                item["candidate"] += f" {k}"
+                line = json.dumps(item, ensure_ascii=False).encode("utf-8")
+            out.write(line + b"\n")
+    kind = "repeated" if repeated else "distinct"
+    print(f"\n{rss_lines:,} {kind} lines on {cores} workers, RSS sampled every second:", flush=True)
     result = run_batch(long_path, cores, sample_every=1.0)
     long_path.unlink()
-    print(f"\n{rss_lines:,} lines on {cores} workers: {result['seconds']:.0f} s, "
+    print(f"\n{rss_lines:,} {kind} lines on {cores} workers: {result['seconds']:.0f} s, "
           f"{result['lines']:,} output lines, exit {result['returncode']}")
     samples = result["samples"]
     if samples:
