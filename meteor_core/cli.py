@@ -473,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
     _add_workers(p)
     p.add_argument("--no-bleu", dest="bleu", action="store_false",
-                   help='leave out "bleu" and "sacrebleu" (per line they cost about twice METEOR itself)')
+                   help='leave out "bleu" and "sacrebleu" (per line they cost about as much as METEOR itself)')
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")

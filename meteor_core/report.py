@@ -101,7 +101,7 @@ def segment_to_dict(result: SegmentResult) -> dict:
 
 
 def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True) -> dict:
-    """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about twice METEOR per pair)."""
+    """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about as much as METEOR per pair)."""
     best = result.best
     out = segment_to_dict(best)
     out["best_reference"] = result.best_index
