@@ -148,7 +148,9 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     if not text.strip():
         raise _LineProblem("empty line")
     try:
-        item = json.loads(text)
+        # Without its line end: an error at the end of the line is then at its last column,
+        # not at "column 1" of a line json thinks comes after it.
+        item = json.loads(text.removesuffix("\n").removesuffix("\r"))
     except json.JSONDecodeError as error:
         # some of json's messages end in "at" already ("Invalid control character at")
         raise _LineProblem(f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})") from None

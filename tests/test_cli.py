@@ -296,3 +296,15 @@ def test_batch_json_error_message_reads_once(capsys, monkeypatch):
     rows = [json.loads(line) for line in out.splitlines()]
     assert rows[0]["error"] == "line 1: not valid JSON (Invalid control character at column 17)"
     assert rows[1]["error"] == "line 2: not valid JSON (Expecting ',' delimiter at column 19)"
+
+
+def test_batch_json_error_at_the_end_of_a_line_names_its_column(capsys, monkeypatch):
+    # A line cut short: the error is at its end. With the line end handed to json it read
+    # "column 1" (of a line 2 json thought it saw); the same line last in the input, with no
+    # line end, read column 45. A newcomer found it.
+    cut = b'{"candidate": "a b", "references": ["a b c"]'
+    feed(monkeypatch, cut + b"\n" + cut + b"\r\n" + cut)
+    code, out, _ = run(capsys, "batch", "--stages", "exact", "--workers", "1")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["error"] for r in rows] == [
+        f"line {k}: not valid JSON (Expecting ',' delimiter at column 45)" for k in (1, 2, 3)]
