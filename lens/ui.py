@@ -636,8 +636,11 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
             continue
         like = ("" if comparison.same_stages is None else
                 f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
-        lines = [f"**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs {other_name} "
-                 f"{other.score:.4f}.{like}"]
+        if f"{chosen.score:.4f}" == f"{other.score:.4f}":  # the same number, reached another way
+            lines = [f"**{other_name} mode gets the same score another way**: {chosen.score:.4f} in both.{like}"]
+        else:
+            lines = [f"**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs "
+                     f"{other_name} {other.score:.4f}.{like}"]
         lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
         if overlay and comparison is exploration.comparison and comparison.differs:
             lines.append(f"\nLinks only in this view: orange dotted overlay on the diagram "
