@@ -29,16 +29,18 @@ if analysis is not None:
     summary = analysis.summary()
     corpus_ui.show_counts(analysis)
     st.subheader("Summary")
-    c = st.columns(5)
+    # Two rows of three (METEOR, then BLEU): five in one row cut their labels and values
+    # ("Corpus ME...", "24 o...") at 1,024 px with the sidebar open.
+    c = st.columns(3) + st.columns(3)
     c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
     c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
-    c[2].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
+    c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
+    c[3].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
                 + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
     if analysis.sacrebleu:
-        c[3].metric("sacreBLEU", f"{analysis.sacrebleu.score:.2f}",
+        c[4].metric("sacreBLEU", f"{analysis.sacrebleu.score:.2f}",
                     help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "
                          f"signature {analysis.sacrebleu.signature}")
-    c[4].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
     st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
                "a different number. Matches by stage: "

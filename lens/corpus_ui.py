@@ -159,7 +159,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
             "System columns (two or more)", columns, default=(system_like or other)[:8], key=f"{key}-cand-cols")
         ref_slot, id_slot = st.columns(2)
     else:
-        cand_slot, ref_slot, id_slot, human_slot = st.columns(4)
+        cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
         default = (system_like or other or [c for c in columns if c not in ref_default])[0]
         candidate_columns = [cand_slot.selectbox("Candidate column", columns, index=columns.index(default),
                                                  key=f"{key}-cand-col-0")]
