@@ -3,7 +3,8 @@ candidate tokens, the first with the highest score is the best (as the METEOR 1.
 it). The scorers of each mode (scorer.Scorer, meteor15.scorer.Meteor15Scorer) call this."""
 from __future__ import annotations
 
-from typing import Callable, Sequence, Union
+from itertools import islice
+from typing import Callable, Sequence, Sized, Union
 
 from .errors import MeteorInputError
 from .frozen import build
@@ -21,20 +22,21 @@ def reference_field(number: int, count: int) -> str:
 def as_reference_list(references: ReferencesInput, max_references: int = MAX_REFERENCES) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
+    total = len(references) if isinstance(references, Sized) else None  # said in the message
     try:
-        references = list(references)
+        # At most one past the limit is read: a generator that never ends is refused, not drained.
+        references = list(islice(references, max_references + 1))
     except TypeError:
         raise MeteorInputError(f"references must be a string or a list of references, not "
                                f"{type(references).__name__}") from None
     if not references:
         raise MeteorInputError("at least one reference is needed")
     if len(references) > max_references:
-        hint = ""
-        if all(isinstance(r, str) and len(r.split()) == 1 for r in references):
-            hint = (" Each is a single word: a list of strings is a list of references, so a tokenized"
-                    " reference goes inside a list: [[\"the\", \"cat\", ...]].")
-        raise MeteorInputError(f"{len(references):,} references; the limit is {max_references:,} per candidate "
-                               f"(max_references).{hint}")
+        # Short one-word strings only (a bounded look): tokens where a list of references belongs.
+        one_word = all(isinstance(r, str) and len(r) <= 100 and len(r.split()) == 1 for r in references)
+        hint = " (each is one word: were one reference's tokens given as the list of references?)" if one_word else ""
+        count = f"{total:,}" if total is not None else f"more than {max_references:,}"
+        raise MeteorInputError(f"{count} references; the limit is {max_references:,} per candidate{hint}")
     if all(isinstance(r, str) for r in references):
         return references
     if all(not isinstance(r, str) for r in references):
