@@ -628,6 +628,7 @@ class _LinksFirst:
         linkable, base, positions, future, to_go, gaps = side
         P = len(positions)
         work = 0
+        option_sets = {}  # per position, for a pending state's one possible partner
         # state: (partner of the previous position if it may link to this one, whether this
         # position must continue it, partners used that later positions could still want)
         layer = {(_NONE, False, ()): (0, [])}
@@ -651,8 +652,16 @@ class _LinksFirst:
                 if not adjacent_prev:
                     prev = _NONE
                 moves = [] if pending else [(_NONE, 0, False)]
-                for r in linkable[c]:
-                    if r in used or (pending and r != prev + 1):
+                options = linkable[c]
+                if pending:  # only prev + 1 continues the link: no scan of every option
+                    if c not in option_sets:
+                        option_sets[c] = set(options)
+                        work += len(options) >> 3
+                    options = (prev + 1,) if prev + 1 in option_sets[c] else ()
+                taken = set(used) if len(used) > 8 else used  # membership per option below
+                work += len(options) >> 3  # the scan itself, skipped partners included
+                for r in options:
+                    if r in taken:
                         continue
                     gain = (prev == r - 1 or left_fixed == r - 1) + (right_fixed == r + 1)
                     if gain:
