@@ -211,6 +211,10 @@ def _isatty(stream) -> bool:
         return False
 
 
+def _line_bytes(numbered: tuple[int, bytes]) -> int:
+    return len(numbered[1])
+
+
 def _cmd_batch(args) -> int:
     from .parallel import map_ordered, resolve_workers
 
@@ -225,7 +229,7 @@ def _cmd_batch(args) -> int:
             # Imported once here, so workers forked from this process share it instead of each
             # importing it on its first line (about 0.2 s apiece).
             sacrebleu_view.preload()
-        for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers):
+        for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes):
             sys.stdout.write("".join(line + "\n" for line in outputs))
             sys.stdout.flush()
             progress.add(len(outputs))

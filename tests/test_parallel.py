@@ -95,6 +95,29 @@ def test_input_is_read_only_as_fast_as_results_are_taken():
     assert len(read) <= (2 * parallel.CHUNKS_PER_WORKER + 2) * parallel.CHUNK_SIZE
 
 
+def test_large_items_are_bounded_in_bytes_too():
+    """A helper's attack: 70 batch lines of 15 MB on 2 workers peaked at 2.9 GB, as 8 chunks of
+    64 lines could be in flight. With a size function a chunk closes at CHUNK_BYTES and the
+    pool holds at most BYTES_IN_FLIGHT_PER_WORKER per worker: here 5 MB items, one per chunk,
+    and at most 16 MB (plus the item that crosses it) read before the first result."""
+    read = []
+
+    def endless():
+        while True:
+            read.append(1)
+            yield "a b", ["a b"]
+
+    scorer = Scorer(MeteorConfig(stages=("exact",)))
+    results = parallel.map_ordered(scorer, parallel.score_or_error, endless(), workers=2, size=lambda item: 5 << 20)
+    first = next(results)
+    results.close()
+    assert len(first) == 1 and first[0].score == scorer.score("a b", ["a b"]).score
+    limit = 2 * parallel.BYTES_IN_FLIGHT_PER_WORKER // (5 << 20) + 1
+    assert len(read) <= limit + 1, (len(read), limit)
+    assert parallel._take(iter(range(100)), 64, lambda item: 400_000) == ([0, 1, 2], 1_200_000)
+    assert parallel._take(iter(range(100)), 64, None) == (list(range(64)), 0)
+
+
 def test_workers_argument():
     assert parallel.resolve_workers(None) == parallel.resolve_workers(0) == parallel.available_cores()
     assert parallel.resolve_workers(3) == 3
