@@ -77,9 +77,9 @@ def test_pool_from_a_threaded_caller(wordnet_reader, monkeypatch):
     assert out["result"] == scorer.score_corpus(candidates, references, workers=1)
 
 
-def test_input_is_read_only_as_fast_as_results_are_taken():
-    """Bounded memory: a consumer that takes one chunk has made the pool read at most the
-    in-flight window, not the whole (here endless) input."""
+def _first_chunk_of_endless_input(**options):
+    """(the first chunk of results, how many items were read by then) for an endless input of
+    the same pair on 2 workers."""
     read = []
 
     def endless():
@@ -88,10 +88,18 @@ def test_input_is_read_only_as_fast_as_results_are_taken():
             yield "a b", ["a b"]
 
     scorer = Scorer(MeteorConfig(stages=("exact",)))
-    results = parallel.map_ordered(scorer, parallel.score_or_error, endless(), workers=2)
+    results = parallel.map_ordered(scorer, parallel.score_or_error, endless(), workers=2, **options)
     first = next(results)
-    assert len(first) == parallel.CHUNK_SIZE and first[0].score == scorer.score("a b", ["a b"]).score
     results.close()
+    assert first[0].score == scorer.score("a b", ["a b"]).score
+    return first, read
+
+
+def test_input_is_read_only_as_fast_as_results_are_taken():
+    """Bounded memory: a consumer that takes one chunk has made the pool read at most the
+    in-flight window, not the whole (here endless) input."""
+    first, read = _first_chunk_of_endless_input()
+    assert len(first) == parallel.CHUNK_SIZE
     assert len(read) <= (2 * parallel.CHUNKS_PER_WORKER + 2) * parallel.CHUNK_SIZE
 
 
@@ -100,18 +108,8 @@ def test_large_items_are_bounded_in_bytes_too():
     64 lines could be in flight. With a size function a chunk closes at CHUNK_BYTES and the
     pool holds at most BYTES_IN_FLIGHT_PER_WORKER per worker: here 5 MB items, one per chunk,
     and at most 16 MB (plus the item that crosses it) read before the first result."""
-    read = []
-
-    def endless():
-        while True:
-            read.append(1)
-            yield "a b", ["a b"]
-
-    scorer = Scorer(MeteorConfig(stages=("exact",)))
-    results = parallel.map_ordered(scorer, parallel.score_or_error, endless(), workers=2, size=lambda item: 5 << 20)
-    first = next(results)
-    results.close()
-    assert len(first) == 1 and first[0].score == scorer.score("a b", ["a b"]).score
+    first, read = _first_chunk_of_endless_input(size=lambda item: 5 << 20)
+    assert len(first) == 1
     limit = 2 * parallel.BYTES_IN_FLIGHT_PER_WORKER // (5 << 20) + 1
     assert len(read) <= limit + 1, (len(read), limit)
     assert parallel._take(iter(range(100)), 64, lambda item: 400_000) == ([0, 1, 2], 1_200_000)
