@@ -6,7 +6,8 @@ Scorer, inherited by fork with its warm word caches, or (forkserver) builds its 
 caller's configuration and synonym tables; either way the results are the ones the caller's
 Scorer gives. Items travel in chunks, and at most `workers * 4` chunks (and, given a size
 function, 8 MB of input per worker) are in flight: the input is read only as fast as results
-are taken, so a stream of any length, with lines of any size, runs in constant memory. `function` must be a module-level function (it is sent by name).
+are taken, so a stream of any length, with lines of any size, runs in constant memory.
+`function` must be a module-level function (it is sent by name).
 
 Start method: fork when the calling process has a single thread (the CLI: workers start in
 milliseconds with WordNet already loaded; wordnet.py reopens its files in the child), otherwise
