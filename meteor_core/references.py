@@ -3,8 +3,9 @@ candidate tokens, the first with the highest score is the best (as the METEOR 1.
 it). The scorers of each mode (scorer.Scorer, meteor15.scorer.Meteor15Scorer) call this."""
 from __future__ import annotations
 
+from collections.abc import Sized
 from itertools import islice
-from typing import Callable, Sequence, Sized, Union
+from typing import Callable, Sequence, Union
 
 from .errors import MeteorInputError
 from .frozen import build
