@@ -16,6 +16,7 @@ bounded). Nothing here imports Dask or Spark; see docs/distributed.md for comple
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 from typing import Iterable, Optional, Sequence
 
 import pandas as pd
@@ -53,8 +54,12 @@ def _row(scorer, candidate, references) -> dict:
             raise MeteorInputError(f"candidate must be a string, got {candidate!r}")
         if isinstance(references, str):
             refs = references
-        elif hasattr(references, "__iter__") and all(isinstance(r, str) for r in references):
-            refs = list(references)  # a list, or the numpy array Arrow gives for a list column
+        elif hasattr(references, "__iter__"):
+            # A list, or the numpy array Arrow gives for a list column; a generator is read
+            # once (checking it first used it up) and only one past the reference limit.
+            refs = list(islice(references, scorer.config.max_references + 1))
+            if not all(isinstance(r, str) for r in refs):
+                raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
         else:
             raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
         result = scorer.score(candidate, refs)

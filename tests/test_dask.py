@@ -81,3 +81,8 @@ def test_series_function_is_the_spark_udf_shape():
     assert bad["error"][0] == "references must be a string or a list of strings, got [1]"
     assert bad["error"][1].startswith("candidate must be a string, got ")  # None or NaN, as pandas stores it
     assert bad["score"].isna().all() and bad["matches"].isna().all()
+    # A generator of references is read once (the type check used to use it up: "at least
+    # one reference is needed"), and only one past the reference limit.
+    lazy = score_series(pd.Series(["the cat sat"]), pd.Series([(r for r in ["the cat sat", "a cat"])]), CONFIG, TABLES)
+    assert lazy["error"][0] is None and lazy["score"][0] == score_series(
+        pd.Series(["the cat sat"]), pd.Series([["the cat sat", "a cat"]]), CONFIG, TABLES)["score"][0]
