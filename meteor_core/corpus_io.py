@@ -55,6 +55,7 @@ class Table:
     lines: tuple[int, ...]
     problems: tuple[RowProblem, ...] = ()
     data_lines: int = 0
+    has_header: bool = True  # JSONL has none: its first record is line 1
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,7 @@ def _read_jsonl(text: str, name: str) -> Table:
             raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS} rows; the limit is {MAX_SEGMENTS} segments")
     if not rows:
         raise MeteorInputError(f"{name}: no JSON object on any line")
-    return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines))
+    return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines), has_header=False)
 
 
 def _human_score(raw) -> Optional[float]:
@@ -292,7 +293,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
                        tuple(problems), tuple(lines), table.name, table.data_lines,
-                       f"the {id_column!r} column" if id_column else f"line number in {table.name} (header = line 1)",
+                       f"the {id_column!r} column" if id_column else
+                       f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
                        tuple(human_notes))
 
 

@@ -22,6 +22,9 @@ def test_tsv_csv_jsonl_round_trip():
         table = read_table(data, name)
         corpus = corpus_from_table(table, "candidate", ["reference"], "id")
         assert corpus.ids == ("s1", "s2") and corpus.references == (("the cat sat",), ("the dog",))
+        # Without an id column a segment is its line number; JSONL has no header line to count.
+        by_line = corpus_from_table(table, "candidate", ["reference"], None)
+        assert by_line.id_source == f"line number in {name}" + ("" if name.endswith(".jsonl") else " (header = line 1)")
 
 
 @pytest.mark.parametrize("name, data, message", [
