@@ -75,7 +75,6 @@ if comparison is not None:
         for p in sig.pairs])
     # Short headers (the full names in their help), and the verdict before the numbers behind it:
     # at 1,400 px all eight columns fit; on a narrower screen the last ones scroll sideways.
-    text = st.column_config.TextColumn
     st.dataframe(pairs, hide_index=True, width="stretch", key="pairs", height=min(700, 35 * (len(pairs) + 1) + 3),
                  column_order=["metric", "system A", "system B", "B − A", "verdict at 0.05", "p (paired bootstrap)",
                                "p (approx. randomization)", "95% CI of B − A"],
@@ -112,7 +111,6 @@ if comparison is not None:
                          f"segments shown; {int(rows['disagree'].sum()):,} with the metrics disagreeing. Segment id: "
                          f"{comparison.analyses[a].id_source}. Tick the box at a row's left to see both alignments."))
         view = shown.drop(columns=["line"]) if comparison.analyses[a].id_source.startswith("line number") else shown
-        text = st.column_config.TextColumn
         corpus_ui.selectable_table(selection, view, list(shown["line"]), {
             "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
             "candidate_a": text("A: candidate", width="medium"), "candidate_b": text("B: candidate", width="medium"),

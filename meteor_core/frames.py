@@ -16,7 +16,6 @@ bounded). Nothing here imports Dask or Spark; see docs/distributed.md for comple
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import islice
 from typing import Iterable, Optional, Sequence
 
 import pandas as pd
@@ -24,6 +23,7 @@ import pandas as pd
 from .errors import MeteorInputError
 from .formula import MeteorBreakdown, MeteorStats, compute
 from .params import MeteorConfig
+from .references import read_references
 from .stages import SynonymTable
 
 FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
@@ -56,8 +56,8 @@ def _row(scorer, candidate, references) -> dict:
             refs = references
         elif hasattr(references, "__iter__"):
             # A list, or the numpy array Arrow gives for a list column; a generator is read
-            # once (checking it first used it up) and only one past the reference limit.
-            refs = list(islice(references, scorer.config.max_references + 1))
+            # once (checking it first used it up).
+            refs = read_references(references, scorer.config.max_references)
             if not all(isinstance(r, str) for r in refs):
                 raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
         else:

@@ -20,13 +20,18 @@ def reference_field(number: int, count: int) -> str:
     return "reference" if count == 1 else f"reference {number}"
 
 
+def read_references(references, max_references: int = MAX_REFERENCES) -> list:
+    """The references as a list, reading at most one past the limit: a generator that never
+    ends is refused by the caller's count, not drained. TypeError when not iterable."""
+    return list(islice(references, max_references + 1))
+
+
 def as_reference_list(references: ReferencesInput, max_references: int = MAX_REFERENCES) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
     total = len(references) if isinstance(references, Sized) else None  # said in the message
     try:
-        # At most one past the limit is read: a generator that never ends is refused, not drained.
-        references = list(islice(references, max_references + 1))
+        references = read_references(references, max_references)
     except TypeError:
         raise MeteorInputError(f"references must be a string or a list of references, not "
                                f"{type(references).__name__}") from None
