@@ -123,6 +123,23 @@ def main() -> None:
     compare("score_tokens (align+build)", {"base": lambda k, _: old.score_tokens(*tokens_old[k]),
                                            "this": lambda k, _: new.score_tokens(*tokens[k])},
             [(k, None) for k in range(len(tokens))])
+    # One `batch` output line (score, both BLEUs, JSON) and the sacreBLEU view in it, on the raw
+    # strings. The first pass of each version tokenizes with 13a once; the timed passes hit
+    # sacreBLEU's tokenizer cache, so they show the rest of the work.
+    import json
+
+    raw = [(k + 1, json.dumps({"candidate": c, "references": [r]}).encode()) for k, (c, r) in enumerate(pairs)]
+    line_old, line_new = (importlib.import_module(f"{v}.cli").batch_line for v in ("meteor_base", "meteor_this"))
+    compare("batch line (score+BLEU+JSON)", {"base": lambda k, _: line_old(old, raw[k]),
+                                             "this": lambda k, _: line_new(new, raw[k])},
+            [(k, None) for k in range(len(raw))])
+    view_old, view_new = (importlib.import_module(f"{v}.sacrebleu_view").view for v in ("meteor_base", "meteor_this"))
+    bleu_old, bleu_new = sys.modules["meteor_base.report"].bleu_for, sys.modules["meteor_this.report"].bleu_for
+    scored = [(old.score(c, [r]), new.score(c, [r])) for c, r in pairs]
+    scored = [(a, bleu_old(a), b, bleu_new(b)) for a, b in scored]
+    compare("sacreBLEU view", {"base": lambda k, _: view_old(scored[k][0], scored[k][1]),
+                               "this": lambda k, _: view_new(scored[k][2], scored[k][3])},
+            [(k, None) for k in range(len(scored))])
 
     start = time.perf_counter()
     everything = [new.score(c, [r]) for c, r in words]  # every result alive, as in a corpus run

@@ -85,11 +85,12 @@ def _warn_unavailable_stages(scorer: Scorer) -> None:
 def _json_line(out: dict) -> str:
     """One line of JSON that is always valid UTF-8 (a lone surrogate quoted in a message is
     written as its \\u escape)."""
-    line = json.dumps(out, ensure_ascii=False)
+    # check_circular off: `out` is a tree built for this line (a quarter of the dump's time).
+    line = json.dumps(out, ensure_ascii=False, check_circular=False)
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
-        line = json.dumps(out, ensure_ascii=True)
+        line = json.dumps(out, ensure_ascii=True, check_circular=False)
     return line
 
 

@@ -101,11 +101,13 @@ def segment_to_dict(result: SegmentResult) -> dict:
 
 
 def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True) -> dict:
-    """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about as much as METEOR per pair)."""
+    """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about as much as METEOR per pair).
+    The top level repeats the best reference's entry of "references" (its lists are the same objects)."""
     best = result.best
-    out = segment_to_dict(best)
+    per_reference = [segment_to_dict(r) for r in result.per_reference]
+    out = dict(per_reference[result.best_index])  # the best reference's fields, converted once
     out["best_reference"] = result.best_index
-    out["references"] = [segment_to_dict(r) for r in result.per_reference]
+    out["references"] = per_reference
     if with_bleu:
         bleu = bleu if bleu is not None else bleu_for(result)
         out["bleu"] = bleu_to_dict(bleu)

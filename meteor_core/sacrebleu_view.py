@@ -1,16 +1,21 @@
 """BLEU as MT papers report it: sacreBLEU (Post 2018) with its defaults (13a tokenization, case
-kept, exp smoothing), computed by the `sacrebleu` package itself on the raw strings, with its
-signature. Beside it, the BLEU this project shows next to METEOR (nltk, on METEOR's lowercased
-tokens: like with like) is a different number; `differences` says why on a given pair by
-changing one setting at a time (case, then smoothing, then tokens)."""
+kept, exp smoothing) on the raw strings, with its signature: the `sacrebleu` package's own 13a
+tokenizer and arithmetic (compute_bleu); only the n-gram counting in between is done here, faster,
+and tests check it equals sacreBLEU's own sentence_score. Beside it, the BLEU this project
+shows next to METEOR (nltk, on METEOR's lowercased tokens: like with like) is a different
+number; `differences` says why on a given pair by changing one setting at a time (case, then
+smoothing, then tokens)."""
 from __future__ import annotations
 
-import threading
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from .bleu import BleuResult
 from .result import MultiReferenceResult
+
+MAX_ORDER = 4  # sacreBLEU's default n-gram order
 
 #: nltk smoothing method (our BLEU) -> the sacreBLEU smooth_method that computes the same thing.
 SMOOTHING_EQUIVALENT = {"none": "none", "method1": "floor", "method3": "exp"}
@@ -53,32 +58,28 @@ def _metric(sentence: bool, lowercase: bool = False, smooth_method: str = "exp")
     return BLEU(lowercase=lowercase, smooth_method=smooth_method, effective_order=sentence)
 
 
-_per_thread = threading.local()
-
-
 def preload() -> None:
-    """Import sacreBLEU now (about 0.2 s) rather than at the first score: a caller about to fork
-    workers does it once for all of them."""
-    import sacrebleu.metrics  # noqa: F401
+    """Import sacreBLEU and build its tokenizer now (about 0.2 s) rather than at the first
+    score: a caller about to fork workers does it once for all of them."""
+    _tokenizer()
 
 
-def _sentence_metric(tokenize: Optional[str] = None):
-    """sacreBLEU's sentence metric (exp smoothing, effective order, case kept), one per thread
-    and tokenizer, reused across pairs: its tokenizer caches the lines it has seen (an lru_cache
-    keyed on the tokenizer object, so a fresh metric per pair never hits it), which makes a
-    reference shared by many systems cost one tokenization, and lets the lowercased pass below
-    read the cased tokens back for free. Per thread, because scoring writes the number of
-    references on the metric and the signature is read from it right after."""
-    metrics = getattr(_per_thread, "metrics", None)
-    if metrics is None:
-        metrics = _per_thread.metrics = {}
-    metric = metrics.get(tokenize)
-    if metric is None:
-        from sacrebleu.metrics import BLEU
+@lru_cache(maxsize=1)
+def _tokenizer():
+    """sacreBLEU's default tokenizer (13a), one per process. Its lru_cache (keyed on the
+    tokenizer object and the line) makes a reference shared by many systems cost one
+    tokenization, and lets the lowercased statistics read the cased tokens back for free.
+    It holds no other state, so threads share it."""
+    return _metric(True).tokenizer
 
-        options = {"tokenize": tokenize} if tokenize else {}
-        metric = metrics[tokenize] = BLEU(effective_order=True, **options)
-    return metric
+
+@lru_cache(maxsize=256)
+def _signature(sentence: bool, references: int) -> str:
+    """sacreBLEU's signature of its default metric (case kept, exp smoothing; sentence: with
+    effective order) after scoring with `references` references."""
+    metric = _metric(sentence)
+    metric.num_refs = references  # what scoring sets; the signature names it
+    return str(metric.get_signature())
 
 
 #: Characters whose presence can make 13a tokens of the lowercased text differ from the
@@ -89,39 +90,85 @@ def _sentence_metric(tokenize: Optional[str] = None):
 _CASE_SENSITIVE_13A = ("&", "<", "\u03a3")
 
 
-def _lowercased_statistics(candidate: str, references: Sequence[str], cased_metric):
-    """sacreBLEU's sentence score with lowercase=True, equal to its own call. When lowercasing
-    commutes with 13a (see _CASE_SENSITIVE_13A), the n-grams are counted on the cased tokens
-    lowercased (the tokenizer's cache returns them: the cased score just tokenized the same
-    lines), which saves the second 13a pass, about half the cost of a sentence score."""
-    if any(ch in text for text in (candidate, *references) for ch in _CASE_SENSITIVE_13A):
-        return _metric(True, lowercase=True).sentence_score(candidate, list(references))
-    tokens = cased_metric.tokenizer  # sacreBLEU tokenizes line.rstrip(); same key, so a cache hit
-    return _sentence_metric("none").sentence_score(tokens(candidate.rstrip()).lower(),
-                                                   [tokens(r.rstrip()).lower() for r in references])
+def _words(text: str, lowercase: bool) -> list[str]:
+    """sacreBLEU's words of a line: lowercased if asked, 13a on the line without trailing
+    whitespace, split on whitespace. The lowercased words are the cased words lowercased when
+    lowercasing commutes with 13a (see _CASE_SENSITIVE_13A): the cased line is then a cache
+    hit, which saves a second 13a pass."""
+    tokenizer = _tokenizer()
+    if not lowercase:
+        return tokenizer(text.rstrip()).split()
+    if any(ch in text for ch in _CASE_SENSITIVE_13A):
+        return tokenizer(text.lower().rstrip()).split()
+    return tokenizer(text.rstrip()).lower().split()
 
 
-def _rescore(statistics, smooth_method: str):
-    """sacreBLEU's score of a one-segment corpus (no effective order) with `smooth_method`, from
-    the pair's n-gram statistics already counted by a sentence score with the same case
-    setting: its own arithmetic (compute_bleu, with its default smoothing value), without
-    tokenizing and counting the pair again."""
+def _grams(words: list[str], n: int):
+    """The n-grams of `words` in order: unigrams as the words, longer ones as tuples."""
+    return words if n == 1 else zip(*(words[k:] for k in range(n)))
+
+
+@dataclass(frozen=True)
+class _Statistics:
+    """sacreBLEU's sufficient statistics of one segment: matches clipped by the largest count
+    in any one reference, n-grams of the hypothesis, its length, and the reference length
+    closest to it (the shorter on a tie)."""
+
+    counts: tuple[int, ...]
+    totals: tuple[int, ...]
+    sys_len: int
+    ref_len: int
+
+
+def _statistics(candidate: str, references: Sequence[str], lowercase: bool) -> _Statistics:
+    """What sacreBLEU's sentence_score counts (its _extract_corpus_statistics for one segment),
+    counted with C-level sets and Counters over zipped slices rather than its per-n-gram loop:
+    the same numbers (tests compare them with sacreBLEU's own call on random text)."""
+    if not references:
+        raise ValueError("sacreBLEU needs at least one reference")
+    hypothesis = _words(candidate, lowercase)
+    reference_words = [_words(r, lowercase) for r in references]
+    counts, totals = [], []
+    for n in range(1, MAX_ORDER + 1):
+        total = max(len(hypothesis) - n + 1, 0)
+        found = set(_grams(hypothesis, n))
+        if len(found) == total:
+            # Every n-gram of the hypothesis occurs once (the common case), so each matches
+            # if any reference has it: C-level set operations, no counts needed.
+            counts.append(len(found) - len(found.difference(*(_grams(words, n) for words in reference_words))))
+        else:  # some n-gram repeats: clip its count by the most any one reference has
+            clip = Counter(_grams(reference_words[0], n))
+            for words in reference_words[1:]:
+                for gram, count in Counter(_grams(words, n)).items():
+                    if count > clip.get(gram, 0):
+                        clip[gram] = count
+            hypothesis_counts = Counter(_grams(hypothesis, n))
+            counts.append(sum(min(count, clip[gram]) for gram, count in hypothesis_counts.items() if gram in clip))
+        totals.append(total)
+    length = len(hypothesis)
+    closest = min((len(words) for words in reference_words), key=lambda r: (abs(length - r), r))
+    return _Statistics(tuple(counts), tuple(totals), length, closest)
+
+
+def _bleu(statistics: _Statistics, smooth_method: str = "exp", effective_order: bool = True):
+    """sacreBLEU's arithmetic (compute_bleu, with its default smoothing value) on counted
+    statistics. effective_order=True is its sentence score; False, a one-segment corpus."""
     from sacrebleu.metrics import BLEU
 
     return BLEU.compute_bleu(list(statistics.counts), list(statistics.totals),  # it adds to these lists
-                             int(statistics.sys_len), int(statistics.ref_len), smooth_method=smooth_method,
-                             effective_order=False)
+                             statistics.sys_len, statistics.ref_len, smooth_method=smooth_method,
+                             effective_order=effective_order)
 
 
-def _from_score(score, metric) -> SacreBleu:
+def _from_score(score, signature: str) -> SacreBleu:
     return SacreBleu(float(score.score), tuple(int(c) for c in score.counts), tuple(int(t) for t in score.totals),
-                     float(score.bp), int(score.sys_len), int(score.ref_len), str(metric.get_signature()))
+                     float(score.bp), int(score.sys_len), int(score.ref_len), signature)
 
 
 def sentence_bleu(candidate: str, references: Sequence[str]) -> SacreBleu:
     """sacrebleu.sentence_bleu with its defaults."""
-    metric = _sentence_metric()
-    return _from_score(metric.sentence_score(candidate, list(references)), metric)
+    refs = list(references)
+    return _from_score(_bleu(_statistics(candidate, refs, lowercase=False)), _signature(True, len(refs)))
 
 
 def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> SacreBleu:
@@ -133,30 +180,30 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) 
     width = max((len(refs) for refs in references), default=0)
     streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
     metric = _metric(sentence=False)
-    return _from_score(metric.corpus_score(list(candidates), streams), metric)
+    return _from_score(metric.corpus_score(list(candidates), streams), str(metric.get_signature()))
 
 
 def differences(candidate: str, references: Sequence[str], ours: BleuResult, keep_case: bool,
-                cased_statistics=None) -> Optional[tuple[Difference, ...]]:
+                cased_statistics: Optional[_Statistics] = None,
+                cased_score: Optional[float] = None) -> Optional[tuple[Difference, ...]]:
     """Go from sacreBLEU's settings to ours one at a time (case, then smoothing, then tokens):
     each step's change is what that setting adds to sacreBLEU's score. The points add up to
     sacreBLEU minus ours (x100). None when our smoothing has no sacreBLEU equivalent.
-    cased_statistics: sacreBLEU's sentence score of the pair when already computed (its
-    n-gram counts are reused)."""
+    cased_statistics, cased_score: the pair's statistics with case kept and sacreBLEU's sentence
+    score, when already computed."""
     smooth = SMOOTHING_EQUIVALENT.get(ours.smoothing)
     if smooth is None:
         return None
     refs = list(references)
     found = []
-    cased_metric = _sentence_metric()
-    statistics = cased_statistics or cased_metric.sentence_score(candidate, refs)
-    previous = statistics.score  # sacreBLEU's sentence score
+    statistics = cased_statistics or _statistics(candidate, refs, lowercase=False)
+    previous = cased_score if cased_score is not None else _bleu(statistics).score  # sacreBLEU's sentence score
     if not keep_case:
-        statistics = _lowercased_statistics(candidate, refs, cased_metric)
-        lowered = statistics.score
+        statistics = _statistics(candidate, refs, lowercase=True)
+        lowered = _bleu(statistics).score
         found.append(Difference("case", "sacreBLEU keeps case, this BLEU lowercases", previous - lowered))
         previous = lowered
-    matched = _rescore(statistics, smooth).score  # the pair as a one-segment corpus
+    matched = _bleu(statistics, smooth, effective_order=False).score  # the pair as a one-segment corpus
     found.append(Difference("smoothing", f"sacreBLEU: exp with effective order; this BLEU: {ours.smoothing}",
                             previous - matched))
     found.append(Difference("tokenization", "sacreBLEU's 13a tokens vs METEOR's tokens", matched - 100.0 * ours.score))
@@ -178,15 +225,12 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
 def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     """sacreBLEU on the raw strings of a scored pair, beside `ours` (the BLEU next to METEOR)."""
     candidate, references = result.candidate, list(result.references)
-    # The pair is tokenized and counted once per case setting; every other score of the view
-    # is sacreBLEU's arithmetic on those counts (tests compare each with sacreBLEU's own call).
-    metric = _sentence_metric()
-    cased = metric.sentence_score(candidate, references)
-    sentence = _from_score(cased, metric)
-    corpus_metric = _metric(False)
-    corpus_metric.num_refs = metric.num_refs  # what scoring would set; its signature names it
-    corpus = _from_score(_rescore(cased, "exp"), corpus_metric)
-    found = differences(candidate, references, ours, result.best.config.keep_case, cased)
+    # The pair is tokenized and counted once per case setting; every score of the view is
+    # sacreBLEU's arithmetic on those counts (tests compare each with sacreBLEU's own call).
+    cased = _statistics(candidate, references, lowercase=False)
+    sentence = _from_score(_bleu(cased), _signature(True, len(references)))
+    corpus = _from_score(_bleu(cased, effective_order=False), _signature(False, len(references)))
+    found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score)
     return SacreBleuView(sentence, corpus, found or (), explain_difference(sentence, ours, found))
 
 

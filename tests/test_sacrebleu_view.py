@@ -181,16 +181,22 @@ TRICKY = [
 ]
 
 
-@pytest.mark.parametrize("candidate, references", TRICKY)
-def test_lowercased_statistics_equal_sacrebleus_own_lowercase_call(candidate, references):
+def _sacrebleu_sentence(candidate, references, lowercase):
     from sacrebleu.metrics import BLEU
 
-    cased_metric = sv._sentence_metric()
-    cased_metric.sentence_score(candidate, references)  # fills the tokenizer's cache, as view() does
-    ours = sv._lowercased_statistics(candidate, references, cased_metric)
-    theirs = BLEU(lowercase=True, effective_order=True).sentence_score(candidate, references)
-    assert (ours.score, ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
-        theirs.score, theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
+    theirs = BLEU(lowercase=lowercase, effective_order=True).sentence_score(candidate, references)
+    return theirs.score, tuple(theirs.counts), tuple(theirs.totals), theirs.sys_len, theirs.ref_len
+
+
+def _ours_sentence(candidate, references, lowercase):
+    ours = sv._bleu(sv._statistics(candidate, references, lowercase=lowercase))
+    return ours.score, tuple(ours.counts), tuple(ours.totals), ours.sys_len, ours.ref_len
+
+
+@pytest.mark.parametrize("candidate, references", TRICKY)
+def test_lowercased_statistics_equal_sacrebleus_own_lowercase_call(candidate, references):
+    sv._statistics(candidate, references, lowercase=False)  # fills the tokenizer's cache, as view() does
+    assert _ours_sentence(candidate, references, True) == _sacrebleu_sentence(candidate, references, True)
 
 
 from hypothesis import given, settings  # noqa: E402
@@ -203,21 +209,33 @@ _ALPHABET = "aAbBσΣςİiıIßẞǅǆ0123456789.,-&;<>/()' \n\tqQ\u0307"
 @given(st.text(alphabet=_ALPHABET, max_size=30), st.lists(st.text(alphabet=_ALPHABET, max_size=30),
                                                           min_size=1, max_size=3))
 def test_lowercased_statistics_equal_sacrebleu_on_random_text(candidate, references):
-    from sacrebleu.metrics import BLEU
+    sv._statistics(candidate, references, lowercase=False)
+    assert _ours_sentence(candidate, references, True) == _sacrebleu_sentence(candidate, references, True)
 
-    cased_metric = sv._sentence_metric()
-    cased_metric.sentence_score(candidate, references)
-    ours = sv._lowercased_statistics(candidate, references, cased_metric)
-    theirs = BLEU(lowercase=True, effective_order=True).sentence_score(candidate, references)
-    assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
-        theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
-    assert ours.score == theirs.score
+
+# Few distinct words, so n-grams repeat within a line and across references: clipping by the
+# largest count in any one reference, and the closest reference length, are exercised.
+_WORDS = st.lists(st.sampled_from(["the", "The", "cat", "sat", ".", "a,b", "&amp;", "x"]), max_size=14).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_WORDS, st.lists(_WORDS, min_size=1, max_size=4), st.booleans())
+def test_statistics_equal_sacrebleus_sentence_score(candidate, references, lowercase):
+    # The n-grams are counted here (C-level Counters), not by sacreBLEU: every count, length
+    # and score must still be those of its own sentence_score, with case kept or lowercased.
+    assert _ours_sentence(candidate, references, lowercase) == _sacrebleu_sentence(candidate, references, lowercase)
+
+
+def test_statistics_clip_by_the_largest_count_in_one_reference():
+    # "the the the" against refs with two and one "the": 2 unigram matches (max, not sum);
+    # hypothesis length 3, references 2 and 4 long: closest is the shorter on the tie (2).
+    ours = sv._statistics("the the the", ["the the", "the x y z"], lowercase=False)
+    assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == ((2, 1, 0, 0), (3, 2, 1, 0), 3, 2)
 
 
 def test_views_in_threads_keep_their_own_number_of_references():
-    # The sentence metric is reused per thread and scoring writes its number of references,
-    # which the signature reads: pairs with one and with three references scored at once in
-    # 8 threads must each get their own signature and scores.
+    # The tokenizer and the signatures are shared by all threads: pairs with one and with
+    # three references scored at once in 8 threads must each get their own signature and scores.
     from concurrent.futures import ThreadPoolExecutor
 
     pairs = [(c, refs[:k]) for c, refs in [(c, r * 3) for c, r in SEGMENTS] for k in (1, 3)] * 40
