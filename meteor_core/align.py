@@ -316,6 +316,14 @@ def solve_stage(
     for i, j in forced:
         base[i] = j
     budget = max(0, node_budget - work)
+    if objective == "chunks" and all(comp.block for comp in variable):
+        # Each block matched in order, leftmost first, is the lexicographically first maximum
+        # matching. If the whole alignment is then one chunk, nothing has fewer chunks (or
+        # crossings: one chunk has none), so it is the optimum, proven without a search
+        # (identical texts of repeated words took the whole budget, then were flagged).
+        in_order = [pair for comp in variable for pair in comp.fallback]
+        if count_chunks([(i, j) for i, j in enumerate(base) if j >= 0] + in_order) == 1:
+            return sorted(forced + in_order), n_edges, True, work + len(in_order)
     small = _solve_small(variable, base, objective, budget)
     if small is not None:
         return sorted(forced + small[0]), n_edges, True, work + small[1]

@@ -357,3 +357,29 @@ def test_the_links_first_search_charges_the_partners_it_scans(monkeypatch):
     outcome = align_paper(["x"] * 1999, ["x"] * 3, (exact_stage(),), "chunks")[0]
     assert len(outcome.links) == 3 and outcome.nodes <= DEFAULT_NODE_BUDGET + 50
     assert read[0] < 1_000_000, read[0]
+
+
+@pytest.mark.parametrize("n", [2, 50, 400, 1500])
+def test_identical_repeats_are_proven_optimal_without_a_search(n):
+    # n x "the" against the same n words, fewest chunks: matching in order gives one chunk,
+    # the fewest possible, so it is the optimum. Before, 50 of them spent 30,000 work units
+    # proving it and 400 or more were flagged not optimal after the budget check.
+    stage = align_paper(["the"] * n, ["the"] * n, (exact_stage(),), "chunks")[0]
+    assert [(link.candidate, link.reference) for link in stage.links] == [(k, k) for k in range(n)]
+    assert stage.optimal and stage.nodes <= n + 1
+
+
+def test_one_chunk_in_order_equals_the_search_on_small_blocks():
+    # The shortcut fires only when the in-order alignment is one chunk; the oracle must agree
+    # (alignment and its lexicographic tie-break) wherever it does.
+    rng = random.Random(7)
+    fired = 0
+    for _ in range(300):
+        ref = [rng.choice("ab") for _ in range(rng.randint(1, 7))]
+        start = rng.randint(0, len(ref) - 1)
+        cand = ref[start:rng.randint(start + 1, len(ref))] + [rng.choice("ab") for _ in range(rng.randint(0, 2))]
+        stage = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
+        pairs = sorted((link.candidate, link.reference) for link in stage.links)
+        assert pairs == paper_oracle.align(cand, ref, [str.__eq__], "chunks"), (cand, ref)
+        fired += stage.optimal and paper_oracle.chunks(pairs) == 1
+    assert fired > 50
