@@ -176,7 +176,9 @@ def _token(text: str, norm: str, start: int, end: int) -> Token:
     return token
 
 
-def _check_controls(text: str, field: str) -> None:
+def check_text(text: str, field: str) -> None:
+    """Refuse control characters (other than tab, newline, carriage return) and lone
+    surrogates, with where they are: every mode applies this to its input text."""
     found = _CONTROL.search(text)
     if found:
         offset, ch = found.start(), found.group(0)
@@ -294,7 +296,7 @@ def tokenize(
     if isinstance(text, str):
         if len(text) > MAX_CHARS:
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
-        _check_controls(text, field)
+        check_text(text, field)
         spans = _split(text, tokenizer, language)
         forms = None  # matching forms: computed below, per token kept
     else:
@@ -316,7 +318,7 @@ def tokenize(
                 if not piece or any(ch.isspace() for ch in piece):
                     raise MeteorInputError(
                         f"{field} token {position} ({piece!r}) is empty or contains whitespace")
-        _check_controls(joined, field)
+        check_text(joined, field)
         if joined.isascii():
             # The common case: no format characters to look for, and the matching form of an
             # ASCII token is the token or its lowercase (matching_form).

@@ -164,7 +164,7 @@ def test_length_is_checked_before_the_text_is_scanned(monkeypatch):
     def scanned(*args):
         raise AssertionError("the text was scanned before its length was checked")
 
-    monkeypatch.setattr(tokenize_module, "_check_controls", scanned)
+    monkeypatch.setattr(tokenize_module, "check_text", scanned)
     with pytest.raises(MeteorInputError, match="candidate has 20,000,000 characters; the limit is 200,000"):
         tokenize("word " * 4_000_000, field="candidate")
     monkeypatch.undo()

@@ -7,6 +7,8 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
+import re
+
 import pytest
 
 from meteor_core import MeteorConfig, MeteorInputError, MeteorParameterError, MeteorParams, Scorer
@@ -230,10 +232,21 @@ def test_input_limits(scorer):
         scorer.score(" ".join(["w"] * 2001), ["w"])
     with pytest.raises(MeteorInputError, match="characters; the limit"):
         scorer.score("x" * 200_000, ["w"])
-    assert scorer.score("\ud800 cat", ["cat"]).score > 0  # a lone surrogate is just a word no file has
     # within the token limit but 150 x 150 possible matches: refused at once, not minutes of search
     with pytest.raises(MeteorInputError, match="more than 20,000 possible matches"):
         scorer.score(" ".join(["the"] * 150), [" ".join(["the"] * 150)])
+
+
+@pytest.mark.parametrize("candidate, message", [
+    ("the \x00cat", "candidate contains control character U+0000 at character 4"),
+    ("the \ud800cat", "candidate is not valid Unicode text: lone surrogate U+D800 at character 4"),
+    (["the", "\x1bcat"], "candidate contains control character U+001B at character 4"),
+])
+def test_bad_text_is_refused_as_in_the_other_modes(scorer, candidate, message):
+    # Before, this mode scored NUL and lone surrogates as words that paper and nltk mode refuse.
+    for mode_scorer in (scorer, Scorer(MeteorConfig()), Scorer(MeteorConfig(mode="nltk"))):
+        with pytest.raises(MeteorInputError, match=re.escape(message)):
+            mode_scorer.score(candidate, ["the cat"])
 
 
 # -- parameters ------------------------------------------------------------------------------------

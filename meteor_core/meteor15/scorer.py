@@ -18,7 +18,7 @@ from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats)
 from ..references import ReferencesInput, score_each_reference
-from ..tokenize import TextOrTokens, Token, Tokens, token_pieces
+from ..tokenize import TextOrTokens, Token, Tokens, check_text, token_pieces
 from . import data as data_module
 from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
@@ -89,6 +89,7 @@ class Meteor15Scorer:
         limit = self.config.max_tokens * CHARS_PER_TOKEN
         if len(text) > limit:
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
+        check_text(text, field)  # the other modes' rule: no control characters, no lone surrogates
         words = words_of(text, self.normalization, self._prefixes)
         if len(words) > self.config.max_tokens:
             raise MeteorInputError(f"{field} has {len(words)} tokens; the limit is {self.config.max_tokens} per side")
