@@ -316,11 +316,12 @@ def solve_stage(
     for i, j in forced:
         base[i] = j
     budget = max(0, node_budget - work)
-    if objective == "chunks" and all(comp.block for comp in variable):
+    if all(comp.block or comp.kind == _BLOCK_IN_ORDER for comp in variable):
         # Each block matched in order, leftmost first, is the lexicographically first maximum
-        # matching. If the whole alignment is then one chunk, nothing has fewer chunks (or
-        # crossings: one chunk has none), so it is the optimum, proven without a search
-        # (identical texts of repeated words took the whole budget, then were flagged).
+        # matching. If the whole alignment is then one chunk, nothing has fewer chunks or
+        # crossings (one chunk has none), so under either objective it is the optimum, proven
+        # without a search (identical texts of repeated words took the whole budget under
+        # fewest chunks, then were flagged; 1,999 x "x" against 60 under fewest crossings).
         in_order = [pair for comp in variable for pair in comp.fallback]
         if count_chunks([(i, j) for i, j in enumerate(base) if j >= 0] + in_order) == 1:
             return sorted(forced + in_order), n_edges, True, work + len(in_order)
@@ -898,6 +899,16 @@ def _table_by_used(comp) -> bool:
     return comp.q < comp.p - comp.q
 
 
+def _table_units(comp: _Component) -> int:
+    """Work charged for a component's completion table (_Search._completion_table): a unit
+    per row, and 1/16 per cell of a two-dimensional table."""
+    p, q = comp.p, comp.q
+    if comp.kind == _FREE:
+        return p + 1
+    width = q - p + 1 if p < q else (q if _table_by_used(comp) else p - q) + 1
+    return p + 1 + (p + 1) * width // 16
+
+
 def _cost_then_prefix(item):
     value = item[1]
     return value[0], value[2], value[3]
@@ -982,7 +993,10 @@ class _Search:
                 first, options = block_options[c] if c in block_options else self._static_options(comp, k)
                 total_options += len(options)
                 entries.append((c, c_index, k, first, options))
-        if total_options > budget:
+        # Everything below is charged up front (options, completion tables, one unit per
+        # position), so preparing never runs past the budget before it is checked.
+        spent = total_options + len(entries) + sum(_table_units(comp) for comp in comps)
+        if spent > budget:
             return -1
         entries.sort()
         self.order = [e[0] for e in entries]
@@ -1090,11 +1104,9 @@ class _Search:
                 self.slot.append((active.index(c_index), _GOES_ON))
             # Slots whose progress is the last reference used (see _drop_dominated).
             self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
-        table_cells = sum(len(table) * len(table[0]) for table in self.tables if table and isinstance(table[0], list))
-        return total_options + sum(len(table) for table in self.tables) + table_cells // 16 + L \
-            + self._prepare_crossing_bound(budget)
+        return spent + self._prepare_crossing_bound(budget, budget - spent)
 
-    def _prepare_crossing_bound(self, budget: int) -> int:
+    def _prepare_crossing_bound(self, budget: int, remaining: int) -> int:
         """Crossings between chosen edges of different components, for the bound (crossings
         objective). An "item" is an edge every completion must place: a position of a
         component that matches all its positions, or a reference occurrence of one that
@@ -1119,7 +1131,7 @@ class _Search:
                     items.append((bisect_left(order, c), c, c, options[0], options[-1], c_index))
         L = len(order)
         work = (len(items) * len(items) + len(items) * L) // 16
-        if not items or work > budget // 4:
+        if not items or work > min(budget // 4, remaining):
             return 0
         items.sort(key=lambda item: item[2])  # by cmax
         forced_at = [0] * (L + 1)
