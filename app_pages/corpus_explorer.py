@@ -95,10 +95,12 @@ if analysis is not None:
     shown = shown.iloc[sort_values.reset_index(drop=True).sort_values(ascending=ascending, kind="stable").index]
     selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
     st.caption(f"{len(shown):,} of {len(frame):,} segments shown. Tick the box at a row's left to open it; click a column "
-               "header to sort. Numbers are rounded here; the CSV and JSON exports keep full precision.")
+               "header to sort. Fmean, token counts, matches per stage and the best reference's number are hidden: "
+               "show them with the eye icon (Show/hide columns) of the toolbar above the table. Numbers are rounded "
+               "here; the CSV and JSON exports keep full precision.")
     view = shown.drop(columns=["line"]) if analysis.id_source.startswith("line number") else shown
     corpus_ui.selectable_table(selection, view, list(shown["line"]), corpus_ui.segment_columns(view), name="table",
-                               others=("scatter",))
+                               others=("scatter",), column_order=corpus_ui.segment_column_order(view))
 
     if selection.line is not None:
         k = analysis.index_of_line[selection.line]

@@ -306,11 +306,12 @@ class Selection:
 
 
 def selectable_table(selection: Selection, frame: pd.DataFrame, lines: Sequence[int], column_config: dict,
-                     name: str = "table", others: Sequence[str] = ()) -> None:
+                     name: str = "table", others: Sequence[str] = (),
+                     column_order: Optional[Sequence[str]] = None) -> None:
     """A single-row-select dataframe over `frame` (row k is segment lines[k])."""
     key = selection.widget_key(name, lines)
     event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                         key=key, column_config=column_config)
+                         key=key, column_config=column_config, column_order=column_order)
     rows = tuple(event["selection"]["rows"])
     if selection.changed(key, rows):
         if rows and rows[0] < len(lines):  # positions are those of `frame`, whatever the browser's sort
@@ -352,13 +353,14 @@ def segment_columns(frame: pd.DataFrame) -> dict:
     config = {
         "id": st.column_config.TextColumn("id", width="small"),
         "line": number("line", format="%d", width="small", help="line in the file (the header is line 1)"),
-        "candidate": st.column_config.TextColumn("candidate", width="large", help="full text: select the row"),
-        "reference": st.column_config.TextColumn("best reference", width="large"),
+        "candidate": st.column_config.TextColumn("candidate", width="medium", help="full text: select the row"),
+        "reference": st.column_config.TextColumn("best reference", width="medium", help="full text: select the row"),
         "meteor": number("METEOR (0-1)", format="%.4f"), "bleu": number("BLEU (0-1)", format="%.4f"),
         "human": number("human score", format="%.2f"),
         "precision": number("precision P", format="%.3f"), "recall": number("recall R", format="%.3f"),
         "fmean": number("Fmean", format="%.3f"), "penalty": number("penalty", format="%.3f"),
-        "chunks": number("chunks", format="%d"), "matches": number("matches (tokens)", format="%d"),
+        "chunks": number("chunks", format="%d"),
+        "matches": number("matches", format="%d", help="matched tokens (unigrams)"),
         "candidate_length": number("candidate (tokens)", format="%d"),
         "reference_length": number("reference (tokens)", format="%d"),
         "best_reference": number("best ref. #", format="%d"), "optimal": st.column_config.CheckboxColumn("optimal"),
@@ -366,7 +368,24 @@ def segment_columns(frame: pd.DataFrame) -> dict:
     for column in frame.columns:
         if column.startswith("matches_"):
             config[column] = number(f"matches: {column[len('matches_'):]}", format="%d")
+    # 19-20 columns scrolled sideways even at 1,400 px: the detail columns start hidden, and
+    # the table toolbar's "Show/hide columns" menu shows them (the caption says so).
+    for column in frame.columns:
+        if column in HIDDEN_SEGMENT_COLUMNS or column.startswith("matches_"):
+            config[column] = {**config[column], "hidden": True}
     return config
+
+
+#: Segment table columns hidden until the user shows them (per-stage matches also).
+HIDDEN_SEGMENT_COLUMNS = ("fmean", "candidate_length", "reference_length", "best_reference")
+
+
+def segment_column_order(frame: pd.DataFrame) -> list[str]:
+    """The candidate (cut to a medium column; selecting a row shows it whole), then the scores,
+    then the reference: at 1,400 px the scores are in view without scrolling sideways."""
+    first = [c for c in ("id", "line", "candidate") if c in frame.columns]
+    last = [c for c in ("reference",) if c in frame.columns]
+    return first + [c for c in frame.columns if c not in first and c not in last] + last
 
 
 def downloads(rows: list[dict], summary: dict, prefix: str) -> None:

@@ -209,3 +209,20 @@ def test_default_columns_are_systems_not_ids_or_references():
     assert at.multiselect(key="compare-cand-cols").value == ["Online-B", "LT22", "Online-Y"]
     ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert list(ranking["system"]) == ["Online-B", "LT22", "Online-Y"]
+
+
+def test_segment_table_shows_the_scores_and_hides_the_details():
+    # At 1,400 px the table scrolled sideways over 19 columns, scores included. Now the detail
+    # columns start hidden (the toolbar shows them) and the scores come before the reference.
+    from lens import corpus_ui
+
+    frame = pd.DataFrame(columns=["id", "line", "candidate", "reference", "meteor", "bleu", "human", "precision",
+                                  "recall", "fmean", "penalty", "chunks", "matches", "candidate_length",
+                                  "reference_length", "best_reference", "optimal", "matches_exact", "matches_stem"])
+    order = corpus_ui.segment_column_order(frame)
+    assert sorted(order) == sorted(frame.columns)
+    assert order[:4] == ["id", "line", "candidate", "meteor"] and order[-1] == "reference"
+    config = corpus_ui.segment_columns(frame)
+    hidden = sorted(c for c in frame.columns if config[c].get("hidden"))
+    assert hidden == ["best_reference", "candidate_length", "fmean", "matches_exact", "matches_stem",
+                      "reference_length"]
