@@ -35,6 +35,38 @@ def test_fast_reader_matches_nltk(wordnet_reader):
     assert len(wordnet_reader.satellite_offsets) == 10693  # WordNet 3.0's adjective satellites
 
 
+def test_synset_names_equal_nltks_on_a_sample_of_every_data_file(wordnet_reader):
+    # synset_name reads only the first lemma and the index (not nltk's whole Synset): every
+    # 37th synset of each data file, satellites, markers such as "(a)" and capitals included,
+    # named by a fresh reader first (nothing in nltk's cache), then by nltk's own code.
+    import random
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from meteor_core.wordnet import _reader_class
+
+    root = wordnet_reader.root.path
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available"
+        ours = _reader_class()(root)
+        reference = WordNetCorpusReader(root, None)
+    keys = []
+    for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv")):
+        with open(f"{root}/data.{name}", encoding="utf-8") as f:
+            lines = [line for line in f if not line.startswith(" ")]
+        keys += [f"{pos}{int(line[:8]):08d}" for line in lines[::37]]
+        keys += [f"{pos}{int(line[:8]):08d}" for line in lines if "(" in line.split("|")[0].split(" ", 5)[4]][:50]
+    assert len(keys) > 3000
+    names = [ours.synset_name(key) for key in keys]
+    assert not any(ours._synset_offset_cache[p] for p in "nvasr")  # no Synset was built
+    expected = [reference.synset_from_pos_and_offset(key[0], int(key[1:])).name() for key in keys]
+    assert names == expected
+    assert sum(".s." in name for name in names) > 200  # satellites, named by their own pos
+    random.Random(3).shuffle(keys)
+    assert [ours.synset_name(key) for key in keys[:200]] == [reference.synset_from_pos_and_offset(
+        key[0], int(key[1:])).name() for key in keys[:200]]  # from the cache, the same
+
+
 def test_lexnames_has_45_files_in_order():
     assert len(LEXNAMES) == 45
     assert LEXNAMES[0] == "adj.all 3" and LEXNAMES[3] == "noun.Tops 1" and LEXNAMES[44] == "adj.ppl 3"
