@@ -734,7 +734,7 @@ class _LinksFirst:
     def solve(self, budget: int):
         work = sum(comp.p * comp.q for comp in self.components)
         if work > budget:
-            return _Search(self.components, self.base, "chunks", self.n).solve(0)
+            return self._give_up(budget)
         linkable = self._linkable()
         by_reference: dict[int, list[int]] = {}
         for c, options in linkable.items():
@@ -748,7 +748,7 @@ class _LinksFirst:
             work += spent
             sides.append((side, transposed))
         if work > budget:
-            return _Search(self.components, self.base, "chunks", self.n).solve(0)
+            return self._give_up(budget)
         # Floors on the most links: the in-order alignment (the crossings objective's
         # answer for these blocks) and a beam over each side.
         in_order, _, spent = self._complete((), (budget - work) // 8)
@@ -801,6 +801,12 @@ class _LinksFirst:
             if best is None or rank < best[0]:
                 best = (rank, pairs)
         return best[1], optimal, work
+
+    def _give_up(self, budget: int):
+        """Past the budget before searching: the components' fallback matchings, flagged, with
+        the whole budget reported spent (as _Search reports it), not the 0 units searched."""
+        chosen, _, _ = _Search(self.components, self.base, "chunks", self.n).solve(0)
+        return chosen, False, budget
 
     def _complete(self, linked, budget):
         """The rest of an alignment given its linked edges: each block's remaining positions

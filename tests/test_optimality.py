@@ -304,6 +304,15 @@ def test_preparing_the_programme_stays_within_the_budget(objective):
     assert len(outcome.links) == 25
 
 
+def test_a_stage_given_up_before_its_search_reports_the_budget_spent():
+    # 1,999 x "x" against ("x y") x 100, fewest chunks: the blocks' size alone passes the
+    # budget, so the fallback is returned, flagged. It reported 1 unit of work ("stopped after
+    # 1 node"); the whole budget is what it stands for, as when the search itself runs out.
+    outcome = align_paper(["x"] * 1999, ["x", "y"] * 100, (exact_stage(),), "chunks")[0]
+    assert not outcome.optimal and outcome.nodes == DEFAULT_NODE_BUDGET
+    assert len(outcome.links) == 100
+
+
 def test_thesaurus_stage_relates_words_not_pairs():
     """Issue 12 item 4 (French thesaurus, 2,000 tokens: 20 s): the stage asked the thesaurus
     about every (candidate, reference) pair. Now one lookup per word type."""
