@@ -245,3 +245,26 @@ def test_views_in_threads_keep_their_own_number_of_references():
         got = list(pool.map(lambda r: sv.view(r, bleu_for(r)), results))
     assert got == expected
     assert {v.sentence.signature.split("|")[0] for v in got} == {"nrefs:1", "nrefs:3"}
+
+
+@st.composite
+def _sufficient_statistics(draw):
+    """Statistics a segment can have: n-gram totals from the hypothesis length, matches up to them."""
+    sys_len = draw(st.integers(0, 12))
+    totals = tuple(max(sys_len - n + 1, 0) for n in range(1, 5))
+    counts = tuple(draw(st.integers(0, total)) for total in totals)
+    return sv._Statistics(counts, totals, sys_len, draw(st.integers(0, 15)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_sufficient_statistics(), st.sampled_from(["none", "floor", "exp"]), st.booleans())
+def test_bleu_arithmetic_equals_sacrebleus_compute_bleu(statistics, smooth_method, effective_order):
+    # The arithmetic is done here (sacreBLEU's BLEUScore formats strings it is never asked
+    # for); every float must be the one compute_bleu gives, bit for bit.
+    from sacrebleu.metrics import BLEU
+
+    theirs = BLEU.compute_bleu(list(statistics.counts), list(statistics.totals), statistics.sys_len,
+                               statistics.ref_len, smooth_method=smooth_method, effective_order=effective_order)
+    ours = sv._bleu(statistics, smooth_method, effective_order)
+    assert (ours.score, ours.counts, ours.totals, ours.bp, ours.sys_len, ours.ref_len) == (
+        theirs.score, tuple(theirs.counts), tuple(theirs.totals), theirs.bp, theirs.sys_len, theirs.ref_len)
