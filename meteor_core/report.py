@@ -3,7 +3,7 @@ plain-text explanation. Pure functions: no I/O."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Optional
+from typing import Callable, Optional
 
 from . import sacrebleu_view
 from .bleu import BleuResult, sentence_bleu
@@ -103,11 +103,30 @@ def segment_to_dict(result: SegmentResult) -> dict:
 def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True) -> dict:
     """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about as much as METEOR per pair).
     The top level repeats the best reference's entry of "references" (its lists are the same objects)."""
-    best = result.best
     per_reference = [segment_to_dict(r) for r in result.per_reference]
     out = dict(per_reference[result.best_index])  # the best reference's fields, converted once
     out["best_reference"] = result.best_index
     out["references"] = per_reference
+    out.update(_result_tail(result, bleu, with_bleu))
+    return out
+
+
+def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], with_bleu: bool = True) -> str:
+    """The text of dumps(result_to_dict(result, with_bleu=with_bleu)), with the best reference's
+    entry encoded once rather than twice (the top level repeats it: a third of a batch line, and
+    encoding is the largest cost of a line after METEOR itself). `dumps` must use json's default
+    separators (", " and ": "); tests compare the text with dumps of result_to_dict."""
+    entries = [dumps(segment_to_dict(r)) for r in result.per_reference]
+    best = result.best_index
+    tail = dumps(_result_tail(result, None, with_bleu))  # never empty: "stages", "warnings", "signature"
+    return (f'{{{entries[best][1:-1]}, "best_reference": {best}, "references": [{", ".join(entries)}], '
+            + tail[1:])
+
+
+def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_bleu: bool) -> dict:
+    """The keys after "references": BLEU (both views), stage status, warnings, signature."""
+    best = result.best
+    out = {}
     if with_bleu:
         bleu = bleu if bleu is not None else bleu_for(result)
         out["bleu"] = bleu_to_dict(bleu)

@@ -308,3 +308,26 @@ def test_batch_json_error_at_the_end_of_a_line_names_its_column(capsys, monkeypa
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["error"] for r in rows] == [
         f"line {k}: not valid JSON (Expecting ',' delimiter at column 45)" for k in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("with_bleu", [True, False])
+def test_batch_line_text_is_json_dumps_of_the_result_dict(with_bleu):
+    # batch encodes the best reference's entry once and splices it in at the top level; the
+    # text must be exactly json.dumps of result_to_dict (key order, spacing, escapes), for one
+    # reference, several (best not the first), non-ASCII text, quotes and backslashes.
+    from meteor_core import Scorer, MeteorConfig
+    from meteor_core.cli import _result_line
+    from meteor_core.report import result_to_dict
+
+    scorer = Scorer(MeteorConfig())
+    pairs = [("the cat sat on a mat", ["the cat sat on the mat"]),
+             ("running dogs bark", ["a cat", "the dog runs", "dogs are running and barking"]),
+             ("Straße „café“ naïve", ["strasse café naive", "Straße café"]),
+             ('say "hi" \\ 😀', ['said "hi" \\'])]
+    for candidate, references in pairs:
+        result = scorer.score(candidate, references)
+        out = result_to_dict(result, with_bleu=with_bleu)
+        expected = json.dumps(out, ensure_ascii=False)
+        assert _result_line(result, with_bleu) == expected
+        assert json.loads(expected)["best_reference"] == result.best_index
+    assert scorer.score(*pairs[1]).best_index == 1
