@@ -151,6 +151,21 @@ def _statistics(candidate: str, references: Sequence[str], lowercase: bool) -> _
     return _Statistics(tuple(counts), tuple(totals), length, closest)
 
 
+def _lowercased_statistics(candidate: str, references: Sequence[str], cased: _Statistics) -> _Statistics:
+    """_statistics(candidate, references, lowercase=True), given the cased statistics. When
+    the lowercased words are the cased words lowercased (see _words) and no two distinct words
+    of the pair lowercase alike, lowercasing renames words one to one, so every count is the
+    cased one: true of about 2 in 3 WMT22 pairs ("The" and "the" in one pair is the usual
+    exception), which saves counting the pair again."""
+    if not any(ch in text for text in (candidate, *references) for ch in _CASE_SENSITIVE_13A):
+        words = set(_words(candidate, lowercase=False))
+        for reference in references:
+            words.update(_words(reference, lowercase=False))
+        if len({word.lower() for word in words}) == len(words):
+            return cased
+    return _statistics(candidate, references, lowercase=True)
+
+
 #: sacreBLEU's default smoothing values (its BLEU.SMOOTH_DEFAULTS) for the methods used here.
 _SMOOTH_VALUE = {"none": None, "floor": 0.1, "exp": None}
 
@@ -245,7 +260,7 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
     statistics = cased_statistics or _statistics(candidate, refs, lowercase=False)
     previous = cased_score if cased_score is not None else _bleu(statistics).score  # sacreBLEU's sentence score
     if not keep_case:
-        statistics = _statistics(candidate, refs, lowercase=True)
+        statistics = _lowercased_statistics(candidate, refs, statistics)
         lowered = _bleu(statistics).score
         found.append(Difference("case", "sacreBLEU keeps case, this BLEU lowercases", previous - lowered))
         previous = lowered

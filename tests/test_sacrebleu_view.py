@@ -189,7 +189,12 @@ def _sacrebleu_sentence(candidate, references, lowercase):
 
 
 def _ours_sentence(candidate, references, lowercase):
-    ours = sv._bleu(sv._statistics(candidate, references, lowercase=lowercase))
+    # Lowercased: as differences() gets it, from the cased statistics (reused when lowercasing
+    # merges no two words, counted again otherwise).
+    statistics = sv._statistics(candidate, references, lowercase=False)
+    if lowercase:
+        statistics = sv._lowercased_statistics(candidate, references, statistics)
+    ours = sv._bleu(statistics)
     return ours.score, tuple(ours.counts), tuple(ours.totals), ours.sys_len, ours.ref_len
 
 
