@@ -233,11 +233,14 @@ def sentence_bleu(candidate: str, references: Sequence[str]) -> SacreBleu:
 
 
 def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) -> SacreBleu:
-    """sacrebleu.corpus_bleu with its defaults. `references[k]` are segment k's references (any
-    number per segment; sacreBLEU takes reference streams, so shorter lists are padded with None,
-    which it skips)."""
+    """sacrebleu.corpus_bleu with its defaults. `references[k]` are segment k's references (one
+    or more per segment; sacreBLEU takes reference streams, so shorter lists are padded with
+    None, which it skips)."""
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} reference lists")
+    empty = next((k for k, refs in enumerate(references) if not refs), None)
+    if empty is not None:  # sacreBLEU would fail deep inside (TypeError or IndexError)
+        raise ValueError(f"segment {empty + 1} has no reference; sacreBLEU needs at least one per segment")
     width = max((len(refs) for refs in references), default=0)
     streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
     metric = _metric(sentence=False)

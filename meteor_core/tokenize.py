@@ -184,7 +184,7 @@ def check_text(text: str, field: str) -> None:
         offset, ch = found.start(), found.group(0)
         raise MeteorInputError(
                 f"{field} contains control character U+{ord(ch):04X} at character {offset}; "
-                "remove it (only tab and newline are accepted as whitespace)"
+                "remove it (only tab, newline and carriage return are accepted as whitespace)"
             )
     found = _SURROGATE.search(text)
     if found:

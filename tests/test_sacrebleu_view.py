@@ -273,3 +273,11 @@ def test_bleu_arithmetic_equals_sacrebleus_compute_bleu(statistics, smooth_metho
     ours = sv._bleu(statistics, smooth_method, effective_order)
     assert (ours.score, ours.counts, ours.totals, ours.bp, ours.sys_len, ours.ref_len) == (
         theirs.score, tuple(theirs.counts), tuple(theirs.totals), theirs.bp, theirs.sys_len, theirs.ref_len)
+
+
+@pytest.mark.parametrize("references", [[["a"], []], [[]]])
+def test_corpus_bleu_refuses_a_segment_without_references(references):
+    # sacreBLEU itself fails with a TypeError or IndexError far from the cause.
+    candidates = ["a", "b"][:len(references)]
+    with pytest.raises(ValueError, match=f"segment {len(references)} has no reference"):
+        sv.corpus_bleu(candidates, references)
