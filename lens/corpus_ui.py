@@ -365,13 +365,13 @@ def segment_columns(frame: pd.DataFrame) -> dict:
         "reference_length": number("reference (tokens)", format="%d"),
         "best_reference": number("best ref. #", format="%d"), "optimal": st.column_config.CheckboxColumn("optimal"),
     }
+    # 19-20 columns scrolled sideways even at 1,400 px: the detail columns (and the matches
+    # per stage) start hidden, and the table toolbar's "Show/hide columns" menu shows them (the
+    # caption says so).
     for column in frame.columns:
         if column.startswith("matches_"):
-            config[column] = number(f"matches: {column[len('matches_'):]}", format="%d")
-    # 19-20 columns scrolled sideways even at 1,400 px: the detail columns start hidden, and
-    # the table toolbar's "Show/hide columns" menu shows them (the caption says so).
-    for column in frame.columns:
-        if column in HIDDEN_SEGMENT_COLUMNS or column.startswith("matches_"):
+            config[column] = {**number(f"matches: {column[len('matches_'):]}", format="%d"), "hidden": True}
+        elif column in HIDDEN_SEGMENT_COLUMNS:
             config[column] = {**config[column], "hidden": True}
     return config
 
