@@ -1,7 +1,7 @@
 """BLEU as MT papers report it: sacreBLEU (Post 2018) with its defaults (13a tokenization, case
-kept, exp smoothing) on the raw strings, with its signature: the `sacrebleu` package's own 13a
-tokenizer; the n-gram counting after it and the arithmetic (its compute_bleu) are done here,
-faster, and tests check both equal sacreBLEU's own calls. Beside it, the BLEU this project
+kept, exp smoothing) on the raw strings, with its signature. The 13a tokenization
+(tokenize_13a.py), the n-gram counting after it and the arithmetic (its compute_bleu) are done
+here, faster, and tests check that each equals sacreBLEU's own. Beside it, the BLEU this project
 shows next to METEOR (nltk, on METEOR's lowercased tokens: like with like) is a different
 number; `differences` says why on a given pair by changing one setting at a time (case, then
 smoothing, then tokens)."""
@@ -15,6 +15,7 @@ from typing import Optional, Sequence
 
 from .bleu import BleuResult
 from .result import MultiReferenceResult
+from .tokenize_13a import tokenize_13a
 
 MAX_ORDER = 4  # sacreBLEU's default n-gram order
 
@@ -60,18 +61,10 @@ def _metric(sentence: bool, lowercase: bool = False, smooth_method: str = "exp")
 
 
 def preload() -> None:
-    """Import sacreBLEU and build its tokenizer now (about 0.2 s) rather than at the first
+    """Import sacreBLEU and make its signatures now (about 0.2 s) rather than at the first
     score: a caller about to fork workers does it once for all of them."""
-    _tokenizer()
-
-
-@lru_cache(maxsize=1)
-def _tokenizer():
-    """sacreBLEU's default tokenizer (13a), one per process. Its lru_cache (keyed on the
-    tokenizer object and the line) makes a reference shared by many systems cost one
-    tokenization, and lets the lowercased statistics read the cased tokens back for free.
-    It holds no other state, so threads share it."""
-    return _metric(True).tokenizer
+    for sentence in (True, False):
+        _signature(sentence, 1)
 
 
 @lru_cache(maxsize=256)
@@ -96,12 +89,11 @@ def _words(text: str, lowercase: bool) -> list[str]:
     whitespace, split on whitespace. The lowercased words are the cased words lowercased when
     lowercasing commutes with 13a (see _CASE_SENSITIVE_13A): the cased line is then a cache
     hit, which saves a second 13a pass."""
-    tokenizer = _tokenizer()
     if not lowercase:
-        return tokenizer(text.rstrip()).split()
+        return tokenize_13a(text.rstrip()).split()
     if any(ch in text for ch in _CASE_SENSITIVE_13A):
-        return tokenizer(text.lower().rstrip()).split()
-    return tokenizer(text.rstrip()).lower().split()
+        return tokenize_13a(text.lower().rstrip()).split()
+    return tokenize_13a(text.rstrip()).lower().split()
 
 
 def _grams(words: list[str], n: int):

@@ -281,3 +281,42 @@ def test_corpus_bleu_refuses_a_segment_without_references(references):
     candidates = ["a", "b"][:len(references)]
     with pytest.raises(ValueError, match=f"segment {len(references)} has no reference"):
         sv.corpus_bleu(candidates, references)
+
+
+# -- the 13a tokenizer (tokenize_13a.py) against sacreBLEU's own ---------------------------------
+# Its rules look at digits, periods, commas, hyphens, rule 1's characters, line ends and the
+# entities; every string of up to 5 characters over those classes, then random text.
+from itertools import product  # noqa: E402
+
+from meteor_core.tokenize_13a import RULE1_CHARACTERS, tokenize_13a  # noqa: E402
+
+
+def _sacrebleu_13a():
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    return Tokenizer13a()
+
+
+def test_13a_equals_sacrebleu_on_every_short_string():
+    theirs = _sacrebleu_13a()
+    alphabet = "a1.,-+ \n"
+    differ = [text for length in range(6) for text in map("".join, product(alphabet, repeat=length))
+              if tokenize_13a(text) != theirs(text)]
+    assert differ == []
+
+
+def test_13a_rule1_characters_are_sacrebleus_class():
+    pattern = re.compile(r"[\{-\~\[-\` -\&\(-\+\:-\@\/]")  # sacreBLEU's class, as it writes it
+    assert sorted(RULE1_CHARACTERS) == [chr(c) for c in range(0x80) if pattern.fullmatch(chr(c))]
+    assert all(tokenize_13a(f"x{c}y") == f"x {c} y" for c in RULE1_CHARACTERS if not c.isspace())
+
+
+_TEXT_13A = st.lists(st.sampled_from(["a", "B", "7", "0", ".", ",", "-", " ", "\n", "-\n", "&quot;", "&amp;", "&lt;",
+                                      "&gt;", "&", "<skipped>", "'", "\t", "é", "Σ", "…", "\u00a0", "(", "$", "/",
+                                      "|", "~", "`", "@", "\\", "]", "^", "_"]), max_size=25).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXT_13A)
+def test_13a_equals_sacrebleu_on_random_text(text):
+    assert tokenize_13a(text) == _sacrebleu_13a()(text)
