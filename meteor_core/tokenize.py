@@ -68,8 +68,8 @@ _PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "ch
 # ASCII text has no marks or format characters, and \w means the same in both engines: the
 # standard library's faster `re` gives the same tokens there.
 _ASCII_WORD = r"\w+(?:['\-]\w+)*"
-_ASCII_PATTERNS = {"default": re.compile(rf"{_ASCII_WORD}|[^\w\s]"), "whitespace": re.compile(r"\S+"),
-                   "char": re.compile(rf"{_ASCII_WORD}|[^\w\s]")}
+_ASCII_PATTERNS = {"default": rf"{_ASCII_WORD}|[^\w\s]", "whitespace": r"\S+", "char": rf"{_ASCII_WORD}|[^\w\s]"}
+_ASCII_SPLITTERS = {name: re.compile(f"({pattern})") for name, pattern in _ASCII_PATTERNS.items()}
 # Unicode category Cc is exactly U+0000-U+001F and U+007F-U+009F; tab, newline, CR are whitespace.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -216,18 +216,23 @@ def is_punctuation(text: str) -> bool:
     return not any(ch.isalnum() for ch in text)
 
 
-def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int]]:
+def _resolve_tokenizer(tokenizer: str, language: str) -> str:
     from .languages import resolve
 
     lang = resolve(language)
     if tokenizer == "default" and lang is not None and lang.char_level:
-        tokenizer = "char"
+        return "char"
+    if tokenizer == "segmenter" and (lang is None or not lang.segmenter):
+        raise MeteorParameterError(f"no word segmenter for language {language!r}; use default or whitespace")
+    return tokenizer
+
+
+def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int]]:
+    """(token, start, end) of non-ASCII text (ASCII text: _split_ascii)."""
     if tokenizer == "segmenter":
-        if lang is None or not lang.segmenter:
-            raise MeteorParameterError(f"no word segmenter for language {language!r}; use default or whitespace")
-        return _segment(text, lang.segmenter)
-    if text.isascii():  # same tokens (no marks or format characters in ASCII), the faster engine
-        return [(m.group(0), m.start(), m.end()) for m in _ASCII_PATTERNS[tokenizer].finditer(text)]
+        from .languages import resolve
+
+        return _segment(text, resolve(language).segmenter)
     spans = [(m.group(0), m.start(), m.end()) for m in _PATTERNS[tokenizer].finditer(text)]
     # Format-only pieces are never tokens. Besides whitespace pieces, they come from the two
     # format characters that regex counts as word characters (Join_Control: ZWNJ, ZWJ), e.g.
@@ -235,6 +240,15 @@ def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int
     if tokenizer == "whitespace" or "\u200c" in text or "\u200d" in text:
         return [span for span in spans if not _only_format(span[0])]
     return spans
+
+
+def _split_ascii(text: str, tokenizer: str) -> tuple[list[str], list[int], list[int]]:
+    """(tokens, starts, ends) of ASCII text, in C-level passes: split on the token pattern
+    (captured) gives [gap, token, gap, token, ..., gap], so the running sum of the pieces'
+    lengths is where each piece starts, and a token ends where the next gap starts."""
+    pieces = _ASCII_SPLITTERS[tokenizer].split(text)
+    offsets = list(accumulate(map(len, pieces), initial=0))
+    return pieces[1::2], offsets[1:-1:2], offsets[2::2]
 
 
 def _only_format(piece: str) -> bool:
@@ -297,8 +311,18 @@ def tokenize(
         if len(text) > MAX_CHARS:
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
         check_text(text, field)
-        spans = _split(text, tokenizer, language)
-        forms = None  # matching forms: computed below, per token kept
+        tokenizer = _resolve_tokenizer(tokenizer, language)
+        if tokenizer != "segmenter" and text.isascii():
+            # The common case, in C-level passes only. ASCII has no marks or format characters
+            # and \w means the same in `re` and `regex`, so the faster engine gives the same
+            # tokens; a token's matching form is itself or its lowercase (matching_form), and
+            # lowercasing ASCII moves no token boundary.
+            texts, starts, ends = _split_ascii(text, tokenizer)
+            forms = texts if keep_case or not texts else " ".join(texts).lower().split(" ")
+            spans = list(zip(texts, starts, ends)) if drop_punctuation else None
+        else:
+            spans = _split(text, tokenizer, language)
+            forms = None  # matching forms: computed below, per token kept
     else:
         pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:
@@ -335,15 +359,20 @@ def tokenize(
         lengths = list(map(len, pieces))
         ends = list(map(add, accumulate(lengths), range(len(pieces))))
         spans = list(zip(pieces, map(sub, ends, lengths), ends))
-    if drop_punctuation:
-        kept = [k for k, span in enumerate(spans) if not is_punctuation(span[0])]
-        spans = [spans[k] for k in kept]
-        forms = None if forms is None else [forms[k] for k in kept]
-    if not spans:
+    if spans is None:  # ASCII text, every token kept: (texts, starts, ends) as split
+        count = len(texts)
+    else:
+        if drop_punctuation:
+            kept = [k for k, span in enumerate(spans) if not is_punctuation(span[0])]
+            spans = [spans[k] for k in kept]
+            forms = None if forms is None else [forms[k] for k in kept]
+        count = len(spans)
+    if not count:
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
-    if len(spans) > max_tokens:
-        raise MeteorInputError(f"{field} has {len(spans)} tokens; the limit is {max_tokens} per side")
-    if forms is None:
-        forms = [_cached_form(surface, keep_case, unicode_normalize) for surface, _, _ in spans]
-    texts, starts, ends = zip(*spans)
+    if count > max_tokens:
+        raise MeteorInputError(f"{field} has {count} tokens; the limit is {max_tokens} per side")
+    if spans is not None:
+        if forms is None:
+            forms = [_cached_form(surface, keep_case, unicode_normalize) for surface, _, _ in spans]
+        texts, starts, ends = zip(*spans)
     return Tokens(texts, forms, starts, ends)

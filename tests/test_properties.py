@@ -53,3 +53,29 @@ def test_corpus_is_not_the_mean():
     assert corpus.stats == MeteorStats(8, 8, 9, 5)
     assert corpus.score == pytest.approx(80 / 89 * (1 - 125 / 1024), abs=1e-12)
     assert corpus.score != pytest.approx(corpus.mean_segment_score)
+
+
+# ASCII text is tokenized by tokenize._split_ascii (the standard `re`, split on the captured
+# pattern, forms by lowercasing the joined tokens); every other text by the `regex` engine
+# with a matching form per token. On ASCII both must give the same tokens, forms and offsets.
+_ASCII_TEXT = st.lists(st.sampled_from(list("aZ09_-'.,;&() \t\n\r") + ["don't", "e-mail", "-x-", "A'b"]),
+                       max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_ASCII_TEXT, tokenizer=st.sampled_from(["default", "whitespace", "char"]), keep_case=st.booleans(),
+       drop_punctuation=st.booleans())
+def test_ascii_tokens_equal_the_unicode_engines(text, tokenizer, keep_case, drop_punctuation):
+    from meteor_core.errors import MeteorInputError
+    from meteor_core.tokenize import _PATTERNS, is_punctuation, matching_form, tokenize
+
+    expected = [(m.group(0), matching_form(m.group(0), keep_case), m.start(), m.end())
+                for m in _PATTERNS[tokenizer].finditer(text)
+                if not (drop_punctuation and is_punctuation(m.group(0)))]
+    try:
+        tokens = tokenize(text, tokenizer=tokenizer, keep_case=keep_case, drop_punctuation=drop_punctuation)
+    except MeteorInputError:
+        assert expected == []
+        return
+    assert [(t.text, t.norm, t.start, t.end) for t in tokens] == expected
+    assert all(text[t.start:t.end] == t.text for t in tokens)
