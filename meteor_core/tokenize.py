@@ -216,7 +216,9 @@ def is_punctuation(text: str) -> bool:
     return not any(ch.isalnum() for ch in text)
 
 
+@lru_cache(maxsize=256)  # per call otherwise: an import statement and two lookups per side of a pair
 def _resolve_tokenizer(tokenizer: str, language: str) -> str:
+    """The tokenizer `tokenizer` means for `language` (default: characters for CJK)."""
     from .languages import resolve
 
     lang = resolve(language)

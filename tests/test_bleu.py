@@ -88,3 +88,29 @@ def test_corpus_value_from_segment_counts_equals_nltks_corpus_bleu(smoothing):
     assert checked >= 10
     with pytest.raises(ValueError, match="pair up"):
         corpus_bleu(candidates, references, smoothing, segments[:-1])
+
+
+from collections import Counter  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SENTENCE = st.lists(st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "x", "y"]), min_size=1, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SENTENCE, st.lists(_SENTENCE, min_size=1, max_size=3))
+def test_matched_spans_equal_a_plain_clipping_oracle(candidate, references):
+    # Per order, leftmost first: an n-gram matches while it has been used fewer times than the
+    # reference holding it most often has it. Small vocabularies make n-grams repeat (the
+    # clipping path) and not repeat (the set path), with one or several references.
+    expected = []
+    for n in (1, 2, 3, 4):
+        used = Counter()
+        for start in range(len(candidate) - n + 1):
+            gram = tuple(candidate[start:start + n])
+            most = max(sum(tuple(ref[k:k + n]) == gram for k in range(len(ref) - n + 1)) for ref in references)
+            if used[gram] < most:
+                used[gram] += 1
+                expected.append((n, start, start + n))
+    assert sentence_bleu(candidate, references, "method1").matched_ngrams == tuple(expected)
