@@ -15,7 +15,7 @@ import pytest
 
 import paper_oracle
 from meteor_core import MeteorConfig, Scorer
-from meteor_core.align import align_paper
+from meteor_core.align import align_paper, count_chunks, count_crossings
 from meteor_core.params import DEFAULT_NODE_BUDGET
 from meteor_core.stages import FeatureStage, KeyStage, ThesaurusStage, exact_stage
 
@@ -404,3 +404,19 @@ def test_one_chunk_in_order_equals_the_search_on_small_blocks():
         assert pairs == paper_oracle.align(cand, ref, [str.__eq__], "chunks"), (cand, ref)
         fired += stage.optimal and paper_oracle.chunks(pairs) == 1
     assert fired > 50
+
+
+@pytest.mark.parametrize("n", [20, 40, 100])
+def test_alternating_words_under_fewest_chunks_get_two_chunks(n):
+    # A helper's attack: "x y" x n against "y x" x n. Two chunks exist (candidate 1.. against
+    # reference ..2n-2, then candidate 0 against reference 2n-1: 2n - 1 crossings), but past
+    # the budget the answer was the in-order alignment: 80 chunks at n = 40 (score 0.5). The
+    # longest diagonal runs, taken first, give the two chunks; the search cannot prove them
+    # within the budget, so they stay flagged, and the work stays within it.
+    cand, ref = ["x", "y"] * n, ["y", "x"] * n
+    outcome = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
+    pairs = [(e.candidate, e.reference) for e in outcome.links]
+    assert len(pairs) == 2 * n
+    assert count_chunks(pairs) == 2
+    assert count_crossings(pairs) == 2 * n - 1
+    assert outcome.nodes <= DEFAULT_NODE_BUDGET
