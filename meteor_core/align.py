@@ -727,6 +727,8 @@ class _LinksFirst:
                     return None
                 continue
             work += 1
+            if work > budget:  # many sets tie: walking them back is work too
+                return None
             for index, r in layers[t][key][1]:
                 stack.append((t - 1, keys_at[t - 1][index], chosen + (((positions[t - 1], r),) if r != _NONE else ())))
         return best, sets, work
@@ -766,8 +768,11 @@ class _LinksFirst:
                 floor = links
                 guess = [runs]
         for side, transposed in sides:
-            beam = self._link_sets(side, (budget - work) // 4, width=16)
-            if beam is not None:
+            allowance = (budget - work) // 4
+            beam = self._link_sets(side, allowance, width=16)
+            if beam is None:
+                work += max(0, allowance)  # it ran until the allowance was spent
+            else:
                 work += beam[2]
                 if beam[0] > floor:
                     floor = beam[0]
@@ -941,7 +946,7 @@ def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
                        key[2])
             work += 4 + len(points) + 2 * len(kept)  # a quarter unit per profile entry, half per comparison
             if work > budget:
-                return None, work >> 2
+                return None, budget >> 2
             for other in kept:
                 if all(map(le, other, profile)):
                     break
@@ -1434,8 +1439,8 @@ class _Search:
                 if pending:
                     choices = [choice for choice in choices if choice[0] >= 0 and options[choice[0]] == prev + 1]
                 work += len(choices) + (len(visible) >> 3)
-                if work > budget:
-                    return None, None, work
+                if work > budget:  # stop before this step: the whole budget is spent, no more
+                    return None, None, budget
                 for x, new_state, new_pending in choices:
                     if x >= 0:
                         r = options[x]
@@ -1529,7 +1534,7 @@ class _Search:
                 children, spent = _drop_dominated(children, later, self.loose_after[t], budget - work)
                 work += spent
                 if children is None:
-                    return None, None, work
+                    return None, None, budget
             entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
             if width is not None and len(entries) > width:
                 cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
