@@ -34,10 +34,18 @@ _HYPHEN_AFTER_DIGIT = re.compile(r"(?<=[0-9])-")
 _PADDED = {".": " . ", ",": " , "}.__getitem__
 
 
-@lru_cache(maxsize=65536)
+#: Lines up to this long are cached: every real segment, while a stream of long lines (up to
+#: 200,000 characters a side) cannot fill memory through the cache.
+CACHED_LINE_CHARS = 2000
+
+
 def tokenize_13a(line: str) -> str:
     """The 13a tokens of `line`, joined by single spaces (what sacreBLEU's Tokenizer13a
     returns). Cached: a reference shared by many systems is tokenized once."""
+    return _cached_13a(line) if len(line) <= CACHED_LINE_CHARS else _tokenize_13a(line)
+
+
+def _tokenize_13a(line: str) -> str:
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in line:
         line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
@@ -53,3 +61,6 @@ def tokenize_13a(line: str) -> str:
     if "-" in line:
         line = _HYPHEN_AFTER_DIGIT.sub(" - ", line)
     return " ".join(line.split())
+
+
+_cached_13a = lru_cache(maxsize=65536)(_tokenize_13a)

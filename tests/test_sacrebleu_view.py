@@ -320,3 +320,13 @@ _TEXT_13A = st.lists(st.sampled_from(["a", "B", "7", "0", ".", ",", "-", " ", "\
 @given(_TEXT_13A)
 def test_13a_equals_sacrebleu_on_random_text(text):
     assert tokenize_13a(text) == _sacrebleu_13a()(text)
+
+
+def test_13a_long_lines_are_tokenized_alike_but_not_cached():
+    from meteor_core.tokenize_13a import CACHED_LINE_CHARS, _cached_13a
+
+    line = "Mr. Smith, 3-4 &amp; 1,000.5 (x)... " * (CACHED_LINE_CHARS // 20)
+    before = _cached_13a.cache_info().currsize
+    assert len(line) > CACHED_LINE_CHARS
+    assert tokenize_13a(line) == _sacrebleu_13a()(line)
+    assert _cached_13a.cache_info().currsize == before
