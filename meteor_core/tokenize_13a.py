@@ -15,7 +15,7 @@ Rules 2 and 3 split on sacreBLEU's own patterns and replace only the captured pe
 comma by its padded form, which is exactly what their templates produce.
 
 tests/test_sacrebleu_view.py compares this with sacreBLEU's Tokenizer13a on every string of
-up to 6 characters over an alphabet of the characters the rules look at, and on random text.
+up to 5 characters over an alphabet of the characters the rules look at, and on random text.
 """
 from __future__ import annotations
 
