@@ -630,8 +630,8 @@ class _LinksFirst:
         return (linkable, base, positions, future, to_go, gaps), work
 
     def _link_sets(self, side, budget: int, width: Optional[int] = None, floor: int = 0):
-        """Every set of linked edges with the most links: (links, [sets], work), or None past
-        the budget or MAX_LINK_SETS. `side` (from _prepare_side): the positions of one side
+        """Every set of linked edges with the most links: (links, [sets], work), or (None, None,
+        work) past the budget (work: the budget) or MAX_LINK_SETS, or with no complete set. `side` (from _prepare_side): the positions of one side
         that can link, their options and fixed partners. A state is dropped when a bound
         cannot reach `floor` links. width: keep only that many states per position (a beam:
         its best is a floor for the exact run)."""
@@ -680,7 +680,7 @@ class _LinksFirst:
                         moves.append((r, 0, True))  # linked only if the next position continues
                 work += len(moves)
                 if work > budget:
-                    return None
+                    return None, None, budget
                 for r, gain, must in moves:
                     total = value + gain
                     if total + bound[r] < floor:
@@ -710,7 +710,7 @@ class _LinksFirst:
             layers.append(layer)
         finals = [(key, entry) for key, entry in layer.items() if not key[1]]
         if not finals:
-            return None
+            return None, None, work
         best = max(entry[0] for _, entry in finals)
         # Every path to a best final state (iterative depth-first walk back); the beam: one.
         sets = []
@@ -724,11 +724,11 @@ class _LinksFirst:
                 if width is not None:
                     break
                 if len(sets) > self.MAX_LINK_SETS:
-                    return None
+                    return None, None, work
                 continue
             work += 1
             if work > budget:  # many sets tie: walking them back is work too
-                return None
+                return None, None, budget
             for index, r in layers[t][key][1]:
                 stack.append((t - 1, keys_at[t - 1][index], chosen + (((positions[t - 1], r),) if r != _NONE else ())))
         return best, sets, work
@@ -758,44 +758,48 @@ class _LinksFirst:
         fixed_links = len(fixed) - count_chunks(list(fixed.items()))
         everything = list(fixed.items()) + in_order
         floor = len(everything) - count_chunks(everything) - fixed_links
-        guess = None  # the best set of linked edges seen: the alignment if all else fails
+        in_order_links = floor
+        guesses = []  # (links, set of linked edges) beating in order: the answer if all else fails
+        for side, transposed in sides:
+            links, sets, spent = self._link_sets(side, (budget - work) // 4, width=16)
+            work += spent  # a beam that fails still spent its work (all of its allowance, or less)
+            if links is not None and links > in_order_links:
+                floor = max(floor, links)
+                guesses.append((links, sorted((c, r) for r, c in sets[0]) if transposed else sets[0]))
         runs, spent = self._longest_runs(budget - work)
         work += spent
         if runs:
             everything = list(fixed.items()) + runs
             links = len(everything) - count_chunks(everything) - fixed_links
-            if links > floor:
-                floor = links
-                guess = [runs]
-        for side, transposed in sides:
-            allowance = (budget - work) // 4
-            beam = self._link_sets(side, allowance, width=16)
-            if beam is None:
-                work += max(0, allowance)  # it ran until the allowance was spent
-            else:
-                work += beam[2]
-                if beam[0] > floor:
-                    floor = beam[0]
-                    guess = [sorted((c, r) for r, c in beam[1][0])] if transposed else beam[1]
+            if links > in_order_links:
+                floor = max(floor, links)
+                guesses.append((links, runs))
         # Which side is cheap is not known beforehand: alternate, quadrupling the allowance.
         found = None
         allowance = 1000
         while found is None and work < budget:
             for side, transposed in sides:
                 spend = min(allowance, budget - work)
-                found = self._link_sets(side, spend, floor=floor)
-                if found is not None:
-                    work += found[2]
+                links, sets, spent = self._link_sets(side, spend, floor=floor)
+                # A failure counts the whole allowance: retrying is pointless when the cause is
+                # not the budget (too many tied sets), and the loop must end.
+                work += spent if links is not None else spend
+                if links is not None:
                     if transposed:
-                        found = (found[0], [sorted((c, r) for r, c in linked) for linked in found[1]], found[2])
+                        sets = [sorted((c, r) for r, c in linked) for linked in sets]
+                    found = (links, sets)
                     break
-                work += spend
             allowance *= 4
         if found is None:  # past the budget: the best alignment seen (flagged)
-            if guess is None:
+            if not guesses:
                 return in_order, False, work
-            chosen, _, spent = self._complete(guess[0], 0)
-            return chosen, False, work + spent
+            # Of the sets with the most links, the one whose completion crosses least (a beam's
+            # or the runs': either can win).
+            fixed_pairs = list(fixed.items())
+            most = max(links for links, _ in guesses)
+            completed = [self._complete(linked, 0)[0] for links, linked in guesses if links == most]
+            chosen = min(completed, key=lambda pairs: count_crossings(fixed_pairs + pairs))
+            return chosen, False, work
         sets = found[1]
         best = None
         optimal = True

@@ -428,9 +428,10 @@ def test_alternating_words_under_fewest_chunks_get_two_chunks(n):
 @given(cand=st.lists(st.sampled_from(["a", "b", "c", "cats", "cat"]), min_size=5, max_size=60),
        ref=st.lists(st.sampled_from(["a", "b", "c", "cats", "cat"]), min_size=5, max_size=60),
        objective=st.sampled_from(["crossings", "chunks"]), budget=st.sampled_from([200, 500, 2000]))
-def test_no_stage_spends_more_than_the_budget(cand, ref, objective, budget):
+def test_no_search_spends_more_than_the_budget(cand, ref, objective, budget):
     # Work stops before the step that would pass the budget, and a search that gives up
-    # reports the budget. Before: a step's units counted past it (up to 46 over under fewest
+    # reports the budget (budgets above the linear set-up: a unit per distinct word, and the
+    # one-chunk check, which smaller budgets do not stop). Before: a step's units counted past it (up to 46 over under fewest
     # crossings), and under fewest chunks the walk back over tied sets of linked edges was not
     # checked and a beam that ran out was not counted: 611 units over a budget of 500, 1,112
     # over 2,000 (3,000 random pairs of this shape).
