@@ -114,3 +114,21 @@ def test_matched_spans_equal_a_plain_clipping_oracle(candidate, references):
                 used[gram] += 1
                 expected.append((n, start, start + n))
     assert sentence_bleu(candidate, references, "method1").matched_ngrams == tuple(expected)
+
+
+def test_unsmoothed_value_is_nltks_bit_for_bit():
+    # Smoothing none is computed without nltk's Fractions: the float must still be nltk's
+    # exactly, and where an order has no match the reason quotes nltk's own tiny number.
+    exact = quoted = 0
+    for candidate, references in _cases(count=400, seed=3):
+        ours = sentence_bleu(candidate, references, "none")
+        expected = _nltk_value(candidate, references, "none")
+        if any(o.matched == 0 for o in ours.orders):
+            assert ours.score == 0.0
+            if expected > 0:
+                assert f"nltk returns {expected:.3g}," in ours.zero_reason
+                quoted += 1
+        else:
+            assert ours.score == expected, (candidate, references)
+            exact += 1
+    assert exact >= 50 and quoted >= 20
