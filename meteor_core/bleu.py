@@ -92,9 +92,9 @@ def _matched_spans(candidate: Sequence[str], references: Sequence[Sequence[str]]
 def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]], smoothing: str = "none") -> BleuResult:
     """nltk's sentence_bleu with its parts kept. The clipped counts are counted once (with the
     matched spans) and the value follows nltk's corpus_bleu arithmetic line for line (its
-    Fractions, smoothing function, brevity penalty and fsum), so it equals nltk's own call
-    bit for bit (tests/test_bleu.py) at no more than that call's cost, instead of nltk's
-    counts plus a second full nltk call."""
+    Fractions, smoothing function, brevity penalty and fsum; without smoothing, the same floats
+    without the Fractions), so it equals nltk's own call bit for bit (tests/test_bleu.py) at
+    less than that call's cost, instead of nltk's counts plus a second full nltk call."""
     from nltk.translate import bleu_score as nb
 
     candidate = list(candidate)
