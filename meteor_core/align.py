@@ -743,6 +743,7 @@ class _LinksFirst:
             for r in options:
                 by_reference.setdefault(r, []).append(c)
         fixed = {c: r for c, r in enumerate(self.base) if r >= 0}
+        fixed_pairs = list(fixed.items())  # in candidate order
         fixed_by_reference = {r: c for c, r in fixed.items()}
         sides = []
         for side_linkable, side_base, transposed in ((linkable, fixed, False), (by_reference, fixed_by_reference, True)):
@@ -755,8 +756,8 @@ class _LinksFirst:
         # answer for these blocks) and a beam over each side.
         in_order, _, spent = self._complete((), (budget - work) // 8)
         work += spent
-        fixed_links = len(fixed) - count_chunks(list(fixed.items()))
-        everything = list(fixed.items()) + in_order
+        fixed_links = len(fixed) - count_chunks(fixed_pairs)
+        everything = fixed_pairs + in_order
         floor = len(everything) - count_chunks(everything) - fixed_links
         in_order_links = floor
         guesses = []  # (links, set of linked edges) beating in order: the answer if all else fails
@@ -769,7 +770,7 @@ class _LinksFirst:
         runs, spent = self._longest_runs(budget - work)
         work += spent
         if runs:
-            everything = list(fixed.items()) + runs
+            everything = fixed_pairs + runs
             links = len(everything) - count_chunks(everything) - fixed_links
             if links > in_order_links:
                 floor = max(floor, links)
@@ -795,7 +796,6 @@ class _LinksFirst:
                 return in_order, False, work
             # Of the sets with the most links, the one whose completion crosses least (a beam's
             # or the runs': either can win).
-            fixed_pairs = list(fixed.items())
             most = max(links for links, _ in guesses)
             completed = [self._complete(linked, 0)[0] for links, linked in guesses if links == most]
             chosen = min(completed, key=lambda pairs: count_crossings(fixed_pairs + pairs))
@@ -804,7 +804,6 @@ class _LinksFirst:
         best = None
         optimal = True
         positions = sorted(c for comp in self.components for c in comp.cands)
-        fixed_pairs = [(i, j) for i, j in enumerate(self.base) if j >= 0]
         # The linked edges' own crossings bound the whole; the rest only adds crossings.
         ranked = sorted((count_crossings(fixed_pairs + linked), number) for number, linked in enumerate(sets))
         for lower, number in ranked:

@@ -230,7 +230,8 @@ def _resolve_tokenizer(tokenizer: str, language: str) -> str:
 
 
 def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int]]:
-    """(token, start, end) of non-ASCII text (ASCII text: _split_ascii)."""
+    """(token, start, end) of the text the ASCII path leaves (non-ASCII text, and any text for
+    the segmenter): _split_ascii does the rest."""
     if tokenizer == "segmenter":
         from .languages import resolve
 
