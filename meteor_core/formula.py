@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .frozen import build
 from .params import MeteorParams
 
 
@@ -63,4 +64,6 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     else:
         penalty = params.gamma * fragmentation ** params.beta
     score = (1 - penalty) * fmean
-    return MeteorBreakdown(precision, recall, fmean, fragmentation, penalty, score, note)
+    # frozen.build: once per scored pair, where the generated __init__ was a tenth of building a result
+    return build(MeteorBreakdown, {"precision": precision, "recall": recall, "fmean": fmean,
+                                   "fragmentation": fragmentation, "penalty": penalty, "score": score, "note": note})

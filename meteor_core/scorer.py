@@ -1,9 +1,10 @@
 """The one entry point that turns (candidate, references) into result objects."""
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, count, repeat
+from operator import add, mul, ne, sub
 from typing import Callable, Optional, Sequence
 
 from .align import align_stages
@@ -19,6 +20,10 @@ from .references import ReferencesInput, score_each_reference  # ReferencesInput
 from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
 
 __version__ = "0.1.0"
+
+# As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).
+_ZERO_ABOVE = (0).__gt__
+_ZERO_AT_MOST = (0).__le__
 
 
 NLTK_STAGE_DESCRIPTIONS = {
@@ -138,34 +143,37 @@ class Scorer:
                 reference_free[j] = False
             if new:  # C-level passes (filter, compress) rather than generator loops, per stage
                 cumulative = tuple(filter(None, by_candidate))
-                unmatched_c = tuple(compress(range(n), [j < 0 for j in reference_of]))
+                unmatched_c = tuple(compress(range(n), map(_ZERO_ABOVE, reference_of)))  # j < 0
                 unmatched_r = tuple(compress(range(m), reference_free))
             new = tuple(new)
             snapshots.append(build(StageSnapshot, {
                 "stage": name, "new_links": new, "links": cumulative, "unmatched_candidate": unmatched_c,
                 "unmatched_reference": unmatched_r, "candidate_edges": candidate_edges, "optimal": optimal,
                 "nodes": nodes}))
-        # Chunks and crossings in one pass over the links in candidate order, no sorting.
+        # Chunks, then crossings per chunk, in candidate order, no sorting. C-level passes find
+        # the chunks: link k continues link k - 1's chunk iff both its positions are one more,
+        # i.e. iff it has the same diagonal (j - i) and the same i - k (no gap in the candidate);
+        # one integer key holds both (0 <= i - k <= n), and a chunk is a run of equal keys.
+        linked = list(map(_ZERO_AT_MOST, reference_of))  # j >= 0
+        cand_linked = list(compress(range(n), linked))
+        ref_linked = list(compress(reference_of, linked))
+        keys = list(map(add, map(mul, map(sub, ref_linked, cand_linked), repeat(n + 1)),
+                        map(sub, cand_linked, count())))
+        starts = [0, *compress(range(1, len(keys)), map(ne, keys[1:], keys))] if keys else []
         spans = []
-        partners: list[int] = []  # reference positions seen so far, ascending (for crossings)
+        partners: list[int] = []  # reference positions of earlier chunks, ascending (for crossings)
         crossings = 0
-        last_i = last_j = -2
-        for i, j in enumerate(reference_of):
-            if j < 0:
-                continue
-            if i == last_i + 1 and j == last_j + 1:
-                spans[-1][1] = i + 1
-                spans[-1][3] = j + 1
-            else:
-                spans.append([i, i + 1, j, j + 1])
-            at = bisect_right(partners, j)
-            crossings += len(partners) - at  # earlier candidates linked further right cross this one
-            partners.insert(at, j)
-            last_i, last_j = i, j
-        for k, (a, b, c, d) in enumerate(spans):
-            span = spans[k] = new_object(ChunkSpan)  # frozen.build, inline
-            set_attribute(span, "__dict__", {"candidate_start": a, "candidate_end": b, "reference_start": c,
-                                             "reference_end": d})
+        for start, stop in zip(starts, [*starts[1:], len(keys)]):
+            i, j, length = cand_linked[start], ref_linked[start], stop - start
+            # Earlier links further right cross each link of the chunk; none lies inside the
+            # chunk's reference range (one link per position), so the count is the same for all.
+            at = bisect_left(partners, j)
+            crossings += length * (len(partners) - at)
+            partners[at:at] = range(j, j + length)
+            span = new_object(ChunkSpan)  # frozen.build, inline
+            set_attribute(span, "__dict__", {"candidate_start": i, "candidate_end": i + length, "reference_start": j,
+                                             "reference_end": j + length})
+            spans.append(span)
         spans = tuple(spans)
         stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
                                     "chunks": len(spans)})

@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 from meteor_core import MeteorConfig, MeteorParams, Scorer
 from meteor_core.formula import MeteorStats, compute
 
+import paper_oracle
+
 VOCAB = ["the", "cat", "cats", "sat", "on", "mat", "a", "dog", ",", "car", "auto"]
 sentence = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=10)
 EXACT_STEM = Scorer(MeteorConfig(stages=("exact", "stem")))
@@ -27,6 +29,30 @@ def test_score_in_unit_interval_and_multi_reference_is_max(cand, refs, alpha, be
         b = r.breakdown
         for value in (b.precision, b.recall, b.fmean, b.penalty, b.score):
             assert not math.isnan(value) and 0.0 <= value <= 1.0
+
+
+# Word lists where long chunks cross each other (a crossing chunk of several links counts once
+# per link it crosses) and where words repeat (the aligner chooses among occurrences).
+_CHUNKY = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "cat", "sat"]), min_size=1, max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cand=_CHUNKY, ref=_CHUNKY, objective=st.sampled_from(["crossings", "chunks"]))
+def test_crossings_and_chunk_spans_follow_the_definitions(cand, ref, objective):
+    """The result's crossings, chunks and chunk spans, counted by the scorer in one pass per
+    chunk, equal the pairwise definitions of the independent oracle on its links."""
+    best = Scorer(MeteorConfig(stages=("exact",), objective=objective)).score(cand, [ref]).best
+    pairs = [(link.candidate, link.reference) for link in best.links]
+    assert best.crossings == paper_oracle.crossings(pairs)
+    assert best.stats.chunks == len(best.chunk_spans) == paper_oracle.chunks(pairs)
+    covered = sorted((span.candidate_start + k, span.reference_start + k)
+                     for span in best.chunk_spans for k in range(span.length))
+    assert covered == sorted(pairs)  # each span: consecutive links, in order on both sides
+    for span in best.chunk_spans:
+        assert span.reference_end - span.reference_start == span.length
+        # maximal: the links just outside the span do not continue it
+        assert (span.candidate_start - 1, span.reference_start - 1) not in pairs
+        assert (span.candidate_end, span.reference_end) not in pairs
 
 
 @settings(max_examples=60, deadline=None)
