@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
@@ -66,10 +68,32 @@ def _start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
+#: How often a worker checks that the process that started it is still there.
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker waits for tasks in a blocking queue read; if the caller is killed (SIGTERM or
+    SIGKILL to its process alone, as a supervisor does), nothing would wake it and it would
+    live on, orphaned. So a daemon thread exits the worker once its parent has changed."""
+    while True:
+        time.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _become_worker() -> None:
+    # Ctrl-C reaches every process of the terminal's group. The caller handles it (stops, shuts
+    # the pool down, says "interrupted"); a worker that took it too printed a traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
+
+
 def _init_worker(config, synonym_tables) -> None:
     global _worker_scorer
     from .scorer import Scorer
 
+    _become_worker()
     _worker_scorer = Scorer(config, synonym_tables)
 
 
@@ -77,6 +101,7 @@ def _adopt_scorer(scorer) -> None:
     """Under fork: the caller's own Scorer, inherited with the process, so its word caches
     (stems, synonym sets) are as warm as the caller's instead of empty."""
     global _worker_scorer
+    _become_worker()
     _worker_scorer = scorer
 
 

@@ -149,3 +149,83 @@ def test_threaded_caller_scores_in_process_below_the_fresh_worker_minimum(monkey
     list(parallel.score_segments(scorer, *pairs, workers=parallel.MIN_FRESH_WORKERS))
     list(parallel.score_segments(scorer, ["a b"] * 9, [["a b"]] * 9, workers=parallel.MIN_FRESH_WORKERS))
     assert started == [1, parallel.MIN_FRESH_WORKERS, 1]
+
+
+def _batch_with_workers(tmp_path):
+    """`batch --workers 2` in its own session, fed 600 lines through a pipe left open (so it
+    is still running, waiting for input), once both workers exist: (process, worker pids,
+    stderr path). Linux: children are read from /proc."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    errors = tmp_path / "stderr.txt"
+    process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
+                               stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors.open("wb"),
+                               cwd=root, start_new_session=True)
+    line = json.dumps({"candidate": "the cat sat on the mat", "references": ["a cat was on the mat"]}) + "\n"
+    process.stdin.write(line.encode() * 600)
+    process.stdin.flush()
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        workers = [int(pid) for task in Path(f"/proc/{process.pid}/task").iterdir()
+                   for pid in (task / "children").read_text().split()]
+    assert len(workers) == 2, "the pool did not start"
+    return process, workers, errors
+
+
+def _running(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGKILL"])
+def test_workers_exit_when_the_batch_process_is_killed_alone(tmp_path, signal_name):
+    """A supervisor signals the main process only: its workers must not live on, orphaned.
+    (They did: blocked forever in the task queue read, seen at 1 min 45 s by a tester.)"""
+    import os
+    import signal
+    import time
+
+    process, workers, _ = _batch_with_workers(tmp_path)
+    os.kill(process.pid, getattr(signal, signal_name))
+    process.wait()
+    process.stdin.close()
+    deadline = time.monotonic() + 30  # a liveness bound, not a speed claim (workers check every 0.5 s)
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_stops_a_pooled_batch_with_one_message(tmp_path):
+    """Ctrl-C reaches the whole process group: the workers leave it to the main process, which
+    says "interrupted" once (exit code 130), with no traceback from each worker."""
+    import os
+    import signal
+    import time
+
+    process, workers, errors = _batch_with_workers(tmp_path)
+    time.sleep(0.5)
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 130
+    process.stdin.close()
+    deadline = time.monotonic() + 30
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _running(pid)]
+    assert errors.read_text() == "interrupted\n"
