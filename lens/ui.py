@@ -62,7 +62,10 @@ DEFAULTS: dict[str, str] = {
     "mode": DEFAULT_CONFIG.mode, "objective": DEFAULT_CONFIG.objective, "stages": ",".join(DEFAULT_CONFIG.stages),
     "alpha": repr(DEFAULT_CONFIG.params.alpha), "beta": repr(DEFAULT_CONFIG.params.beta),
     "gamma": repr(DEFAULT_CONFIG.params.gamma), "lang": DEFAULT_CONFIG.language, "tok": DEFAULT_CONFIG.tokenizer,
+    "keep_case": "false", "zero_pen": "false", "smoothing": DEFAULT_CONFIG.bleu_smoothing,
 }
+#: Link parameters that are switches, written "true" / "false".
+SWITCHES = ("keep_case", "zero_pen")
 TEXT_PARAMETERS = ("cand", "ref")
 
 
@@ -112,7 +115,24 @@ def _check_one(name: str, raw: str, language: str) -> object:
         return MeteorConfig(language=raw).language  # aliases resolve as in the CLI: pt -> pt-BR
     if name == "tok":
         return MeteorConfig(tokenizer=raw, language=language).tokenizer
+    if name in SWITCHES:
+        if raw.lower() not in ("true", "false", "1", "0"):
+            raise MeteorParameterError(f"{name} must be true or false, got {raw!r}")
+        return raw.lower() in ("true", "1")
+    if name == "smoothing":
+        return MeteorConfig(bleu_smoothing=raw).bleu_smoothing
     raise KeyError(name)
+
+
+def link_text(value) -> str:
+    """A setting as its link parameter writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value)
 
 
 def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProblem, ...]]:
@@ -129,7 +149,8 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
     if params.get("ref"):
         settings["refs"] = list(params["ref"])
     language = DEFAULT_CONFIG.language
-    for name in ("lang", "mode", "objective", "stages", "alpha", "beta", "gamma", "tok"):  # lang first: tok needs it
+    for name in ("lang", "mode", "objective", "stages", "alpha", "beta", "gamma", "tok", *SWITCHES,
+                 "smoothing"):  # lang first: tok needs it
         if not params.get(name):
             continue
         raw = params[name][-1]
@@ -269,7 +290,10 @@ def _write_query_params(references: list[str]) -> None:
     st.query_params.from_dict({
         "cand": _v("cand"), "ref": references, "mode": _v("mode"), "objective": _v("objective"),
         "stages": ",".join(_v("stages")), "alpha": repr(float(_v("alpha"))), "beta": repr(float(_v("beta"))),
-        "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok")})
+        "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok"),
+        # Case, the single-chunk rule and BLEU smoothing change the numbers too: a link without
+        # them showed its recipient another score.
+        **{name: link_text(bool(_v(name))) for name in SWITCHES}, "smoothing": _v("smoothing")})
 
 
 def show_link_problems() -> None:
@@ -277,10 +301,7 @@ def show_link_problems() -> None:
     for problem in st.session_state.get("_link_problems", ()):
         name = problem.parameter
         if problem.used and f"v_{name}" in st.session_state:
-            current = _v(name)
-            current = ",".join(current) if isinstance(current, list) else (
-                repr(float(current)) if isinstance(current, float) else str(current))
-            if current != problem.used:
+            if link_text(_v(name)) != problem.used:
                 continue  # the user has changed it since
         st.warning(md_escape(problem.message))
 

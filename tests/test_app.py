@@ -168,17 +168,40 @@ def test_bad_input_gives_a_message_not_a_traceback(params, message):
     ("alpha", "5", "0.9"), ("alpha", "1.5", "0.9"), ("gamma", "2", "0.5"), ("beta", "-1", "3.0"),
     ("alpha", "nan", "0.9"), ("mode", "bleu", "paper"), ("objective", "fewest", "crossings"),
     ("stages", "exact,lemma", "exact,stem,synonym"), ("lang", "xx", "en"), ("tok", "segmenter", "default"),
+    ("keep_case", "maybe", "false"), ("zero_pen", "yes", "false"), ("smoothing", "method9", "none"),
 ])
 def test_invalid_link_values_are_reported_and_replaced_by_the_default(name, value, default, wordnet_reader):
     """Never clamped silently: a warning names the parameter, the value and the default used,
     the numbers are the default's, and the link is rewritten to what the page shows."""
     cand, ref = "the cat sat on a mat", "the cat sat on the mat"
     at = _app(cand=cand, ref=ref, **{name: value})
-    warning = next(w.replace("\\", "").replace("\u2060", "") for w in _warnings(at)
-                   if w.startswith(f"Link parameter {name}"))
+    shown = [w.replace("\\", "").replace("\u2060", "") for w in _warnings(at)]  # markdown escapes removed
+    warning = next(w for w in shown if w.startswith(f"Link parameter {name}="))
     assert f"{name}='{value}' not used" in warning and f"Using the default {name}={default} instead" in warning
     assert at.query_params[name] == default
     assert _metric(at, "METEOR") == f"{score(cand, [ref]).score:.4f}"
+
+
+def test_link_carries_case_single_chunk_rule_and_smoothing(wordnet_reader):
+    """A tester's find: the link dropped keep case, the single-chunk rule and BLEU smoothing,
+    so whoever opened it saw another score. Now a link with them gives the core's numbers for
+    them, and the page writes them back."""
+    from meteor_core.report import bleu_for
+
+    cand, ref = "The Cat sat on the mat .", "the cat is sitting on the mat"
+    at = _app(cand=cand, ref=ref, objective="chunks", keep_case="true", zero_pen="true", smoothing="method1")
+    assert not [w for w in _warnings(at) if w.startswith("Link parameter")]
+    expected = score(cand, [ref], objective="chunks", keep_case=True, zero_penalty_single_chunk=True,
+                     bleu_smoothing="method1")
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+    assert expected.score != score(cand, [ref], objective="chunks").score  # case changes this pair's score
+    assert "case:kept" in _signature(at) and "pen0:1chunk" in _signature(at)
+    assert (at.query_params["keep_case"], at.query_params["zero_pen"], at.query_params["smoothing"]) == \
+        ("true", "true", "method1")
+    assert bleu_for(expected).smoothing == "method1"
+    plain = _app(cand=cand, ref=ref)
+    assert (plain.query_params["keep_case"], plain.query_params["zero_pen"], plain.query_params["smoothing"]) == \
+        ("false", "false", "none")
 
 
 def test_beta_25_is_allowed_as_in_the_cli(wordnet_reader):
