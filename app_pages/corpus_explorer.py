@@ -82,14 +82,13 @@ if analysis is not None:
     st.subheader("Segments")
     f1, f2, f3 = st.columns([2, 3, 2])
     low, high = f1.slider("METEOR between", 0.0, 1.0, (0.0, 1.0), step=0.01, key="meteor-range")
-    search = f2.text_input("Search id, candidate or reference", key="search")
+    search = f2.text_input("Search id, candidate or reference", key="search",
+                           help="Case-insensitive, plain text; every reference of a segment is searched, "
+                                "not only the best one the table shows.")
     order = f3.selectbox("Order", list(ORDERS), key="order")
     shown = frame[(frame["meteor"] >= low) & (frame["meteor"] <= high)]
     if search:
-        needle = search.lower()
-        shown = shown[shown["id"].astype(str).str.lower().str.contains(needle, regex=False)
-                      | shown["candidate"].str.lower().str.contains(needle, regex=False)
-                      | shown["reference"].str.lower().str.contains(needle, regex=False)]
+        shown = shown[corpus_ui.search_mask(shown, analysis, search)]
     column, ascending = ORDERS[order]
     sort_values = (shown["meteor"] - shown["bleu"]) if column == "gap" else shown[column]
     shown = shown.iloc[sort_values.reset_index(drop=True).sort_values(ascending=ascending, kind="stable").index]

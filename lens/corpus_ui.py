@@ -346,6 +346,18 @@ def selectable_scatter(selection: Selection, figure, content: Sequence, name: st
 
 
 # -- table views ----------------------------------------------------------------------------
+def search_mask(frame: pd.DataFrame, analysis: CorpusAnalysis, needle: str) -> pd.Series:
+    """Rows of the segments table whose id, candidate or any reference contains `needle`
+    (case-insensitive, plain text). The table shows the best reference only; a search that
+    looked there alone missed words of a segment's other references."""
+    needle = needle.lower()
+    segments, index_of_line = analysis.corpus.segments, analysis.index_of_line
+    references = frame["line"].map(lambda line: "\n".join(segments[index_of_line[line]].references))
+    return (frame["id"].astype(str).str.lower().str.contains(needle, regex=False)
+            | frame["candidate"].str.lower().str.contains(needle, regex=False)
+            | references.str.lower().str.contains(needle, regex=False))
+
+
 def segment_columns(frame: pd.DataFrame) -> dict:
     """Readable headers with units; numbers rounded for display only (exports keep full
     precision)."""

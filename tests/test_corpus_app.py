@@ -226,3 +226,23 @@ def test_segment_table_shows_the_scores_and_hides_the_details():
     hidden = sorted(c for c in frame.columns if config[c].get("hidden"))
     assert hidden == ["best_reference", "candidate_length", "fmean", "matches_exact", "matches_stem",
                       "reference_length"]
+
+
+def test_search_finds_words_of_every_reference_not_only_the_best():
+    """A tester's find: "loudly" and "costs" are in a reference of some segment, but not in the
+    best reference the table shows, and the search found 0 of 3."""
+    data = ("id\tcandidate\tref_a\tref_b\n"
+            "s1\tthe cat sat on the mat\ta cat was on the mat\tthe cat sat on the rug\n"
+            "s2\tthe dog barked\tthe dog barked loudly\tthe hound barked\n"
+            "s3\tprices went up in march\tprices rose in march\tcosts increased in march\n").encode()
+    at = _upload(_page("corpus_explorer.py"), "two_refs.tsv", data)
+    at.multiselect(key="corpus-ref-cols").set_value(["ref_a", "ref_b"]).run()
+    _clean(at)
+    table = _segments_table(at)
+    shown = set(table["reference"])
+    assert "the dog barked loudly" not in shown and "costs increased in march" not in shown  # not the best
+    for needle, found in (("hound", ["s2"]), ("LOUDLY", ["s2"]), ("costs", ["s3"]), ("march", ["s3"]),
+                          ("s1", ["s1"]), ("the cat", ["s1"]), ("zebra", [])):
+        at.text_input(key="search").input(needle).run()
+        _clean(at)
+        assert sorted(_segments_table(at)["id"]) == found, needle
