@@ -234,6 +234,15 @@ def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
 
 
+def _edit_text(name: str) -> None:
+    """Typed text: once the pair is no longer the chosen worked example, the box says so (and
+    choosing that example again reloads it: the unchanged choice fired no change before)."""
+    _sync(name)
+    example = BY_KEY.get(_v("example"))
+    if example is not None and (_v("cand"), _v("refs")) != (example.candidate, "\n".join(example.references)):
+        _set("example", NO_EXAMPLE)
+
+
 def _load_example() -> None:
     _sync("example")
     example = BY_KEY.get(_v("example"))
@@ -401,8 +410,9 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
     show_link_problems()
     _sidebar(segment_page)
     if with_text:
-        _widget(st.text_area, "Candidate (system output)", "cand", height=80)
-        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", height=100)
+        _widget(st.text_area, "Candidate (system output)", "cand", on_change=_edit_text, args=("cand",), height=80)
+        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", on_change=_edit_text,
+                args=("refs",), height=100)
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         _write_query_params(references)

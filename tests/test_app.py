@@ -92,6 +92,25 @@ def test_portuguese_example_is_scored_as_portuguese():
     assert "lang:pt-BR" in _signature(at)
 
 
+def test_typing_leaves_the_worked_example_so_it_can_be_chosen_again(wordnet_reader):
+    """A tester's find: after typing, the box still named the example, and choosing it again
+    did nothing (the choice had not changed). Now typing clears the box; choosing the example
+    brings its text back. Typing the example's own text back is still the example."""
+    from lens.examples import DEFAULT_EXAMPLE
+
+    at = _app()
+    assert at.selectbox(key="w_example").value == DEFAULT_EXAMPLE.key
+    at.text_area(key="w_refs").input("\n".join(DEFAULT_EXAMPLE.references)).run()  # unchanged text
+    assert at.selectbox(key="w_example").value == DEFAULT_EXAMPLE.key
+    at.text_area(key="w_cand").input("my own sentence here").run()
+    assert at.selectbox(key="w_example").value == "\u2014"  # "choose one..."
+    assert at.query_params["cand"] == "my own sentence here"
+    at.selectbox(key="w_example").set_value(DEFAULT_EXAMPLE.key).run()
+    assert not at.exception
+    assert at.text_area(key="w_cand").value == DEFAULT_EXAMPLE.candidate
+    assert at.query_params["cand"] == DEFAULT_EXAMPLE.candidate
+
+
 def test_example_labels_fit_the_sidebar_select_box():
     # The closed select box in the default-width sidebar shows about 27 characters and cuts
     # the rest ("Stem and synonym stages both fi..." was on screen); the note says the rest.
