@@ -243,6 +243,24 @@ def _edit_text(name: str) -> None:
         _set("example", NO_EXAMPLE)
 
 
+def _english_only_mode_yields(note: str) -> None:
+    """nltk and METEOR 1.5 are English only: with another language the mode yields to paper
+    (as for a link), and the page says why instead of showing an error in place of a result."""
+    if _v("lang") != "en" and _v("mode") != "paper":
+        old = _v("mode")
+        _set("mode", "paper")
+        _follow_mode(old)
+        if note:
+            st.session_state["_mode_note"] = note.format(mode=MODE_LABELS.get(old, old),
+                                                         language=LANGUAGES.get(_v("lang"), _v("lang")))
+
+
+def _change_language() -> None:
+    _sync("lang")
+    _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for {language}.")
+    reset_how_step()
+
+
 def _load_example() -> None:
     _sync("example")
     example = BY_KEY.get(_v("example"))
@@ -250,10 +268,7 @@ def _load_example() -> None:
         _set("cand", example.candidate)
         _set("refs", "\n".join(example.references))
         _set("lang", example.language)
-        if example.language != "en" and _v("mode") != "paper":  # nltk and METEOR 1.5 are English only
-            old = _v("mode")
-            _set("mode", "paper")
-            _follow_mode(old)
+        _english_only_mode_yields("")  # the example's own language; its text says so
     reset_how_step()
 
 
@@ -360,9 +375,12 @@ def _sidebar(segment_page: bool) -> None:
             st.warning(f"Synonym stage unavailable: {md_escape(status.message)}")
         if mode == "meteor15":
             show_meteor15_data_status()
-        _widget(st.selectbox, "Language", "lang", options=list(LANGUAGES),
+        _widget(st.selectbox, "Language", "lang", on_change=_change_language, options=list(LANGUAGES),
                 format_func=lambda c: f"{LANGUAGES[c]} ({c})", help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
                      "where a thesaurus is installed.")
+        note = st.session_state.pop("_mode_note", None)
+        if note:
+            st.info(md_escape(note))
         if st.toggle("What each language gets", key="w_show_capabilities"):
             show_capabilities()
         if st.toggle("Options and parameters", key="w_show_options"):

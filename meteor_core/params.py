@@ -173,7 +173,7 @@ class MeteorConfig:
         if not isinstance(self.params, MeteorParams):
             raise MeteorParameterError(f"params must be MeteorParams, got {self.params!r}")
         if self.mode == "meteor15":
-            self._check_meteor15(lang.code)
+            self._check_meteor15(lang)
         elif self.params.delta is not None:
             raise MeteorParameterError("delta (content vs function words) is a METEOR 1.5 parameter: use mode meteor15")
         elif self.weights is not None:
@@ -217,10 +217,10 @@ class MeteorConfig:
             raise MeteorParameterError(
                 f"bleu_smoothing must be one of {', '.join(SMOOTHING_METHODS)}, got {self.bleu_smoothing!r}")
 
-    def _check_meteor15(self, language: str) -> None:
-        if language != "en":
+    def _check_meteor15(self, lang) -> None:
+        if lang.code != "en":
             raise MeteorParameterError(
-                f"meteor15 mode reproduces METEOR 1.5 with its English data (-l en); use paper mode for {language}")
+                f"meteor15 mode reproduces METEOR 1.5 with its English data (-l en); use paper mode for {lang.name}")
         stages = tuple(self.stages)
         for name in stages:
             if name not in METEOR15_STAGES:

@@ -111,6 +111,22 @@ def test_typing_leaves_the_worked_example_so_it_can_be_chosen_again(wordnet_read
     assert at.query_params["cand"] == DEFAULT_EXAMPLE.candidate
 
 
+@pytest.mark.parametrize("mode", ["nltk", "meteor15"])
+def test_choosing_another_language_in_an_english_only_mode_switches_to_paper(mode, wordnet_reader):
+    """A tester's find: nltk or METEOR 1.5 mode, then French, gave an error box and no result.
+    Now the mode yields to paper (as for a link and a worked example) and a note says why."""
+    at = _app(cand="le chat est assis", ref="le chat s'est assis")
+    at.sidebar.radio(key="w_mode").set_value(mode).run()
+    at.selectbox(key="w_lang").set_value("fr").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["mode"] == "paper" and at.query_params["lang"] == "fr"
+    assert "mode:paper" in _signature(at) and "lang:fr" in _signature(at)
+    label = {"nltk": "nltk", "meteor15": "METEOR 1.5"}[mode]
+    assert any(f"{label} mode reproduces an English-only tool: switched to paper mode for French"
+               in i.value.replace("\\", "") for i in at.info)
+    assert at.query_params["alpha"] == "0.9"  # the mode's default parameters followed the mode
+
+
 def test_example_labels_fit_the_sidebar_select_box():
     # The closed select box in the default-width sidebar shows about 27 characters and cuts
     # the rest ("Stem and synonym stages both fi..." was on screen); the note says the rest.
