@@ -343,10 +343,15 @@ def _cmd_corpus(args) -> int:
             print(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
         print(f"matches by stage: {summary['matches_by_stage']}")
         for c in analysis.correlations:
-            print(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson}, Spearman {c.spearman}, "
-                  f"Kendall tau-b {c.kendall_tau_b}")
+            print(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
+                  f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
         print(f"signature: {summary['signature']}")
     return 0
+
+
+def _correlation_text(value: Optional[float]) -> str:
+    # None: undefined (a constant column, fewer than two segments); the JSON output says null
+    return "undefined (constant scores or too few segments)" if value is None else f"{value:.6f}"
 
 
 def _system_names(paths: Sequence[str]) -> list[str]:

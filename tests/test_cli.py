@@ -155,6 +155,27 @@ def test_corpus_human_column_and_problems(tmp_path, capsys):
     assert names == ["METEOR", "BLEU"] and result["corpus"]["correlations"][0]["n"] == 3
 
 
+def test_corpus_text_output_says_when_a_correlation_is_undefined(tmp_path, capsys):
+    """Constant human scores: no correlation is defined. The JSON says null; the text output
+    said "Pearson None" (a tester's find) and now says why instead."""
+    data = tmp_path / "flat.tsv"
+    data.write_text("candidate\treference\thuman\nthe cat sat\tthe cat sat\t50\na dog\tthe dog\t50\n"
+                    "one two\tone three\t50\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact")
+    lines = [line for line in out.splitlines() if "vs human" in line]
+    assert code == 0 and len(lines) == 2 and "None" not in out
+    assert lines[0] == ("METEOR vs human (3 segments): Pearson undefined (constant scores or too few segments), "
+                        "Spearman undefined (constant scores or too few segments), "
+                        "Kendall tau-b undefined (constant scores or too few segments)")
+    data.write_text("candidate\treference\thuman\nthe cat sat\tthe cat sat\t90\na dog\tthe dog\t30\n"
+                    "one two\tone three\t50\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact",
+                       "--json")
+    pearson = json.loads(out)["corpus"]["correlations"][0]["pearson"]
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact")
+    assert f"Pearson {pearson:.6f}," in out
+
+
 # -- batch: whatever the bytes, one output line per input line (issue 12 items 6 and 10) --------
 def _hostile_lines() -> list[bytes]:
     ok = json.dumps({"candidate": "the cat", "references": ["the cat"]}).encode()
