@@ -15,7 +15,7 @@ from meteor_core.result import SegmentResult
 STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
 TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
-DIFF_COLOR = "#D55E00"
+DIFF_COLOR = "#000000"  # black: the stages and crossings own every hue of the palette (vermillion read as synonym orange)
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
@@ -113,7 +113,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             xs += [*_link_ends(l), None]
             ys += [y_cand - 0.06, y_ref + 0.06, None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
-                                 line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.6,
+                                 line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.45,
                                  hoverinfo="skip", meta={"kind": "diff"}))
     if crossings:
         _add_crossings(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)

@@ -692,7 +692,7 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
                      f"{other_name} {other.score:.4f}.{like}"]
         lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
         if overlay and comparison is exploration.comparison and comparison.differs:
-            lines.append(f"\nLinks only in this view: orange dotted overlay on the diagram "
+            lines.append(f"\nLinks only in this view: black dotted overlay on the diagram "
                          f"({len(comparison.only_in_chosen)}); {other_name} mode uses "
                          f"{len(comparison.only_in_other)} link(s) this view does not.")
         st.info("\n".join(lines))
