@@ -52,10 +52,14 @@ TOKENIZERS = ("default", "whitespace", "char", "segmenter")
 # Inside a word: word characters (regex's \w includes marks), marks, and format characters
 # other than ZERO WIDTH SPACE (which separates words).
 _IN_WORD = r"(?:\w|\p{M}|(?!\u200b)\p{Cf})"
-# Words (letters/digits with their marks, inner apostrophes or hyphens: "don't", "e-mail") or
-# single punctuation/symbol characters with any marks on them.
+# Words (letters/digits with their marks, inner apostrophes or hyphens: "don't", "e-mail"; a
+# period or comma between digits: "3.5", "1,000") or single punctuation/symbol characters with
+# any marks on them. Numbers stay whole as in sacreBLEU's 13a, nltk's word_tokenize and
+# METEOR 1.5's -norm: split, "3.5" and "4.5" matched two of their three tokens.
 _PUNCT = r"[^\w\s\p{Cf}]\p{M}*"
-_DEFAULT_PATTERN = regex.compile(rf"\w{_IN_WORD}*(?:['\u2019\-]\w{_IN_WORD}*)*|{_PUNCT}")
+_IN_NUMBER = r"(?<=\d)[.,](?=\d)"
+_DEFAULT_PATTERN = regex.compile(
+    rf"\w{_IN_WORD}*(?:['\u2019\-]\w{_IN_WORD}*|{_IN_NUMBER}\w{_IN_WORD}*)*|{_PUNCT}")
 _WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 # Character level for scripts written without spaces: each CJK character (Han, kana) is a
 # token (with its marks, e.g. a combining voiced-sound mark); runs of other letters/digits stay
@@ -63,11 +67,12 @@ _WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _NOT_CJK_IN_WORD = rf"(?:(?![{_CJK}]){_IN_WORD})"
 _CHAR_PATTERN = regex.compile(
-    rf"[{_CJK}]\p{{M}}*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:['\u2019\-][^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*|{_PUNCT}")
+    rf"[{_CJK}]\p{{M}}*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:(?:['\u2019\-]|{_IN_NUMBER})[^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*"
+    rf"|{_PUNCT}")
 _PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}
 # ASCII text has no marks or format characters, and \w means the same in both engines: the
 # standard library's faster `re` gives the same tokens there.
-_ASCII_WORD = r"\w+(?:['\-]\w+)*"
+_ASCII_WORD = r"\w+(?:(?:['\-]|(?<=\d)[.,](?=\d))\w+)*"
 _ASCII_PATTERNS = {"default": rf"{_ASCII_WORD}|[^\w\s]", "whitespace": r"\S+", "char": rf"{_ASCII_WORD}|[^\w\s]"}
 _ASCII_SPLITTERS = {name: re.compile(f"({pattern})") for name, pattern in _ASCII_PATTERNS.items()}
 # Unicode category Cc is exactly U+0000-U+001F and U+007F-U+009F; tab, newline, CR are whitespace.

@@ -24,6 +24,8 @@ from meteor_core.bleu import corpus_bleu, sentence_bleu
 from meteor_core.cli import main
 from meteor_core.corpus import analyze_corpus
 from meteor_core.corpus_io import corpus_from_parallel
+from meteor_core.formula import MeteorStats
+from meteor_core.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 EXACT = ("exact",)
@@ -114,8 +116,25 @@ def test_drop_punctuation_library_and_cli(capsys):
 
 
 def test_drop_punctuation_keeps_words_with_inner_punctuation():
-    tokens = score("don't e-mail 3.5 , ... !", "x", stages=EXACT, drop_punctuation=True).best.candidate_tokens
-    assert [t.text for t in tokens] == ["don't", "e-mail", "3", "5"]
+    tokens = score("don't e-mail 3.5 1,000 , ... !", "x", stages=EXACT, drop_punctuation=True).best.candidate_tokens
+    assert [t.text for t in tokens] == ["don't", "e-mail", "3.5", "1,000"]
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("inflation was 3.5 percent.", ["inflation", "was", "3.5", "percent", "."]),
+    ("$1,000,000 or 3,5 km or 3.5km", ["$", "1,000,000", "or", "3,5", "km", "or", "3.5km"]),
+    ("U.S. troops in 2. place, 5. x.5", ["U", ".", "S", ".", "troops", "in", "2", ".", "place", ",", "5", ".", "x",
+                                        ".", "5"]),
+    ("costó 3,5 € en 2.024", ["costó", "3,5", "€", "en", "2.024"]),  # the Unicode engine's path
+])
+def test_numbers_stay_whole(text, tokens):
+    """A period or comma between digits is part of the number, as in sacreBLEU's 13a, nltk's
+    word_tokenize and METEOR 1.5: split, "3.5" and "4.5" matched two of their three tokens
+    (0.8067 for the pair below instead of 0.6389, a tester's find)."""
+    assert [t.text for t in tokenize(text)] == tokens
+    assert [t.text for t in tokenize(text, tokenizer="char")] == tokens
+    pair = score("inflation was 3.5 percent", ["inflation was 4.5 percent"], stages=EXACT)
+    assert pair.stats == MeteorStats(3, 4, 4, 2)  # 3 of 4 tokens match, in 2 chunks
 
 
 # -- tokenizer ----------------------------------------------------------------------------
