@@ -234,15 +234,6 @@ def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
 
 
-def _edit_text(name: str) -> None:
-    """Typed text: once the pair is no longer the chosen worked example, the box says so (and
-    choosing that example again reloads it: the unchanged choice fired no change before)."""
-    _sync(name)
-    example = BY_KEY.get(_v("example"))
-    if example is not None and (_v("cand"), _v("refs")) != (example.candidate, "\n".join(example.references)):
-        _set("example", NO_EXAMPLE)
-
-
 def _english_only_mode_yields(note: str) -> None:
     """nltk and METEOR 1.5 are English only: with another language the mode yields to paper
     (as for a link), and the page says why instead of showing an error in place of a result."""
@@ -263,6 +254,16 @@ def _change_language() -> None:
 
 def _load_example() -> None:
     _sync("example")
+    _reload_example()
+
+
+def _example_edited() -> bool:
+    """The text differs from the worked example still named in the box."""
+    example = BY_KEY.get(_v("example"))
+    return example is not None and (_v("cand"), _v("refs")) != (example.candidate, "\n".join(example.references))
+
+
+def _reload_example() -> None:
     example = BY_KEY.get(_v("example"))
     if example is not None:
         _set("cand", example.candidate)
@@ -348,6 +349,12 @@ def _sidebar(segment_page: bool) -> None:
         if segment_page:
             _widget(st.selectbox, "Worked example", "example", on_change=_load_example,
                     options=[NO_EXAMPLE] + [e.key for e in EXAMPLES], format_func=lambda k: "choose one…" if k == NO_EXAMPLE else BY_KEY[k].label)
+            if _example_edited():
+                # Choosing the example again fires no change (the choice is the same), so the way
+                # back is a button; the box's value is never changed behind the browser's back
+                # (a rerun racing that change reloaded the example over typed text).
+                st.caption("The text was edited since this example was loaded.")
+                st.button("Reload the example", key="w_reload_example", on_click=_reload_example)
         modes = [m for m in MODES if m in METHODS]
         _widget(st.radio, "Mode", "mode", on_change=_change_mode, options=modes, horizontal=True,
                 format_func=lambda m: MODE_LABELS.get(m, m),
@@ -428,9 +435,8 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
     show_link_problems()
     _sidebar(segment_page)
     if with_text:
-        _widget(st.text_area, "Candidate (system output)", "cand", on_change=_edit_text, args=("cand",), height=80)
-        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", on_change=_edit_text,
-                args=("refs",), height=100)
+        _widget(st.text_area, "Candidate (system output)", "cand", height=80)
+        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", height=100)
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         _write_query_params(references)

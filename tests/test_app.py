@@ -92,23 +92,25 @@ def test_portuguese_example_is_scored_as_portuguese():
     assert "lang:pt-BR" in _signature(at)
 
 
-def test_typing_leaves_the_worked_example_so_it_can_be_chosen_again(wordnet_reader):
-    """A tester's find: after typing, the box still named the example, and choosing it again
-    did nothing (the choice had not changed). Now typing clears the box; choosing the example
-    brings its text back. Typing the example's own text back is still the example."""
+def test_edited_example_text_says_so_and_the_example_can_be_reloaded(wordnet_reader):
+    """A tester's find: after typing, the box still named the example and choosing it again
+    did nothing (the choice had not changed). Now the sidebar says the text was edited and a
+    button reloads the example; the box itself is never changed behind the browser's back."""
     from lens.examples import DEFAULT_EXAMPLE
 
     at = _app()
     assert at.selectbox(key="w_example").value == DEFAULT_EXAMPLE.key
-    at.text_area(key="w_refs").input("\n".join(DEFAULT_EXAMPLE.references)).run()  # unchanged text
-    assert at.selectbox(key="w_example").value == DEFAULT_EXAMPLE.key
+    assert not [b for b in at.button if b.key == "w_reload_example"]
+    at.text_area(key="w_refs").input("\n".join(DEFAULT_EXAMPLE.references)).run()  # the same text
+    assert not [b for b in at.button if b.key == "w_reload_example"]
     at.text_area(key="w_cand").input("my own sentence here").run()
-    assert at.selectbox(key="w_example").value == "\u2014"  # "choose one..."
     assert at.query_params["cand"] == "my own sentence here"
-    at.selectbox(key="w_example").set_value(DEFAULT_EXAMPLE.key).run()
+    assert any("edited since this example was loaded" in c.value for c in at.sidebar.caption)
+    at.button(key="w_reload_example").click().run()
     assert not at.exception
     assert at.text_area(key="w_cand").value == DEFAULT_EXAMPLE.candidate
     assert at.query_params["cand"] == DEFAULT_EXAMPLE.candidate
+    assert not [b for b in at.button if b.key == "w_reload_example"]
 
 
 @pytest.mark.parametrize("mode", ["nltk", "meteor15"])

@@ -85,7 +85,7 @@ def test_select_then_filter_sort_and_change_mode(streamlit_server, browser_page)
     page.wait_for_timeout(500)
     assert _heading(page) == "Segment s24 (line 25)"
     # a filter that hides it: cleared, with a message
-    search = page.get_by_label("Search id, candidate or reference")
+    search = page.get_by_role("textbox", name="Search id, candidate or reference")
     search.fill("coupon")
     search.press("Enter")
     page.get_by_text("is hidden by the filter; selection cleared").wait_for(timeout=60_000)
