@@ -59,6 +59,15 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
     if not isinstance(candidate, str):  # read a one-shot iterable once: tokens and text both come from it
         candidate = token_pieces(candidate, "candidate")
     reference_list = as_reference_list(references, max_references)  # too many: refused before any alignment
+    if not isinstance(candidate, str) and len(reference_list) > 1 and all(
+            isinstance(r, str) and r.split() == [r] for r in reference_list):
+        # nltk's shape is meteor_score([reference_tokens], candidate_tokens); score(tokens,
+        # reference_tokens) silently scored against each token as a one-word reference (0.3333
+        # for "the cat sat on a mat" vs "the cat sat on the mat" instead of 0.8067).
+        raise MeteorInputError(
+            f"the candidate is a list of tokens but the references are {len(reference_list)} one-word strings: "
+            "were one reference's tokens given as the list of references? Pass [reference_tokens] for one "
+            "tokenized reference (as nltk's meteor_score([reference_tokens], candidate_tokens)), or strings")
     cand_tokens = tokenize(candidate, "candidate")
     per_reference = []
     for number, reference in enumerate(reference_list, start=1):

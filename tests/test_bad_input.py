@@ -213,3 +213,20 @@ def test_the_reference_limit_is_exact_and_configurable():
     for bad in (0, -1, True, 2.5):
         with pytest.raises(MeteorParameterError, match="max_references must be a positive integer"):
             MeteorConfig(max_references=bad)
+
+
+def test_a_tokenized_reference_given_as_the_list_of_references_is_refused():
+    """A tester's find: score(c.split(), r.split()) scored the candidate against each token as a
+    one-word reference (0.3333 instead of 0.8067), silently. nltk's shape is
+    meteor_score([reference_tokens], candidate_tokens); ours, score(candidate, [reference])."""
+    from meteor_core import Scorer, score
+
+    cand, ref = "the cat sat on a mat".split(), "the cat sat on the mat".split()
+    with pytest.raises(MeteorInputError, match="were one reference's tokens given as the list of references"):
+        score(cand, ref)
+    with pytest.raises(MeteorInputError, match="segment 1: the candidate is a list of tokens"):
+        Scorer().score_corpus([cand], [ref])
+    assert score(cand, [ref]).score == pytest.approx(0.8066666666666668, abs=1e-15)
+    assert score(cand, ["the cat sat on the mat", "a cat"]).best_index == 0  # sentences: fine
+    assert score(cand, ["mat"]).score > 0  # one one-word reference: fine
+    assert score("the cat", ["the", "cat"]).score > 0  # a text candidate with one-word references: fine
