@@ -472,6 +472,17 @@ def _add_workers(parser: argparse.ArgumentParser) -> None:
                              "as soon as it is read). Output order and results do not depend on it")
 
 
+def _seed(text: str) -> int:
+    """Checked when the command line is read: numpy refused -1 only after every system was scored."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2 ** 32:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0..4294967295")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -527,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=_positive_int, default=1000, help="paired bootstrap resamples (default 1000)")
     p.add_argument("--trials", type=_positive_int, default=10000,
                    help="approximate randomization trials (default 10000)")
-    p.add_argument("--seed", type=int, default=12345, help="random seed (default 12345, as sacreBLEU)")
+    p.add_argument("--seed", type=_seed, default=12345, help="random seed, 0..4294967295 (default 12345, as sacreBLEU)")
     _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_compare)

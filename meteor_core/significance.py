@@ -22,6 +22,7 @@ difference 0) would come out significant at p = 1/(R+1)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import Callable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -219,6 +220,8 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
         raise ValueError("significance needs at least two systems")
     if resamples < 1 or trials < 1:
         raise ValueError("resamples and trials must be at least 1")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 32:
+        raise ValueError(f"seed must be a whole number from 0 to {2 ** 32 - 1}, got {seed!r}")
     metrics = tuple(statistics)
     n = len(statistics[metrics[0]][0])
     if n == 0:
@@ -284,4 +287,21 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
                 m, names[a], names[b], observed[m][a], observed[m][b], observed[m][b] - observed[m][a], low, high,
                 (hits + 1) / (resamples + 1), (ar_hits[(m, a, b)] + 1) / (trials + 1),
                 float(np.count_nonzero(deltas > 0)) / resamples))
-    return SignificanceReport(names, metrics, n, resamples, trials, seed, tuple(scores), tuple(results), tuple(notes))
+    notes = tuple(notes)
+    if n < FEW_SEGMENTS:
+        notes += (few_segments_note(n),)
+    return SignificanceReport(names, metrics, n, resamples, trials, seed, tuple(scores), tuple(results), notes)
+
+
+#: Below this many paired segments the report says that its intervals and p-values mean little.
+FEW_SEGMENTS = 10
+
+
+def few_segments_note(n: int) -> str:
+    """Why resampling n segments says little: the bootstrap has comb(2n - 1, n) distinct
+    resamples (1 for one segment: every interval is a point) and approximate randomization
+    2^n distinct swaps."""
+    return (f"Only {n} segment{'s' if n != 1 else ''}: the bootstrap can draw {comb(2 * n - 1, n):,} distinct "
+            f"resample{'s' if comb(2 * n - 1, n) != 1 else ''} and approximate randomization {2 ** n:,} distinct "
+            "swaps, so these intervals and p-values say little about the systems; significance needs a test set "
+            "of hundreds of segments.")

@@ -15,6 +15,7 @@ from meteor_core import MeteorConfig, MeteorParams, MeteorStats, compute
 from meteor_core.bleu import corpus_bleu, sentence_bleu
 from meteor_core.corpus import compare_systems
 from meteor_core.corpus_io import CorpusInput
+from meteor_core import significance
 from meteor_core.significance import (bleu_from_sums, bleu_statistics, meteor_from_sums,
                                       paired_significance)
 
@@ -225,6 +226,31 @@ def test_compare_cli_refuses_a_column_with_itself_or_a_reference(tmp_path):
     assert [s["system"] for s in json.loads(ok.stdout)["systems"]] == ["A", "B"]  # B misses a word per line
 
 
+def test_few_segments_are_said_to_mean_little_and_a_bad_seed_is_refused_at_once(tmp_path):
+    """Testers' finds: one segment gave point intervals and p(bootstrap) = 0.001 without a word;
+    --seed -1 raised numpy's ValueError with a traceback after every system was scored."""
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\n")
+    (tmp_path / "a.txt").write_text("the cat sat on a mat\n")
+    (tmp_path / "b.txt").write_text("a cat on the mat\n")
+    files = ("--references", str(tmp_path / "ref.txt"), "--candidates", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))
+    one = _cli("compare", *files, "--json", "--resamples", "50", "--trials", "50", "--stages", "exact")
+    assert one.returncode == 0, one.stderr
+    notes = json.loads(one.stdout)["significance"]["notes"]
+    assert any(note.startswith("Only 1 segment: the bootstrap can draw 1 distinct resample and approximate "
+                               "randomization 2 distinct swaps") for note in notes)
+    text = _cli("compare", *files, "--resamples", "50", "--trials", "50", "--stages", "exact")
+    assert "Only 1 segment" in text.stdout + text.stderr
+    for seed in ("-1", "4294967296", "x"):
+        bad = _cli("compare", *files, "--seed", seed)
+        assert bad.returncode == 2 and "--seed" in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    assert significance.few_segments_note(2).startswith("Only 2 segments: the bootstrap can draw 3 distinct resamples")
+    many = _synthetic_corpus(60)
+    assert significance.FEW_SEGMENTS <= 10 < len(many[0])
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        significance.paired_significance(["a", "b"], {"m": [np.ones((3, 1)), np.ones((3, 1))]},
+                                         {"m": lambda sums: sums[:, 0]}, seed=-1)
+
+
 def test_meteor15_resampling_uses_the_jar_aggregate():
     """In meteor15 mode the tests resample the jar's weighted statistics: summing the rows of
     any subset and scoring them equals the jar's aggregate of that subset (perfect segments add
@@ -253,4 +279,4 @@ def test_meteor15_resampling_uses_the_jar_aggregate():
     report = compare_analyses(analyses, ["A", "B"], config, resamples=50, trials=50).significance
     assert report.score("A", "METEOR").score == corpora["A"].score
     assert report.score("B", "METEOR").score == corpora["B"].score
-    assert not report.notes
+    assert report.notes == (significance.few_segments_note(4),)  # 4 segments; no other note
