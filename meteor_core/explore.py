@@ -106,9 +106,18 @@ def _relates(config: MeteorConfig, candidate_words: Sequence[str], reference_wor
     """The stage of `config` that can link these words (alone, nothing else matched), if any."""
     if config.mode == "meteor15":
         scorer = scorer_for(config)
-        matches = scorer.matcher.align(list(candidate_words), list(reference_words)).matches
-        full = [m for m in matches if m.match_length == len(candidate_words) and m.length == len(reference_words)]
-        return config.stages[full[0].module] if full else None
+        alignment = scorer.matcher.align(list(candidate_words), list(reference_words))
+        full = [m for m in alignment.matches
+                if m.match_length == len(candidate_words) and m.length == len(reference_words)]
+        if full:
+            return config.stages[full[0].module]
+        if len(candidate_words) == len(reference_words) == 1:
+            # Alone, a one-word stem or synonym match gains nothing in the jar's search (its
+            # weight 0.5 rounds down to 0), so it is not chosen although the module proposes it:
+            # in a sentence it is. A proposal is what relating means.
+            proposed = [k for k, count in enumerate(alignment.candidates_per_module) if count]
+            return config.stages[proposed[0]] if proposed else None
+        return None
     if len(candidate_words) != 1 or len(reference_words) != 1:
         return None  # word-to-word modes relate no phrases
     if config.mode == "nltk":
@@ -184,6 +193,10 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
             stage = _relates(target.config, *words)
             if stage is None and link.stage == "paraphrase":
                 paraphrase.append(f"{_describe_link(source, link)}: {link.evidence}")
+            elif stage is None and link.stage not in target.config.stages:
+                relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
+                                f"{MODE_NAMES[target_mode]} mode cannot relate here: it runs no {link.stage} stage "
+                                f"(stages {', '.join(target.config.stages)})")
             elif stage is None:
                 how = [f"{MODE_NAMES[m]}: {RELATION_SOURCES[(m, link.stage)]}" for m in (source_mode, target_mode)
                        if (m, link.stage) in RELATION_SOURCES]

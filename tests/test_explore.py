@@ -104,3 +104,24 @@ def test_different_tokens_are_a_cause_and_links_compare_by_words(wordnet_reader,
     assert "METEOR 1.5 sees 5 + 5 tokens (it 's the us cat / it is the us cat)" in tokens
     assert "it [0] → it [0] (exact) in METEOR 1.5" in tokens  # paper's tokens have "it's", not "it"
     assert not [c for c in paper.causes if c.kind == "alignment"]  # not blamed on the search
+
+
+def test_a_lone_one_word_meteor15_match_still_relates_the_words(wordnet_reader, meteor15_data):
+    """A tester's find: premier -> prime (synonym) was said to be beyond METEOR 1.5's stages,
+    though its synonym module links them in this very pair: alone, the jar's search gains
+    nothing from a one-word synonym match (weight 0.5 rounds down) and leaves it out. What the
+    module proposes is what it relates: the difference is the search's."""
+    e = explore("the premier spoke", ["the prime minister spoke"], MeteorConfig())
+    causes = {c.kind: c.text for c in e.comparison_with("meteor15").causes}
+    assert "relation" not in causes
+    assert "premier [1] → prime [1] (synonym) in paper" in causes["alignment"]
+
+
+def test_a_stage_switched_off_is_not_blamed_on_the_stemmer_or_synonym_source(wordnet_reader, meteor15_data):
+    """A tester's find: with stages=exact, automobile -> car was blamed on paper's WordNet
+    rule; paper relates them, its synonym stage is just not enabled here."""
+    e = explore("I bought an automobile yesterday", ["yesterday I purchased a car"], MeteorConfig(stages=("exact",)))
+    relation = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "relation")
+    assert ("METEOR 1.5 links automobile [3] → car [4] (synonym), which paper mode cannot relate here: it runs no "
+            "synonym stage (stages exact)") in relation
+    assert "WordNet" not in relation.split("automobile [3]")[1].split(";")[0]
