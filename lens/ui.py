@@ -563,6 +563,15 @@ def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
     return "`" + "█" * filled + "▒" * removed + "░" * (width - filled - removed) + "`"
 
 
+
+def _fmean_lean(alpha: float) -> str:
+    """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one)."""
+    if alpha == 0.5:
+        return "the plain harmonic mean of P and R"
+    if alpha in (0.0, 1.0):
+        return "equal to " + ("R" if alpha == 1.0 else "P")
+    return f"pulled toward {'R' if alpha > 0.5 else 'P'}"
+
 def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact: bool = False) -> None:
     """The numbers of the formula with this pair's values. `key` is kept for callers; nothing
     here needs a widget key any more."""
@@ -585,8 +594,8 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
         ("precision P", f"{b.precision:.4f}", text_bar(b.precision),
          f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
         ("recall R", f"{b.recall:.4f}", text_bar(b.recall), f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
-        ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: pulled toward "
-                                                       f"{'R' if p.alpha > 0.5 else 'P'}"),
+        ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: "
+                                                       + _fmean_lean(p.alpha)),
         ("penalty", f"{b.penalty:.4f}", "", f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
         ("**METEOR**", f"**{b.score:.4f}**", text_bar(b.score, cut=b.fmean - b.score),
          "Fmean · (1 − penalty); ▒ is what the penalty cut"),

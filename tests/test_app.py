@@ -546,3 +546,12 @@ def test_how_steps_in_meteor15_mode(wordnet_reader, meteor15_data):
     assert [row[0] for row in changes] == ["parameters", "weighting", "Fmean", "fragmentation", "matching", "tokens",
                                            "search"]
     assert any("On this pair: METEOR 1.5 **0.7111**" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("alpha, words", [("0.5", "the plain harmonic mean of P and R"), ("0.9", "pulled toward R"),
+                                          ("0.2", "pulled toward P"), ("1.0", "equal to R"), ("0.0", "equal to P")])
+def test_fmean_row_says_which_way_alpha_leans(alpha, words, wordnet_reader):
+    """A tester's find: alpha = 0.5 was said to pull Fmean toward P."""
+    at = _app(cand="the cat sat on the mat today", ref="the cat sat on a mat", alpha=alpha)
+    row = next(row for row in _table_rows(at) if row[0] == "Fmean")
+    assert row[-1].endswith(words), row
