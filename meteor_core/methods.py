@@ -276,6 +276,9 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
             continue
         before = f"First, {'; '.join(pending)}. " if pending else ""
         choice = method.stage_choice(snapshot.candidate_edges, len(snapshot.new_links))
+        if method.searches and not method.pooled and not snapshot.optimal:
+            choice += (" (the best set found: the search ran out of its node budget before proving that none is "
+                       "better)")
         crossings = count_crossings([(l.candidate, l.reference) for l in snapshot.links])
         crossing_text = ""
         if method.minimizes_crossings or crossings:  # the pairs are highlighted in the crossings step
@@ -326,7 +329,9 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
             "crossings", "crossings",
             f"Two links cross when one goes to the right of the other on one row and to the left on the other: "
             f"(i - k)(j - l) < 0 for links (i, j) and (k, l). This alignment has "
-            f"{_plural(result.crossings, 'crossing')} (the crossing pairs are highlighted). {why}",
+            f"{_plural(result.crossings, 'crossing')} ("
+            + ("the crossing pairs are highlighted" if len(crossings) == result.crossings else
+               f"the first {len(crossings)} crossing pairs are highlighted") + f"). {why}",
             links=links, crossings=crossings))
     steps.append(Step(
         "chunks", "chunks",

@@ -142,3 +142,27 @@ def test_meteor15_steps_carry_the_jars_numbers(meteor15_data):
     assert all(a != b for a, b in zip(drawn, drawn[1:]))
     summary = describe(result.config).summary
     assert "one pool" in summary and "not proven" not in summary and not describe(result.config).has_objective
+
+
+def test_steps_say_when_the_search_gave_up_and_when_not_every_crossing_is_drawn():
+    """A tester's find (a 330-token pair): the stage step said it kept the set with the fewest
+    crossings although the node budget ran out, and the crossings step said "the crossing pairs
+    are highlighted" for 4,483 crossings of which 200 were."""
+    import random
+
+    from meteor_core import MeteorConfig, Scorer
+
+    rng = random.Random(3)
+    words = ["the", ",", "a", "of"] * 40
+    shuffled = words[:]
+    rng.shuffle(shuffled)
+    result = Scorer(MeteorConfig(stages=("exact",), node_budget=300)).score(words, [shuffled[:-20]]).best
+    assert not result.optimal and result.crossings > 200
+    steps = {step.key: step for step in walkthrough(result)}
+    assert "the best set found: the search ran out of its node budget" in steps["stage:exact"].text
+    assert f"{result.crossings:,} crossings (the first 200 crossing pairs are highlighted)" in steps["crossings"].text
+    assert len(steps["crossings"].crossings) == 200
+    small = Scorer(MeteorConfig(stages=("exact",))).score("the cat sat on a mat", ["on a mat the cat sat"]).best
+    steps = {step.key: step for step in walkthrough(small)}
+    assert small.optimal and "ran out" not in steps["stage:exact"].text
+    assert "(the crossing pairs are highlighted)" in steps["crossings"].text
