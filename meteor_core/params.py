@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
@@ -25,9 +26,12 @@ SMOOTHING_METHODS = ("none",) + tuple(f"method{k}" for k in range(1, 8))
 DEFAULT_NODE_BUDGET = 50_000
 
 
-def _check_number(name: str, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+def _check_number(name: str, value) -> float:
+    """The value as a float (numpy's and Fraction's numbers too); booleans, text, NaN and
+    infinities refused."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise MeteorParameterError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -42,9 +46,9 @@ class MeteorParams:
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta", "gamma"):
-            _check_number(name, getattr(self, name))
+            object.__setattr__(self, name, _check_number(name, getattr(self, name)))
         if self.delta is not None:
-            _check_number("delta", self.delta)
+            object.__setattr__(self, "delta", _check_number("delta", self.delta))
             if not 0.0 <= self.delta <= 1.0:
                 raise MeteorParameterError(f"delta must be in [0, 1], got {self.delta}")
         if not 0.0 <= self.alpha <= 1.0:
@@ -184,6 +188,9 @@ class MeteorConfig:
         if self.tokenizer not in TOKENIZERS:
             raise MeteorParameterError(
                 f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {self.tokenizer!r}")
+        if isinstance(self.stages, str):  # tuple("exact") would be five one-letter stages
+            raise MeteorParameterError(f"stages must be a sequence of stage names such as ('exact', 'stem'), "
+                                       f"not the string {self.stages!r}")
         stages = tuple(self.stages)
         object.__setattr__(self, "stages", stages)
         if not stages:
@@ -211,7 +218,7 @@ class MeteorConfig:
             raise MeteorParameterError(f"max_tokens must be a positive integer, got {self.max_tokens!r}")
         if not isinstance(self.max_references, int) or isinstance(self.max_references, bool) or self.max_references < 1:
             raise MeteorParameterError(f"max_references must be a positive integer, got {self.max_references!r}")
-        if not isinstance(self.node_budget, int) or self.node_budget < 1:
+        if isinstance(self.node_budget, bool) or not isinstance(self.node_budget, int) or self.node_budget < 1:
             raise MeteorParameterError(f"node_budget must be a positive integer, got {self.node_budget!r}")
         if self.bleu_smoothing not in SMOOTHING_METHODS:
             raise MeteorParameterError(
@@ -263,4 +270,10 @@ class MeteorConfig:
         elif "stages" in changes and "weights" not in changes and self.mode == "meteor15" \
                 and self.weights == default_weights(self.stages):
             changes["weights"] = None
+        unknown = sorted(set(changes) - set(self.__dataclass_fields__))
+        if unknown:
+            hint = (" (alpha, beta, gamma and delta are MeteorParams fields: params=MeteorParams(alpha=...))"
+                    if set(unknown) & {"alpha", "beta", "gamma", "delta"} else "")
+            raise MeteorParameterError(f"unknown setting {unknown[0]!r}{hint}; settings are "
+                                       f"{', '.join(self.__dataclass_fields__)}")
         return replace(self, **changes)

@@ -29,6 +29,8 @@ def read_references(references, max_references: int = MAX_REFERENCES) -> list:
 def as_reference_list(references: ReferencesInput, max_references: int = MAX_REFERENCES) -> list[TextOrTokens]:
     if isinstance(references, str):
         return [references]
+    if isinstance(references, (bytes, bytearray)):  # would be read as a list of integers
+        raise MeteorInputError("references must be a string or a list of references, not bytes: decode them first")
     total = len(references) if isinstance(references, Sized) else None  # said in the message
     try:
         references = read_references(references, max_references)
@@ -43,6 +45,11 @@ def as_reference_list(references: ReferencesInput, max_references: int = MAX_REF
         hint = " (each is one word: were one reference's tokens given as the list of references?)" if one_word else ""
         count = f"{total:,}" if total is not None else f"more than {max_references:,}"
         raise MeteorInputError(f"{count} references; the limit is {max_references:,} per candidate{hint}")
+    for number, r in enumerate(references, start=1):
+        if r is None or isinstance(r, (bytes, bytearray, int, float)):
+            # as token_pieces says it (before, [R, None] was said to "mix strings and token lists")
+            raise MeteorInputError(f"{reference_field(number, len(references))} must be a string or a list of token "
+                                   f"strings, not {type(r).__name__}")
     if all(isinstance(r, str) for r in references):
         return references
     if all(not isinstance(r, str) for r in references):

@@ -5,6 +5,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from itertools import compress, count, repeat
 from operator import add, mul, ne, sub
+from collections.abc import Sized
 from typing import Callable, Optional, Sequence
 
 from .align import align_stages
@@ -198,6 +199,9 @@ class Scorer:
         workers: processes to score on (None or 0: all cores); the results are the same."""
         from .parallel import score_segments
 
+        # Generators are read once, here: their lengths are compared and the pool needs both.
+        candidates = candidates if isinstance(candidates, Sized) else list(candidates)
+        references = references if isinstance(references, Sized) else list(references)
         if len(candidates) != len(references):
             raise MeteorInputError(
                 f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")

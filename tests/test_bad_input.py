@@ -230,3 +230,28 @@ def test_a_tokenized_reference_given_as_the_list_of_references_is_refused():
     assert score(cand, ["the cat sat on the mat", "a cat"]).best_index == 0  # sentences: fine
     assert score(cand, ["mat"]).score > 0  # one one-word reference: fine
     assert score("the cat", ["the", "cat"]).score > 0  # a text candidate with one-word references: fine
+
+
+def test_library_misuse_gets_messages_that_name_the_mistake():
+    """A tester's list: each of these gave a misleading message, a TypeError, or was accepted."""
+    import numpy as np
+    from fractions import Fraction
+
+    from meteor_core import Scorer
+
+    assert MeteorParams(alpha=np.float32(0.5)).alpha == 0.5 and type(MeteorParams(alpha=np.float32(0.5)).alpha) is float
+    assert MeteorParams(alpha=Fraction(9, 10)) == MeteorParams(alpha=0.9)
+    cases = [
+        (lambda: score("a b", ["a b", None]), MeteorInputError, "reference 2 must be a string or a list of token strings, not NoneType"),
+        (lambda: score("a b", b"a b"), MeteorInputError, "not bytes: decode them first"),
+        (lambda: MeteorConfig(stages="exact"), MeteorParameterError, "not the string 'exact'"),
+        (lambda: MeteorConfig(node_budget=True), MeteorParameterError, "node_budget must be a positive integer"),
+        (lambda: score("a b", ["a b"], alpha=1.0), MeteorParameterError,
+         r"unknown setting 'alpha' \(alpha, beta, gamma and delta are MeteorParams fields"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    corpus = Scorer(MeteorConfig(stages=("exact",))).score_corpus((c for c in ["a b", "c d"]),
+                                                                  (r for r in [["a b"], ["c e"]]))
+    assert [s.stats.matches for s in corpus.segments] == [2, 1]  # generators are read once, not refused
