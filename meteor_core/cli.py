@@ -405,7 +405,7 @@ def _cmd_compare(args) -> int:
         }, ensure_ascii=False, default=str))
         return 0
     width = max(len(n) for n in names)
-    print(f"{len(comparison.common_lines)} segments scored in every system"
+    print(f"{len(comparison.common_lines)} segment{'s' if len(comparison.common_lines) != 1 else ''} scored in every system"
           + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
     print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
           f"seed {sig.seed}; intervals 95%")

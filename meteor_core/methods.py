@@ -216,10 +216,10 @@ def _tokens_text(result: SegmentResult) -> str:
     if result.meteor15 is not None:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
         detail = result.meteor15
-        function = sum(detail.candidate_function_words) + sum(detail.reference_function_words)
+        function_c, function_r = sum(detail.candidate_function_words), sum(detail.reference_function_words)
         return (f"The candidate has {_plural(result.stats.candidate_length, 'word')}, the reference "
-                f"{result.stats.reference_length}: {how}. {function} of these words are function words "
-                f"in the jar's English list (italic on the diagram): they weigh 1 - delta = "
+                f"{result.stats.reference_length}: {how}. Function words in the jar's English list: "
+                f"{function_c} in the candidate, {function_r} in the reference (italic on the diagram): they weigh 1 - delta = "
                 f"{1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
     return (f"The candidate has {_plural(result.stats.candidate_length, 'token')}, the reference "
             f"{result.stats.reference_length}. Tokens are {how}. {case}")
@@ -335,7 +335,8 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
             links=links, crossings=crossings))
     steps.append(Step(
         "chunks", "chunks",
-        f"The {s.matches} matched words group into {_plural(s.chunks, 'chunk')}: runs of adjacent candidate words "
+        f"The {_plural(s.matches, 'matched word')} group" + ("s" if s.matches == 1 else "")
+        + f" into {_plural(s.chunks, 'chunk')}: runs of adjacent candidate words "
         f"linked, in the same order, to adjacent reference words (numbered bands). Fewer, longer chunks mean the "
         f"word order agrees.", links=links, show_chunks=True))
     steps.append(Step(

@@ -130,7 +130,7 @@ def test_meteor15_steps_carry_the_jars_numbers(meteor15_data):
     steps = {s.key: s for s in walkthrough(result)}
     assert list(steps) == ["tokens", "stage:exact", "stage:stem", "stage:synonym", "stage:paraphrase", "search",
                            "chunks", "P and R", "Fmean", "penalty", "score"]
-    assert "6 of these words are function words" in steps["tokens"].text
+    assert "Function words in the jar's English list: 3 in the candidate, 3 in the reference" in steps["tokens"].text
     assert "quickly and [3:5] → fast and [3:5], paraphrase" in steps["stage:paraphrase"].details[0]
     assert "proposed 14 matches to the pool" in steps["stage:paraphrase"].text
     assert "beam search (width 40)" in steps["search"].text and "Among the words still unmatched" not in \
