@@ -138,9 +138,9 @@ if comparison is not None:
 
     st.subheader("Export")
     e1, e2 = st.columns(2)
-    e1.download_button("Ranking and significance (JSON)", json.dumps(
-        {"systems": comparison.ranking(), "pairs": comparison.pair_table(), "significance": sig.to_dict()},
-        ensure_ascii=False, indent=1), file_name="meteor-comparison.json", mime="application/json")
+    e1.download_button("Ranking and significance (JSON)",  # the CLI's compare --json, the same numbers
+                       json.dumps(comparison.to_dict(), ensure_ascii=False, indent=1, default=str),
+                       file_name="meteor-comparison.json", mime="application/json")
     if name_a != name_b:
         e2.download_button("Per-segment deltas (CSV)", rows_to_csv(comparison.pair_rows(a, b)),
                            file_name="meteor-comparison-segments.csv", mime="text/csv")

@@ -395,14 +395,7 @@ def _cmd_compare(args) -> int:
             print(f"not scored ({name}): {problem}", file=sys.stderr)
     sig = comparison.significance
     if args.json:
-        print(json.dumps({
-            "systems": comparison.ranking(), "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
-            "significance": sig.to_dict(), "segments_compared": len(comparison.common_lines),
-            "lines_left_out": list(comparison.left_out),
-            "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
-                              for name, a in zip(comparison.names, comparison.analyses)},
-            "signature": comparison.analyses[0].corpus.signature + "|" + sig.signature,
-        }, ensure_ascii=False, default=str))
+        print(json.dumps(comparison.to_dict(), ensure_ascii=False, default=str))
         return 0
     width = max(len(n) for n in names)
     print(f"{len(comparison.common_lines)} segment{'s' if len(comparison.common_lines) != 1 else ''} scored in every system"

@@ -194,6 +194,19 @@ class SystemComparison:
             row["rank"] = rank
         return rows
 
+    def to_dict(self) -> dict:
+        """The comparison as the CLI's `compare --json` and the app's export both write it."""
+        sig = self.significance
+        return {
+            "systems": self.ranking(),
+            "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
+            "significance": sig.to_dict(), "segments_compared": len(self.common_lines),
+            "lines_left_out": list(self.left_out),
+            "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
+                              for name, a in zip(self.names, self.analyses)},
+            "signature": self.analyses[0].corpus.signature + "|" + sig.signature,
+        }
+
     def pair_table(self) -> list[dict]:
         """Every pair of systems, each metric: difference (b - a), its 95% interval, both p-values."""
         out = []

@@ -201,6 +201,8 @@ def test_compare_cli_json_gives_a_p_value_per_pair_and_metric(tmp_path):
         assert {k for k in pair if "p_value" in k} >= {"p_value_bootstrap", "p_value_randomization"}
         assert 0 < pair["p_value_bootstrap"] <= 1 and pair["p_value_randomization"] < 0.05
     assert data["significance"]["seed"] == 7 and data["significance"]["bootstrap_resamples"] == 200
+    for pair in data["pairs"]:  # what the app's JSON export lacked (it now writes the same dict)
+        assert {"p_value", "b_better_share", "verdict", "difference"} <= set(pair)
     again = _cli("compare", "--references", str(tmp_path / "ref.txt"), "--candidates", str(tmp_path / "good.txt"),
                  str(tmp_path / "bad.txt"), "--json", "--resamples", "200", "--trials", "500", "--seed", "7",
                  "--stages", "exact")
