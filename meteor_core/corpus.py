@@ -207,17 +207,6 @@ class SystemComparison:
             "signature": self.analyses[0].corpus.signature + "|" + sig.signature,
         }
 
-    def pair_table(self) -> list[dict]:
-        """Every pair of systems, each metric: difference (b - a), its 95% interval, both p-values."""
-        out = []
-        for p in self.significance.pairs:
-            out.append({"metric": p.metric, "system_a": p.system_a, "system_b": p.system_b,
-                        "score_a": p.score_a, "score_b": p.score_b, "difference": p.difference,
-                        "difference_ci_low": p.difference_ci_low, "difference_ci_high": p.difference_ci_high,
-                        "p_value_bootstrap": p.p_value_bootstrap, "p_value_randomization": p.p_value_randomization,
-                        "verdict": p.verdict()})
-        return out
-
     def pair_rows(self, a: int, b: int) -> list[dict]:
         """Per segment scored in both systems a and b, paired by line: deltas (b - a), largest
         METEOR change first."""
