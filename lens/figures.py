@@ -57,6 +57,17 @@ def _unit_width(result: SegmentResult) -> int:
 MAX_DIAGRAM_WIDTH = 1100
 
 
+#: Narrowest readable spacing of tokens, in pixels (slanted labels of 13 px text).
+MIN_UNIT = 18
+
+
+def tokens_in_view(result: SegmentResult, max_width: int = MAX_DIAGRAM_WIDTH) -> int:
+    """How many token positions the diagram shows at first: all of them, unless they do not fit
+    at MIN_UNIT pixels each."""
+    n = max(len(result.candidate_tokens), len(result.reference_tokens))
+    return min(n, max(1, (max_width - 120) // MIN_UNIT))
+
+
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
                       links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
                       new_links: Sequence = (), crossings: Sequence = ()) -> go.Figure:
@@ -122,7 +133,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     unit = _unit_width(result)
     slanted = unit * n + 120 > max_width
     if slanted:  # labels at 60 degrees need only a font height of horizontal room each
-        unit = max(18, (max_width - 120) // n)
+        unit = max(MIN_UNIT, (max_width - 120) // n)
     longest = max(len(t.text) for t in cand + ref)
     label_room = (min(longest, 24) * 7.5 * 0.87 + 14) if slanted else 24  # pixels above/below the rows
     stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}
@@ -196,12 +207,18 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     top_margin = (40 if slanted else 20) + title_room
     height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360 + title_room
     y_pad = (label_room + 25) / row_gap if slanted else 0.75
+    # A pair too long for the page at the narrowest readable spacing opens on a window of it
+    # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
+    # double-click for the whole pair.
+    window = tokens_in_view(result, max_width)
+    width = min(max(700, unit * n + 120), max_width) if window < n else max(700, unit * n + 120)
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations,
         title=dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container") if title else None,
-        height=height, width=max(700, unit * n + 120),
+        height=height, width=width,
         margin=dict(l=90, r=20, t=top_margin, b=20),
-        xaxis=dict(visible=False, range=[-0.8, n - 0.2]),
+        xaxis=dict(visible=False, range=[-0.8, (window if window < n else n) - 0.2]),
+        dragmode="pan" if window < n else None,
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",

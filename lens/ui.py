@@ -495,6 +495,11 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     image_format = st.session_state.get("w_image_format", "png")
     config = {**PLOTLY_CONFIG, "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "format": image_format}}
     st.plotly_chart(fig, width="content", config=config, key=key)
+    shown, n = figures.tokens_in_view(result), max(len(result.candidate_tokens), len(result.reference_tokens))
+    if shown < n:
+        st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
+                   "move along the pair; double-click to see all of it at once (too dense to read), or use the "
+                   "matrix view.")
 
 
 def show_warnings(result: SegmentResult) -> None:

@@ -555,3 +555,21 @@ def test_fmean_row_says_which_way_alpha_leans(alpha, words, wordnet_reader):
     at = _app(cand="the cat sat on the mat today", ref="the cat sat on a mat", alpha=alpha)
     row = next(row for row in _table_rows(at) if row[0] == "Fmean")
     assert row[-1].endswith(words), row
+
+
+def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
+    """A tester's find: at 300+ tokens, labels and chunk numbers piled on each other (the
+    figure was squeezed to the page). Now it opens on the positions that fit at 18 px each, in
+    pan mode, and the page says so; a short pair is drawn whole as before."""
+    words = [f"w{k}" for k in range(170)]
+    long_pair = score(" ".join(words), [" ".join(reversed(words))]).best
+    fig = figures.alignment_diagram(long_pair)
+    shown = figures.tokens_in_view(long_pair)
+    assert shown == (figures.MAX_DIAGRAM_WIDTH - 120) // figures.MIN_UNIT == 54
+    assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and fig.layout.dragmode == "pan"
+    assert tuple(fig.layout.xaxis.range) == (-0.8, shown - 0.2)
+    short = score("the cat sat on the mat", ["the cat sat on a mat"]).best
+    fig = figures.alignment_diagram(short)
+    assert tuple(fig.layout.xaxis.range) == (-0.8, 6 - 0.2) and fig.layout.dragmode is None
+    at = _app(cand=" ".join(words), ref=" ".join(reversed(words)))
+    assert any("the diagram opens on token positions 0-53 of 170" in c.value for c in at.caption)
