@@ -568,7 +568,6 @@ def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
     return "`" + "█" * filled + "▒" * removed + "░" * (width - filled - removed) + "`"
 
 
-
 def _fmean_lean(alpha: float) -> str:
     """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one)."""
     if alpha == 0.5:
@@ -576,6 +575,7 @@ def _fmean_lean(alpha: float) -> str:
     if alpha in (0.0, 1.0):
         return "equal to " + ("R" if alpha == 1.0 else "P")
     return f"pulled toward {'R' if alpha > 0.5 else 'P'}"
+
 
 def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact: bool = False) -> None:
     """The numbers of the formula with this pair's values. `key` is kept for callers; nothing
