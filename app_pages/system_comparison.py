@@ -58,7 +58,8 @@ if comparison is not None:
         "mean segment METEOR": number("seg. mean", format="%.4f",
                                       help="Mean of the segment scores (0-1); not corpus METEOR")})
     left_out = comparison.left_out
-    st.caption(f"On the {len(comparison.common_lines):,} segment{'s' if len(comparison.common_lines) != 1 else ''} scored in every system"
+    common = len(comparison.common_lines)
+    st.caption(f"On the {common:,} segment{'' if common == 1 else 's'} scored in every system"
                + (f" ({len(left_out)} line(s) not scored in some system are left out: "
                   + ", ".join(map(str, left_out[:20])) + ("…" if len(left_out) > 20 else "") + ")" if left_out else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "

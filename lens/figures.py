@@ -15,7 +15,8 @@ from meteor_core.result import SegmentResult
 STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
 TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
-DIFF_COLOR = "#000000"  # black: the stages and crossings own every hue of the palette (vermillion read as synonym orange)
+# Black: the stages and crossings own every hue of the palette (vermillion read as synonym orange).
+DIFF_COLOR = "#000000"
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
@@ -211,13 +212,13 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
     # double-click for the whole pair.
     window = tokens_in_view(result, max_width)
-    width = min(max(700, unit * n + 120), max_width) if window < n else max(700, unit * n + 120)
+    width = max_width if window < n else max(700, unit * n + 120)
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations,
         title=dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container") if title else None,
         height=height, width=width,
         margin=dict(l=90, r=20, t=top_margin, b=20),
-        xaxis=dict(visible=False, range=[-0.8, (window if window < n else n) - 0.2]),
+        xaxis=dict(visible=False, range=[-0.8, window - 0.2]),
         dragmode="pan" if window < n else None,
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),

@@ -631,8 +631,9 @@ class _LinksFirst:
 
     def _link_sets(self, side, budget: int, width: Optional[int] = None, floor: int = 0):
         """Every set of linked edges with the most links: (links, [sets], work), or (None, None,
-        work) past the budget (work: the budget) or MAX_LINK_SETS, or with no complete set. `side` (from _prepare_side): the positions of one side
-        that can link, their options and fixed partners. A state is dropped when a bound
+        work) past the budget (work: the budget) or MAX_LINK_SETS, or with no complete set.
+        `side` (from _prepare_side): the positions of one side that can link, their options and
+        fixed partners. A state is dropped when a bound
         cannot reach `floor` links. width: keep only that many states per position (a beam:
         its best is a floor for the exact run)."""
         linkable, base, positions, future, to_go, gaps = side

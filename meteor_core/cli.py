@@ -398,7 +398,9 @@ def _cmd_compare(args) -> int:
         print(json.dumps(comparison.to_dict(), ensure_ascii=False, default=str))
         return 0
     width = max(len(n) for n in names)
-    print(f"{len(comparison.common_lines)} segment{'s' if len(comparison.common_lines) != 1 else ''} scored in every system"
+    from .methods import plural
+
+    print(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
           + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
     print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
           f"seed {sig.seed}; intervals 95%")
@@ -465,25 +467,23 @@ def _add_workers(parser: argparse.ArgumentParser) -> None:
                              "as soon as it is read). Output order and results do not depend on it")
 
 
-def _seed(text: str) -> int:
-    """Checked when the command line is read: numpy refused -1 only after every system was scored."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value < 2 ** 32:
-        raise argparse.ArgumentTypeError(f"{value} is outside 0..4294967295")
-    return value
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in low..high, checked when the command line is read
+    (numpy refused --seed -1 only after every system was scored)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}..{high}")
+        return value
+    return parse
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"{value} is outside 1..1000000")
-    return value
+_positive_int = _whole_number(1, 1_000_000)
+#: significance.MAX_SEED, written out: importing that module here would load numpy at every start.
+MAX_SEED = 2 ** 32 - 1
 
 
 def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
@@ -531,7 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=_positive_int, default=1000, help="paired bootstrap resamples (default 1000)")
     p.add_argument("--trials", type=_positive_int, default=10000,
                    help="approximate randomization trials (default 10000)")
-    p.add_argument("--seed", type=_seed, default=12345, help="random seed, 0..4294967295 (default 12345, as sacreBLEU)")
+    p.add_argument("--seed", type=_whole_number(0, MAX_SEED), default=12345,
+                   help=f"random seed, 0..{MAX_SEED} (default 12345, as sacreBLEU)")
     _add_workers(p)
     _add_shared(p)
     p.set_defaults(func=_cmd_compare)

@@ -41,13 +41,13 @@ class MethodDescription:
         """What one stage did, in this mode's terms (`related`: pairs it could link; in a pooled
         mode, the matches it proposed)."""
         if self.pooled:
-            return (f"it proposed {_plural(related, 'match')} to the pool; the final alignment keeps "
-                    f"{_plural(kept, 'link')} of this module")
+            return (f"it proposed {plural(related, 'match')} to the pool; the final alignment keeps "
+                    f"{plural(kept, 'link')} of this module")
         if not self.searches:
-            return f"it {self.selection}: {_plural(kept, 'link')}"
+            return f"it {self.selection}: {plural(kept, 'link')}"
         if related == kept:
-            return f"it relates {_plural(related, 'pair')}, all compatible: it keeps all of them"
-        return (f"it relates {_plural(related, 'pair')}; the largest one-to-one set has {_plural(kept, 'link')}, and "
+            return f"it relates {plural(related, 'pair')}, all compatible: it keeps all of them"
+        return (f"it relates {plural(related, 'pair')}; the largest one-to-one set has {plural(kept, 'link')}, and "
                 f"among such sets it keeps the one with {self.tie_breaks}")
 
 
@@ -189,7 +189,7 @@ class Step:
     formula: str = ""  # which part of the formula this step shows ("" for none)
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
 
 
@@ -217,11 +217,11 @@ def _tokens_text(result: SegmentResult) -> str:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
         detail = result.meteor15
         function_c, function_r = sum(detail.candidate_function_words), sum(detail.reference_function_words)
-        return (f"The candidate has {_plural(result.stats.candidate_length, 'word')}, the reference "
+        return (f"The candidate has {plural(result.stats.candidate_length, 'word')}, the reference "
                 f"{result.stats.reference_length}: {how}. Function words in the jar's English list: "
-                f"{function_c} in the candidate, {function_r} in the reference (italic on the diagram): they weigh 1 - delta = "
-                f"{1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
-    return (f"The candidate has {_plural(result.stats.candidate_length, 'token')}, the reference "
+                f"{function_c} in the candidate, {function_r} in the reference (italic on the diagram): they weigh "
+                f"1 - delta = {1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
+    return (f"The candidate has {plural(result.stats.candidate_length, 'token')}, the reference "
             f"{result.stats.reference_length}. Tokens are {how}. {case}")
 
 
@@ -246,7 +246,7 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
         if result.meteor15.identical and index > 0:
             return f"{snapshot.stage} did not run (identical sentences: the jar runs only its first module)", ""
         if snapshot.candidate_edges:
-            return (f"{snapshot.stage} proposed {_plural(snapshot.candidate_edges, 'match')}, none of them kept "
+            return (f"{snapshot.stage} proposed {plural(snapshot.candidate_edges, 'match')}, none of them kept "
                     f"by the search", "")
         return f"{snapshot.stage} proposes no match", ""
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
@@ -329,14 +329,14 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
             "crossings", "crossings",
             f"Two links cross when one goes to the right of the other on one row and to the left on the other: "
             f"(i - k)(j - l) < 0 for links (i, j) and (k, l). This alignment has "
-            f"{_plural(result.crossings, 'crossing')} ("
+            f"{plural(result.crossings, 'crossing')} ("
             + ("the crossing pairs are highlighted" if len(crossings) == result.crossings else
                f"the first {len(crossings)} crossing pairs are highlighted") + f"). {why}",
             links=links, crossings=crossings))
     steps.append(Step(
         "chunks", "chunks",
-        f"The {_plural(s.matches, 'matched word')} group" + ("s" if s.matches == 1 else "")
-        + f" into {_plural(s.chunks, 'chunk')}: runs of adjacent candidate words "
+        f"The {plural(s.matches, 'matched word')} group" + ("s" if s.matches == 1 else "")
+        + f" into {plural(s.chunks, 'chunk')}: runs of adjacent candidate words "
         f"linked, in the same order, to adjacent reference words (numbered bands). Fewer, longer chunks mean the "
         f"word order agrees.", links=links, show_chunks=True))
     steps.append(Step(
@@ -374,15 +374,15 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
     identical = " The sentences are identical, so only the first module ran." if detail.identical else ""
     steps = [Step(
         "search", "beam search",
-        f"The modules proposed {_plural(sum(detail.proposed_matches), 'match')} ({proposed}).{identical} "
-        + (f"{_plural(len(fixed), 'match')} that nothing competes with (one-to-one, every word covered once) "
+        f"The modules proposed {plural(sum(detail.proposed_matches), 'match')} ({proposed}).{identical} "
+        + (f"{plural(len(fixed), 'match')} that nothing competes with (one-to-one, every word covered once) "
            f"{'was' if len(fixed) == 1 else 'were'} fixed first (highlighted); then " if fixed else
            "No match is unambiguous (every one competes with another for a word), so ")
-        + f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {_plural(len(links), 'link')} in all. The beam keeps its best "
+        + f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {plural(len(links), 'link')} in all. The beam keeps its best "
         f"candidate, not a proven optimum.", links=links, new_links=fixed)]
     steps.append(Step(
         "chunks", "chunks",
-        f"The matched words group into {_plural(s.chunks, 'chunk')}: runs of matches adjacent on both sides, in the "
+        f"The matched words group into {plural(s.chunks, 'chunk')}: runs of matches adjacent on both sides, in the "
         f"same order (numbered bands). {s.candidate_matches} candidate and {s.reference_matches} reference words "
         f"are matched (a paraphrase can cover a different number of words on each side).",
         links=links, show_chunks=True))

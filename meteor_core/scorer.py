@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sized
 from functools import lru_cache
 from itertools import compress, count, repeat
 from operator import add, mul, ne, sub
-from collections.abc import Sized
 from typing import Callable, Optional, Sequence
 
 from .align import align_stages

@@ -32,6 +32,7 @@ from .params import MeteorParams
 DEFAULT_RESAMPLES = 1000  # bootstrap, sacreBLEU's default
 DEFAULT_TRIALS = 10000  # approximate randomization, MultEval's and sacreBLEU's default
 DEFAULT_SEED = 12345  # sacreBLEU's default seed
+MAX_SEED = 2 ** 32 - 1  # numpy's default_rng takes any non-negative integer; the app and CLI offer this range
 #: Elements of a (rows x segments) draw matrix built at once; larger draws go in row chunks.
 CHUNK_ELEMENTS = 4_000_000
 _TIE = 1e-12  # float noise allowed when comparing a resampled difference with the observed one
@@ -220,8 +221,8 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
         raise ValueError("significance needs at least two systems")
     if resamples < 1 or trials < 1:
         raise ValueError("resamples and trials must be at least 1")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 32:
-        raise ValueError(f"seed must be a whole number from 0 to {2 ** 32 - 1}, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
     metrics = tuple(statistics)
     n = len(statistics[metrics[0]][0])
     if n == 0:

@@ -72,7 +72,7 @@ _CHAR_PATTERN = regex.compile(
 _PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}
 # ASCII text has no marks or format characters, and \w means the same in both engines: the
 # standard library's faster `re` gives the same tokens there.
-_ASCII_WORD = r"\w+(?:(?:['\-]|(?<=\d)[.,](?=\d))\w+)*"
+_ASCII_WORD = rf"\w+(?:(?:['\-]|{_IN_NUMBER})\w+)*"
 _ASCII_PATTERNS = {"default": rf"{_ASCII_WORD}|[^\w\s]", "whitespace": r"\S+", "char": rf"{_ASCII_WORD}|[^\w\s]"}
 _ASCII_SPLITTERS = {name: re.compile(f"({pattern})") for name, pattern in _ASCII_PATTERNS.items()}
 # Unicode category Cc is exactly U+0000-U+001F and U+007F-U+009F; tab, newline, CR are whitespace.

@@ -282,3 +282,9 @@ def test_meteor15_resampling_uses_the_jar_aggregate():
     assert report.score("A", "METEOR").score == corpora["A"].score
     assert report.score("B", "METEOR").score == corpora["B"].score
     assert report.notes == (significance.few_segments_note(4),)  # 4 segments; no other note
+
+
+def test_the_cli_seed_range_is_the_library_one():
+    from meteor_core import cli
+
+    assert cli.MAX_SEED == significance.MAX_SEED
