@@ -5,7 +5,9 @@ import argparse
 import csv
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
@@ -224,6 +226,45 @@ class _StreamProgress:
             self.stream.flush()
 
 
+class _TerminationGuard:
+    """SIGTERM (a supervisor, `kill`, a job timeout) ends the process with "terminated" and
+    exit code 143 between output lines, never inside one. The default action ended it
+    wherever it was, so a batch file could end in half a JSON line. The handler exits at once
+    with os._exit unless whole lines are being written (then right after them): everything
+    written before was flushed already, and raising an exception instead is unreliable, as
+    an `except Exception` or a __del__ on the way can swallow it and the run goes on."""
+
+    def __init__(self) -> None:
+        self.writing = False
+        self.pending = False
+
+    def __call__(self, signum, frame) -> None:
+        if self.writing:
+            self.pending = True
+        else:
+            self.exit()
+
+    @staticmethod
+    def exit() -> None:
+        try:
+            os.write(2, b"terminated\n")  # not through sys.stderr: its buffer may be mid-write
+        finally:
+            os._exit(143)  # 128 + SIGTERM, what a shell reports for a terminated command
+
+    def write_lines(self, stream, text: str) -> None:
+        self.writing = True
+        try:
+            stream.write(text)
+            stream.flush()
+        finally:
+            self.writing = False
+        if self.pending:
+            self.exit()
+
+
+_termination = _TerminationGuard()
+
+
 def _isatty(stream) -> bool:
     try:
         return stream.isatty()
@@ -250,8 +291,7 @@ def _cmd_batch(args) -> int:
             # importing it on its first line (about 0.2 s apiece).
             sacrebleu_view.preload()
         for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes):
-            sys.stdout.write("".join(line + "\n" for line in outputs))
-            sys.stdout.flush()
+            _termination.write_lines(sys.stdout, "".join(line + "\n" for line in outputs))
             progress.add(len(outputs))
     finally:
         progress.close()
@@ -564,6 +604,18 @@ def _utf8_output() -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     _utf8_output()
+    # Signal handlers belong to the main thread; main() called from another thread (a test, an
+    # embedding program) keeps the process's handler, whatever it is.
+    own_sigterm = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _termination) if own_sigterm else None
+    try:
+        return _run(args)
+    finally:
+        if own_sigterm:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except (MeteorInputError, MeteorParameterError) as error:

@@ -229,3 +229,43 @@ def test_ctrl_c_stops_a_pooled_batch_with_one_message(tmp_path):
         time.sleep(0.1)
     assert not [pid for pid in workers if _running(pid)]
     assert errors.read_text() == "interrupted\n"
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_ends_batch_between_lines_with_a_message(tmp_path, workers):
+    """SIGTERM (a supervisor, a job timeout) ends `batch` with "terminated" and exit code 143,
+    every line written so far whole. Before, the default action ended it silently wherever it
+    was, which could leave half a JSON line at the end of the output file."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    output, errors = tmp_path / "out.jsonl", tmp_path / "err.txt"
+    process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", workers, "--no-bleu"],
+                               stdin=subprocess.PIPE, stdout=output.open("wb"), stderr=errors.open("wb"),
+                               cwd=root, start_new_session=True)
+    line = json.dumps({"candidate": "the cat sat on the mat", "references": ["a cat was on the mat"]}) + "\n"
+    # 1,000 lines, more than a pool holds in flight, so output starts; the pipe stays open, so
+    # batch is then waiting for input or writing output, not finished.
+    process.stdin.write(line.encode() * 1000)
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while output.stat().st_size == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert output.stat().st_size, "no output within 60 s"
+    os.kill(process.pid, signal.SIGTERM)
+    try:
+        assert process.wait(timeout=30) == 143
+    finally:
+        process.kill()
+        process.stdin.close()
+    assert errors.read_text() == "terminated\n"
+    written = output.read_text().splitlines()
+    assert 0 < len(written) <= 1000
+    # m = 4 of 6 on both sides, 2 chunks (cat; on the mat): (4/6) * (1 - 0.5 * (2/4)^3)
+    assert {round(json.loads(text)["score"], 12) for text in written} == {round(4 / 6 * (1 - 0.5 * (2 / 4) ** 3), 12)}
