@@ -6,6 +6,8 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
+from lens.ui import note_page
+
 st.set_page_config(page_title="METEOR Lens", layout="wide")
 page = st.navigation([
     st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
@@ -13,4 +15,5 @@ page = st.navigation([
     st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"),
     st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"),
 ])
+note_page(page.url_path)
 page.run()

@@ -218,12 +218,24 @@ def _sync(name: str) -> None:
     _set(name, value)
 
 
+def note_page(page: str) -> None:
+    """Called by app.py on every run with the page about to run. After a page change the
+    settings' widgets are new in the browser, which shows their first option unless the run
+    sends the value: the Mode radio showed "paper" on every other page change while nltk
+    mode was in effect (a tester, 8 of 16 changes)."""
+    ss = st.session_state
+    ss["_page_changed"] = ss.get("_page", page) != page
+    ss["_page"] = page
+
+
 def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     """A widget showing setting `name`; its changes are copied back to the setting (by
     `on_change` when given: it must call _sync(name) itself)."""
     ss = st.session_state
     key = f"w_{name}"
-    if ss.get(key) != _v(name):  # the setting changed elsewhere (example, preset, link): show it
+    # Sent only when the setting changed elsewhere (example, preset, link) or the page changed:
+    # sending it on every run would overwrite text typed while a run was under way.
+    if ss.get(key) != _v(name) or ss.get("_page_changed"):
         ss[key] = _v(name)
     if on_change is None:
         return factory(label, key=key, on_change=_sync, args=(name,), **kwargs)

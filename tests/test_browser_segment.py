@@ -223,3 +223,37 @@ def test_how_picking_an_example_resets_the_step(streamlit_server, browser_page):
     assert _step_text(page).startswith("Step 1 of ")
     assert "Candidate: the cat sat on a mat" in _main_text(page)
     assert_clean(page, streamlit_server, screenshot="how_example_reset.png")
+
+
+# -- settings across pages -------------------------------------------------------------------
+def _checked_mode(page) -> str:
+    """The option the sidebar's Mode radio shows as chosen."""
+    return page.evaluate("""() => {
+        for (const group of document.querySelectorAll('[data-testid=stSidebar] [role=radiogroup]')) {
+            const labels = Array.from(group.querySelectorAll('label'));
+            if (!labels.some(l => l.innerText.trim() === 'nltk')) continue;
+            return labels.filter(l => l.querySelector('input').checked).map(l => l.innerText.trim()).join(',');
+        }
+        return null;
+    }""")
+
+
+def test_mode_radio_shows_the_mode_after_page_changes(streamlit_server, browser_page):
+    """After a page change the Mode radio showed "paper" on every other change while nltk mode
+    was in effect (the URL, the numbers and "Which METEOR?" said nltk), and a click on "paper"
+    then did nothing."""
+    page = browser_page
+    _open(page, streamlit_server, "/")
+    page.locator("[data-testid=stSidebar]").get_by_text("nltk", exact=True).click()
+    _settle(page)
+    shown = []
+    for name in ["System Comparison", "Segment Explorer", "Corpus Explorer", "How METEOR works", "Segment Explorer"]:
+        page.locator("[data-testid=stSidebar]").get_by_role("link", name=name).click()
+        _settle(page)
+        shown.append((name, _checked_mode(page)))
+    assert shown == [(name, "nltk") for name, _ in shown]
+    assert "mode=nltk" in page.url
+    page.locator("[data-testid=stSidebar]").get_by_text("paper", exact=True).click()
+    _settle(page)
+    assert _checked_mode(page) == "paper" and "mode=paper" in page.url
+    assert_clean(page, streamlit_server, screenshot="mode_after_page_changes.png")
