@@ -81,11 +81,11 @@ if analysis is not None:
 
     st.subheader("Segments")
     f1, f2, f3 = st.columns([2, 3, 2])
-    low, high = f1.slider("METEOR between", 0.0, 1.0, (0.0, 1.0), step=0.01, key="meteor-range")
-    search = f2.text_input("Search id, candidate or reference", key="search",
+    low, high = f1.slider("METEOR between", 0.0, 1.0, step=0.01, key=corpus_ui.kept("meteor-range", (0.0, 1.0)))
+    search = f2.text_input("Search id, candidate or reference", key=corpus_ui.kept("search", ""),
                            help="Case-insensitive, plain text; every reference of a segment is searched, "
                                 "not only the best one the table shows.")
-    order = f3.selectbox("Order", list(ORDERS), key="order")
+    order = f3.selectbox("Order", list(ORDERS), key=corpus_ui.kept("order", next(iter(ORDERS)), ORDERS))
     shown = frame[(frame["meteor"] >= low) & (frame["meteor"] <= high)]
     if search:
         shown = shown[corpus_ui.search_mask(shown, analysis, search)]

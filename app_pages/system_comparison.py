@@ -16,9 +16,11 @@ _, _, config = ui.segment_inputs(with_text=False, segment_page=False)
 chosen = corpus_ui.corpus_inputs(PAGE, multi=True)
 with st.expander("Significance test settings"):
     s1, s2, s3 = st.columns(3)
-    resamples = int(s1.number_input("Bootstrap resamples", 100, 10_000, DEFAULT_RESAMPLES, step=100, key="resamples"))
-    trials = int(s2.number_input("Randomization trials", 100, 100_000, DEFAULT_TRIALS, step=1000, key="trials"))
-    seed = int(s3.number_input("Seed", 0, 2**31 - 1, DEFAULT_SEED, step=1, key="seed"))
+    resamples = int(s1.number_input("Bootstrap resamples", 100, 10_000, step=100,
+                                    key=corpus_ui.kept("resamples", DEFAULT_RESAMPLES)))
+    trials = int(s2.number_input("Randomization trials", 100, 100_000, step=1000,
+                                 key=corpus_ui.kept("trials", DEFAULT_TRIALS)))
+    seed = int(s3.number_input("Seed", 0, 2**31 - 1, step=1, key=corpus_ui.kept("seed", DEFAULT_SEED)))
 
 comparison = None
 if chosen is not None and config is not None:
@@ -95,8 +97,8 @@ if comparison is not None:
     st.subheader("Segment by segment")
     names = list(comparison.names)
     c1, c2 = st.columns(2)
-    name_a = c1.selectbox("System A", names, index=0, key="pair-a")
-    name_b = c2.selectbox("System B", names, index=1, key="pair-b")
+    name_a = c1.selectbox("System A", names, key=corpus_ui.kept("pair-a", names[0], names))
+    name_b = c2.selectbox("System B", names, key=corpus_ui.kept("pair-b", names[1], names))
     if name_a == name_b:
         st.error("Choose two different systems for A and B.")
     else:
@@ -105,7 +107,8 @@ if comparison is not None:
         selection.follow_data(chosen.digest)  # a line is the same segment in every system: keep it across pairs
         rows = pd.DataFrame(comparison.pair_rows(a, b))
         selection.keep_if_present(list(rows["line"]), "is not scored in both systems with these settings")
-        only_disagree = st.checkbox("Only segments where METEOR and BLEU move in opposite directions", key="disagree")
+        only_disagree = st.checkbox("Only segments where METEOR and BLEU move in opposite directions",
+                                    key=corpus_ui.kept("disagree", False))
         shown = rows[rows["disagree"]] if only_disagree else rows
         selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
         st.caption(plain(f"{name_b} minus {name_a}, largest METEOR change first. {len(shown):,} of {len(rows):,} "

@@ -47,6 +47,70 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+# -- values that outlive a page change ----------------------------------------------------
+# Streamlit forgets a page's widgets when the user opens another page, so coming back showed
+# the sample corpus again: the uploaded file, its column roles, the filters and the selected
+# row were gone (a tester). The corpus pages keep them in session state of their own.
+def kept(key: str, default, options: Optional[Sequence] = None, context=None) -> str:
+    """`key` for a corpus-page widget whose value outlives page changes: seeds the widget's
+    state with the value kept from the last visit, as long as `context` (the table's columns,
+    for a column role) is the same and the value is still a valid choice among `options`;
+    else with `default`, so another table gets its roles guessed afresh. Create the widget
+    with this key and without a value, index or default of its own (Streamlit warns when
+    both are given)."""
+    ss = st.session_state
+    store = f"_kept-{key}"
+    known = ss.get(store)  # (context, value)
+    same = known is not None and known[0] == context
+    value = (ss[key] if key in ss else known[1]) if same else default
+    if options is not None:
+        choices = set(options)
+        valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
+        if not valid:
+            value = default
+    if key not in ss or ss[key] != value:
+        ss[key] = value
+    ss[store] = (context, value)
+    return key
+
+
+@dataclass(frozen=True)
+class KeptFile:
+    """An uploaded file kept in session state: what the pages read of an UploadedFile."""
+
+    name: str
+    data: bytes
+
+    def getvalue(self) -> bytes:
+        return self.data
+
+
+def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
+    """st.file_uploader whose files outlive page changes: the uploader comes back empty, so the
+    files kept from the last upload are used, with a caption saying so. Removing the files in
+    the uploader forgets them; each uploader keeps only its latest upload (memory stays
+    bounded)."""
+    store = f"_kept-{key}"
+
+    def remember() -> None:
+        value = st.session_state.get(key)
+        files = value if isinstance(value, list) else [value] if value is not None else []
+        if files:
+            st.session_state[store] = tuple(KeptFile(f.name, f.getvalue()) for f in files)
+        else:
+            st.session_state.pop(store, None)
+
+    value = st.file_uploader(label, key=key, accept_multiple_files=multiple, on_change=remember, **options)
+    if value:
+        return value
+    files = st.session_state.get(store)
+    if not files:
+        return [] if multiple else None
+    st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
+                     "to replace it."))
+    return list(files) if multiple else files[0]
+
+
 # -- choosing the data -------------------------------------------------------------------
 @dataclass(frozen=True)
 class Chosen:
@@ -90,12 +154,13 @@ def _table_source(key: str, source: str) -> Optional[Table]:
                        "reference, three systems, no human scores.")
             return read_table(SAMPLE.read_bytes(), SAMPLE.name)
         if source == SOURCES[1]:
-            upload = st.file_uploader("Table with a header row", type=["tsv", "csv", "jsonl"], key=f"{key}-upload")
+            upload = kept_file_uploader("Table with a header row", f"{key}-upload", type=["tsv", "csv", "jsonl"])
             st.caption(CAP_NOTE)
             return read_table(upload.getvalue(), upload.name) if upload is not None else None
         if source == SOURCES[3]:
-            fmt = st.radio("Format", ("tsv", "csv", "jsonl"), horizontal=True, key=f"{key}-paste-format")
-            text = st.text_area("Paste the table (header row first)", key=f"{key}-paste", height=150)
+            formats = ("tsv", "csv", "jsonl")
+            fmt = st.radio("Format", formats, horizontal=True, key=kept(f"{key}-paste-format", formats[0], formats))
+            text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", ""), height=150)
             return read_table(text.encode("utf-8", "surrogatepass"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
     except MeteorInputError as error:
         _error(str(error))
@@ -110,13 +175,13 @@ def _file_names(files) -> list[str]:
 
 def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     if multi:
-        cand_files = st.file_uploader("System outputs (.txt, one file per system, one segment per line)", type=["txt"],
-                                      accept_multiple_files=True, key=f"{key}-cands") or []
+        cand_files = kept_file_uploader("System outputs (.txt, one file per system, one segment per line)",
+                                        f"{key}-cands", multiple=True, type=["txt"])
     else:
-        one = st.file_uploader("Candidates (.txt, one segment per line)", type=["txt"], key=f"{key}-cand-0")
+        one = kept_file_uploader("Candidates (.txt, one segment per line)", f"{key}-cand-0", type=["txt"])
         cand_files = [one] if one is not None else []
-    ref_files = st.file_uploader("References (.txt, one or more files, same line count)", type=["txt"],
-                                 accept_multiple_files=True, key=f"{key}-refs")
+    ref_files = kept_file_uploader("References (.txt, one or more files, same line count)", f"{key}-refs",
+                                   multiple=True, type=["txt"])
     st.caption(CAP_NOTE + " Segment id: the line number.")
     if not cand_files or not ref_files:
         return None
@@ -135,7 +200,7 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
 
 def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     """The data source and the column roles. `multi`: two or more systems (System Comparison)."""
-    source = st.radio("Data", SOURCES, horizontal=True, key=f"{key}-source")
+    source = st.radio("Data", SOURCES, horizontal=True, key=kept(f"{key}-source", SOURCES[0], SOURCES))
     if source == SOURCES[2]:
         return _parallel_source(key, multi)
     table = _table_source(key, source)
@@ -148,6 +213,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     st.caption(plain(f"{table.name}: {table.data_lines} rows after the header; columns: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
+    roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = [c for c in columns if c.lower().startswith("ref")][:1]
     id_default = _guess(columns, ("id", "seg"), NONE)
     system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
@@ -156,23 +222,27 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
              and not c.lower().startswith(("human", "score", "da", "line"))]
     if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off
         candidate_columns = st.multiselect(
-            "System columns (two or more)", columns, default=(system_like or other)[:8], key=f"{key}-cand-cols")
+            "System columns (two or more)", columns,
+            key=kept(f"{key}-cand-cols", (system_like or other)[:8], columns, roles))
         ref_slot, id_slot = st.columns(2)
     else:
         cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
         default = (system_like or other or [c for c in columns if c not in ref_default])[0]
-        candidate_columns = [cand_slot.selectbox("Candidate column", columns, index=columns.index(default),
-                                                 key=f"{key}-cand-col-0")]
-    reference_columns = ref_slot.multiselect("Reference column(s)", columns, default=ref_default or
-                                             [c for c in columns if c not in candidate_columns][:1], key=f"{key}-ref-cols")
-    id_column = id_slot.selectbox("Segment id (optional)", [NONE] + columns, index=([NONE] + columns).index(id_default),
-                                  key=f"{key}-id-col", help="Without one, a segment's id is its line number in the "
-                                                            "file (the header is line 1).")
+        candidate_columns = [cand_slot.selectbox("Candidate column", columns,
+                                                 key=kept(f"{key}-cand-col-0", default, columns, roles))]
+    reference_columns = ref_slot.multiselect(
+        "Reference column(s)", columns, key=kept(f"{key}-ref-cols", ref_default or
+                                                 [c for c in columns if c not in candidate_columns][:1], columns,
+                                                 roles))
+    id_column = id_slot.selectbox("Segment id (optional)", [NONE] + columns,
+                                  key=kept(f"{key}-id-col", id_default, [NONE] + columns, roles),
+                                  help="Without one, a segment's id is its line number in the file (the header is "
+                                       "line 1).")
     human_column = NONE
     if not multi:
         human_default = _guess(columns, ("human", "score", "da"), NONE)
         human_column = human_slot.selectbox("Human score (optional)", [NONE] + columns,
-                                            index=([NONE] + columns).index(human_default), key=f"{key}-human-col",
+                                            key=kept(f"{key}-human-col", human_default, [NONE] + columns, roles),
                                             help="Used only for the correlation panel.")
     if multi and len(candidate_columns) < 2:
         st.info("Choose two or more system columns to compare.")
@@ -286,6 +356,10 @@ class Selection:
         seen = st.session_state.setdefault(self._seen_key, {})
         before = seen.get(widget_key, ())
         seen[widget_key] = value
+        if st.session_state.get("_page_changed"):
+            # Back from another page the widget is new and shows nothing ticked: not an
+            # action (it cleared the selection the user had made).
+            return False
         if len(seen) > 50:  # keys of widgets long gone
             for old in list(seen)[:-50]:
                 del seen[old]

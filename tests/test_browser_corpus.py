@@ -231,3 +231,31 @@ def test_ten_uploads_keep_server_memory_bounded(streamlit_server, browser_page, 
           f"bound {bound / 2**20:.0f} MB")
     assert max(rss) < bound, [round(r / 2**20) for r in rss]
     assert_clean(page, streamlit_server)
+
+
+def test_upload_filters_and_selection_outlive_a_page_change(streamlit_server, browser_page, tmp_path):
+    """Another page, then back: the uploaded file, the search and the selected row are still
+    there. Before, Streamlit forgot the page's widgets: the page came back on the sample
+    corpus, and the upload, the column roles and the selection were gone (a tester)."""
+    corpus = tmp_path / "kept.jsonl"
+    corpus.write_text("".join(
+        f'{{"id": "k{i}", "candidate": "the cat sat on mat {i}", "reference": "the cat sat on the mat {i}"}}\n'
+        for i in range(1, 6)), encoding="utf-8")
+    page = browser_page
+    _open(page, streamlit_server, "/corpus")
+    _upload(page, corpus, "kept.jsonl: 5")
+    search = page.get_by_label("Search id, candidate or reference", exact=True)
+    search.fill("mat")
+    search.press("Enter")
+    wait_for_app(page)
+    _click_row(page, _table(page, "corpus-table"), 2)
+    _wait_heading(page, "Segment k3 (line 3)")
+    for other in ("How METEOR works", "Segment Explorer"):
+        page.locator("[data-testid=stSidebar]").get_by_role("link", name=other).click()
+        wait_for_app(page)
+        page.locator("[data-testid=stSidebar]").get_by_role("link", name="Corpus Explorer").click()
+        _wait_heading(page, "Segment k3 (line 3)")
+        assert page.get_by_text("Using kept.jsonl, uploaded earlier in this session").count() == 1
+        assert search.input_value() == "mat"
+        assert page.get_by_text("5 of 5 segments shown").count() == 1
+    assert_clean(page, streamlit_server, screenshot="corpus_after_page_change.png")
