@@ -728,6 +728,8 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
                          f"({len(comparison.only_in_chosen)}); {other_name} mode uses "
                          f"{len(comparison.only_in_other)} link(s) this view does not.")
         st.info("\n".join(lines))
+    for mode, why in exploration.left_out:
+        st.caption(md_escape(f"{MODE_LABELS.get(mode, mode)}: left out of this comparison, which it refuses: {why}."))
     missing = meteor15_data_missing()
     if missing:
         st.caption("METEOR 1.5 here runs without its data (exact and stem only): "

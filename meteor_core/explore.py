@@ -10,6 +10,7 @@ from typing import Optional, Sequence
 
 from .align import align_paper
 from .bleu import BleuResult
+from .errors import MeteorInputError
 from .nltk_mode import align_nltk
 from .params import BUILTIN_STAGES, MODES, MeteorConfig
 from .report import bleu_for
@@ -79,6 +80,9 @@ class Exploration:
     comparison: Optional[ModeComparison]  # the first of `comparisons` (paper <-> nltk, METEOR 1.5 -> paper)
     sacrebleu: SacreBleuView
     comparisons: tuple[ModeComparison, ...] = ()  # every other mode, in MODES order
+    #: (mode, why) for each other mode that refused this pair (METEOR 1.5's limit on possible
+    #: matches, say): the comparison is left out, this view's own result stands.
+    left_out: tuple[tuple[str, str], ...] = ()
 
     def comparison_with(self, mode: str) -> Optional[ModeComparison]:
         return next((c for c in self.comparisons if c.other_mode == mode), None)
@@ -296,9 +300,14 @@ def explore(candidate: TextOrTokens, references: ReferencesInput, config: Meteor
             synonym_tables: Sequence[SynonymTable] = ()) -> Exploration:
     scorer = Scorer(config, synonym_tables) if synonym_tables else scorer_for(config)
     result = scorer.score(candidate, references)
-    comparisons: tuple[ModeComparison, ...] = ()
+    comparisons: list[ModeComparison] = []
+    left_out: list[tuple[str, str]] = []
     if not synonym_tables and config.language == "en":  # nltk and METEOR 1.5 modes exist for English only
-        comparisons = tuple(_compare(candidate, references, config, result, mode) for mode in _other_modes(config))
+        for mode in _other_modes(config):
+            try:
+                comparisons.append(_compare(candidate, references, config, result, mode))
+            except MeteorInputError as error:  # a limit of the other mode, not of this view
+                left_out.append((mode, str(error)))
     bleu = bleu_for(result)
-    return Exploration(result, bleu, comparisons[0] if comparisons else None, sacrebleu_view(result, bleu),
-                       comparisons)
+    first = comparisons[0] if comparisons and comparisons[0].other_mode == _other_modes(config)[0] else None
+    return Exploration(result, bleu, first, sacrebleu_view(result, bleu), tuple(comparisons), tuple(left_out))
