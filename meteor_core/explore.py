@@ -97,7 +97,9 @@ def _config_for(config: MeteorConfig, mode: str) -> MeteorConfig:
             return MeteorConfig(mode="meteor15", language=config.language, bleu_smoothing=config.bleu_smoothing)
         return MeteorConfig(mode=mode, language=config.language, bleu_smoothing=config.bleu_smoothing,
                             tokenizer=config.tokenizer, keep_case=config.keep_case)
-    return config.with_changes(mode=mode, stages=BUILTIN_STAGES)
+    # nltk charges the penalty for a single chunk too: it has no single-chunk rule to keep.
+    rule = {"zero_penalty_single_chunk": False} if mode == "nltk" else {}
+    return config.with_changes(mode=mode, stages=BUILTIN_STAGES, **rule)
 
 
 def _other_modes(config: MeteorConfig) -> tuple[str, ...]:
@@ -240,6 +242,8 @@ def _parameters(config: MeteorConfig) -> str:
         weights = ", ".join(f"{s} {w:g}" for s, w in zip(config.stages, config.weights))
         text += (f", delta {p.delta:g} (content words weigh {p.delta:g}, function words {1 - p.delta:g}); "
                  f"module weights {weights}")
+    if config.zero_penalty_single_chunk:
+        text += "; no penalty when everything matches in one chunk"
     return text
 
 

@@ -161,6 +161,12 @@ class MeteorConfig:
     def __post_init__(self) -> None:
         from .languages import LANGUAGES, resolve
 
+        # Switches must be real booleans: the string "false" is truthy and switched them on.
+        for name in ("keep_case", "drop_punctuation", "zero_penalty_single_chunk"):
+            if not isinstance(getattr(self, name), bool):
+                raise MeteorParameterError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if not isinstance(self.language, str):
+            raise MeteorParameterError(f"language must be a language code such as 'en', got {self.language!r}")
         lang = resolve(self.language)
         if lang is None:
             raise MeteorParameterError(
@@ -191,7 +197,14 @@ class MeteorConfig:
         if isinstance(self.stages, str):  # tuple("exact") would be five one-letter stages
             raise MeteorParameterError(f"stages must be a sequence of stage names such as ('exact', 'stem'), "
                                        f"not the string {self.stages!r}")
-        stages = tuple(self.stages)
+        try:
+            stages = tuple(self.stages)
+        except TypeError:
+            raise MeteorParameterError(f"stages must be a sequence of stage names such as ('exact', 'stem'), "
+                                       f"got {self.stages!r}") from None
+        for name in stages:
+            if not isinstance(name, str):
+                raise MeteorParameterError(f"stages must be stage names (strings), got {name!r} in {stages!r}")
         object.__setattr__(self, "stages", stages)
         if not stages:
             raise MeteorParameterError("at least one stage is needed (e.g. exact)")
@@ -209,6 +222,10 @@ class MeteorConfig:
         if self.mode == "nltk" and lang.code != "en":
             raise MeteorParameterError(
                 f"nltk mode reproduces nltk's English pipeline (Porter, WordNet); use paper mode for {lang.name}")
+        if self.mode == "nltk" and self.zero_penalty_single_chunk:
+            raise MeteorParameterError(
+                "nltk mode reproduces nltk's meteor_score, which charges the penalty for a single chunk too; "
+                "the single-chunk rule (zero_penalty_single_chunk) is for paper mode")
         if self.mode == "nltk":
             if stages != BUILTIN_STAGES[: len(stages)] or len(stages) != 3:
                 raise MeteorParameterError(
@@ -247,9 +264,12 @@ class MeteorConfig:
                 f"{len(weights)} module weight(s) for {len(stages)} module(s) ({' '.join(stages)}): give one each")
         object.__setattr__(self, "weights", weights)
         if (self.tokenizer, self.keep_case, self.drop_punctuation) not in METEOR15_NORMALIZATION:
+            given = f"tokenizer {self.tokenizer}" + (", keep_case" if self.keep_case else "") + (
+                ", drop_punctuation" if self.drop_punctuation else "")
             raise MeteorParameterError(
-                "meteor15 mode uses the jar's normalization: tokenizer default (-norm; with drop_punctuation "
-                "-norm -noPunct) or whitespace (-lower; with keep_case no normalization)")
+                "meteor15 mode reproduces the jar's normalization, which comes in four forms: tokenizer default "
+                "(-norm), default with drop_punctuation (-norm -noPunct), whitespace (-lower), whitespace with "
+                f"keep_case (no normalization); got {given}")
 
     @property
     def meteor15_normalization(self) -> str:

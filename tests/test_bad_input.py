@@ -255,3 +255,24 @@ def test_library_misuse_gets_messages_that_name_the_mistake():
     corpus = Scorer(MeteorConfig(stages=("exact",))).score_corpus((c for c in ["a b", "c d"]),
                                                                   (r for r in [["a b"], ["c e"]]))
     assert [s.stats.matches for s in corpus.segments] == [2, 1]  # generators are read once, not refused
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"keep_case": "false"}, "keep_case must be True or False, got 'false'"),  # "false" is truthy: it switched case on
+    ({"drop_punctuation": 1}, "drop_punctuation must be True or False"),
+    ({"zero_penalty_single_chunk": "no"}, "zero_penalty_single_chunk must be True or False"),
+    ({"stages": [None]}, "stages must be stage names (strings), got None"),  # was AttributeError
+    ({"stages": 5}, "stages must be a sequence of stage names"),  # was TypeError
+    ({"language": 5}, "language must be a language code such as 'en', got 5"),  # was AttributeError
+    ({"mode": "nltk", "zero_penalty_single_chunk": True}, "nltk mode reproduces nltk's meteor_score"),
+    ({"mode": "meteor15", "keep_case": True}, "got tokenizer default, keep_case"),
+])
+def test_wrong_settings_are_refused_with_the_field_named(settings, message):
+    """A tester's finds: switches took any truthy value, some wrong types raised bare Python
+    errors, and nltk mode took the single-chunk rule nltk does not have (1.0 where nltk gives
+    0.9375 for identical text)."""
+    from meteor_core import MeteorConfig, MeteorParameterError
+
+    with pytest.raises(MeteorParameterError) as error:
+        MeteorConfig(**settings)
+    assert message in str(error.value)
