@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import partial
+from itertools import combinations
 from typing import Mapping, Optional, Sequence
 
 import streamlit as st
@@ -207,6 +209,7 @@ def _init_state() -> None:
         _set(name, "\n".join(value) if name == "refs" else value)
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
+    _set("preset", _matching_preset())
     ss["_link_problems"] = problems
     ss["_initialized"] = True
 
@@ -258,9 +261,40 @@ def _english_only_mode_yields(note: str) -> None:
                                                          language=LANGUAGES.get(_v("lang"), _v("lang")))
 
 
+#: Settings that go back to their defaults when a change of mode, language or example leaves a
+#: combination the core refuses (METEOR 1.5 keeps case only with the whitespace tokenizer, the
+#: segmenter is for zh and ja, nltk has no single-chunk rule), with their labels for the note.
+_YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "zero_pen": "No penalty for one chunk"}
+
+
+def _settings_yield(cause: str) -> None:
+    """After `cause` (e.g. "METEOR 1.5 mode"): the fewest of the _YIELDING settings that must go
+    back to their defaults for the core to accept the combination do, and the sidebar says
+    which; before, the page showed only the core's refusal in place of a result."""
+    for count in range(len(_YIELDING) + 1):
+        for names in combinations([n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n]], count):
+            reset = {name: SETTING_DEFAULTS[name] for name in names}
+            try:
+                current_config(reset)
+            except MeteorParameterError:
+                continue
+            def shown(value) -> str:
+                return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+            told = ", ".join(f"{_YIELDING[n]} {shown(_v(n))} changed to {shown(v)}" for n, v in reset.items())
+            for name, value in reset.items():
+                _set(name, value)
+            if reset:
+                note = f"{cause} does not offer the earlier settings: {told}."
+                previous = st.session_state.get("_mode_note")
+                st.session_state["_mode_note"] = f"{previous} {note}" if previous else note
+            return
+
+
 def _change_language() -> None:
     _sync("lang")
     _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for {language}.")
+    _settings_yield(LANGUAGES.get(_v("lang"), _v("lang")))
     reset_how_step()
 
 
@@ -281,11 +315,15 @@ def _reload_example() -> None:
         _set("cand", example.candidate)
         _set("refs", "\n".join(example.references))
         _set("lang", example.language)
-        _english_only_mode_yields("")  # the example's own language; its text says so
+        _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for this "
+                                  "{language} example.")
+        _settings_yield("This example's language")
     reset_how_step()
 
 
 MODE_LABELS = {"paper": "paper", "nltk": "nltk", "meteor15": "METEOR 1.5"}
+#: The preset box's entry for alpha, beta, gamma that are no preset's.
+CUSTOM = "custom"
 #: Modes whose stages the app lets the user choose; the others run their own (nltk its fixed
 #: pipeline, METEOR 1.5 the jar's -l en modules).
 STAGE_CHOICE_MODES = ("paper",)
@@ -300,22 +338,44 @@ def _use_mode_parameters(mode: str) -> None:
 
 
 def _follow_mode(old: str) -> None:
-    """After a mode change: parameters that were the old mode's defaults become the new mode's
-    (as MeteorConfig.with_changes does); parameters the user set stay."""
-    p = PRESETS[MODE_PRESETS[old]].params
-    if (float(_v("alpha")), float(_v("beta")), float(_v("gamma"))) == (p.alpha, p.beta, p.gamma):
-        _use_mode_parameters(_v("mode"))
+    """After a mode change: each of alpha, beta, gamma that was the old mode's default becomes
+    the new mode's; one the user set stays. Before, one changed alpha kept all three, so
+    METEOR 1.5 ran with paper's beta 3 and gamma 0.5 under the preset label "2005" (a
+    tester). The preset box names the new mode's preset only when all three are its values."""
+    before, after = PRESETS[MODE_PRESETS[old]].params, PRESETS[MODE_PRESETS[_v("mode")]].params
+    for name in ("alpha", "beta", "gamma"):
+        if float(_v(name)) == getattr(before, name):
+            _set(name, getattr(after, name))
+    _set("preset", _matching_preset())
+
+
+def _matching_preset() -> str:
+    """The preset whose alpha, beta, gamma the settings hold (the mode's own first), else CUSTOM."""
+    values = (float(_v("alpha")), float(_v("beta")), float(_v("gamma")))
+    for key in (MODE_PRESETS[_v("mode")], *PRESETS):
+        p = PRESETS[key].params
+        if (p.alpha, p.beta, p.gamma) == values:
+            return key
+    return CUSTOM
 
 
 def _change_mode() -> None:
     old = _v("mode")
     _sync("mode")
     _follow_mode(old)
+    _settings_yield(f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode")
     reset_how_step()
+
+
+def _change_parameter(name: str) -> None:
+    _sync(name)
+    _set("preset", _matching_preset())
 
 
 def _apply_preset() -> None:
     _sync("preset")
+    if _v("preset") == CUSTOM:
+        return
     p = PRESETS[_v("preset")].params
     _set("alpha", p.alpha)
     _set("beta", p.beta)
@@ -344,16 +404,20 @@ def show_link_problems() -> None:
 
 
 # -- inputs ---------------------------------------------------------------------------------
-def current_config() -> MeteorConfig:
-    """The configuration the settings describe; raises MeteorParameterError (the core's rule)."""
-    mode = _v("mode")
-    stages = tuple(_v("stages")) if mode in STAGE_CHOICE_MODES else default_stages(mode)
+def current_config(overrides: Optional[Mapping[str, object]] = None) -> MeteorConfig:
+    """The configuration the settings describe (with `overrides` in place of some); raises
+    MeteorParameterError (the core's rule)."""
+    def v(name):
+        return overrides[name] if overrides and name in overrides else _v(name)
+
+    mode = v("mode")
+    stages = tuple(v("stages")) if mode in STAGE_CHOICE_MODES else default_stages(mode)
     return MeteorConfig(
-        mode=mode, objective=_v("objective"), stages=stages,
-        params=MeteorParams(float(_v("alpha")), float(_v("beta")), float(_v("gamma")), default_params(mode).delta),
-        tokenizer=_v("tok"),
-        keep_case=_v("keep_case"), zero_penalty_single_chunk=_v("zero_pen"), bleu_smoothing=_v("smoothing"),
-        language=_v("lang"))
+        mode=mode, objective=v("objective"), stages=stages,
+        params=MeteorParams(float(v("alpha")), float(v("beta")), float(v("gamma")), default_params(mode).delta),
+        tokenizer=v("tok"),
+        keep_case=v("keep_case"), zero_penalty_single_chunk=v("zero_pen"), bleu_smoothing=v("smoothing"),
+        language=v("lang"))
 
 
 def _sidebar(segment_page: bool) -> None:
@@ -407,13 +471,14 @@ def _sidebar(segment_page: bool) -> None:
                     help="default: words and punctuation (characters for Chinese and Japanese); "
                          "segmenter: jieba (zh) or janome (ja) word segmentation")
             _widget(st.checkbox, "Keep case", "keep_case")
-            _widget(st.selectbox, "Parameter preset", "preset", on_change=_apply_preset, options=list(PRESETS),
-                    format_func=lambda k: PRESETS[k].label)
+            _widget(st.selectbox, "Parameter preset", "preset", on_change=_apply_preset, options=[*PRESETS, CUSTOM],
+                    format_func=lambda k: "custom values" if k == CUSTOM else PRESETS[k].label)
             c1, c2, c3 = st.columns(3)
             # No bounds on the inputs: the core's rule (MeteorParams) decides, and says why.
             for column, name in ((c1, "alpha"), (c2, "beta"), (c3, "gamma")):
                 with column:
-                    _widget(st.number_input, name, name, step=0.05 if name != "beta" else 0.5, format="%g")
+                    _widget(st.number_input, name, name, on_change=partial(_change_parameter, name),
+                            step=0.05 if name != "beta" else 0.5, format="%g")
             _widget(st.checkbox, "No penalty when everything matches in one chunk (METEOR 1.5)", "zero_pen")
             _widget(st.selectbox, "BLEU smoothing", "smoothing", options=list(SMOOTHING_METHODS))
         else:
@@ -422,6 +487,13 @@ def _sidebar(segment_page: bool) -> None:
                        + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
                        + (" · no penalty for one chunk" if _v("zero_pen") else "")
                        + f" · BLEU smoothing {_v('smoothing')}")
+        own = default_params(mode)
+        values = (float(_v("alpha")), float(_v("beta")), float(_v("gamma")))
+        if mode != "paper" and values != (own.alpha, own.beta, own.gamma):
+            tool = ("the METEOR 1.5 jar with -p \"{:g} {:g} {:g} {:g}\" -w \"1.0 0.6 0.8 0.6\"".format(*values, own.delta)
+                    if mode == "meteor15" else "nltk's meteor_score(alpha={:g}, beta={:g}, gamma={:g})".format(*values))
+            st.warning(f"alpha, beta, gamma are not {MODE_LABELS[mode]}'s defaults ({own.alpha:g}, {own.beta:g}, "
+                       f"{own.gamma:g}): the score is {tool}, not the number papers report.")
 
 
 def meteor15_data_missing() -> str:

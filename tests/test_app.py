@@ -573,3 +573,62 @@ def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
     assert tuple(fig.layout.xaxis.range) == (-0.8, 6 - 0.2) and fig.layout.dragmode is None
     at = _app(cand=" ".join(words), ref=" ".join(reversed(words)))
     assert any("the diagram opens on token positions 0-53 of 170" in c.value for c in at.caption)
+
+
+def _infos(at):
+    return [i.value.replace("\\", "") for i in at.info]
+
+
+def test_one_changed_parameter_stays_and_the_others_follow_the_mode(wordnet_reader):
+    """A tester's find: alpha 0.5 in paper mode, then METEOR 1.5, kept paper's beta 3 and gamma
+    0.5 under the preset label "2005", and the page called 0.8873 METEOR 1.5 (the jar: 0.4588).
+    Now beta and gamma follow the mode, the preset says "custom" and a warning says whose
+    number it is."""
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
+    at.sidebar.toggle(key="w_show_options").set_value(True).run()
+    at.number_input(key="w_alpha").set_value(0.5).run()
+    assert at.selectbox(key="w_preset").value == "custom"
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.5", "0.2", "0.6")
+    assert at.selectbox(key="w_preset").value == "custom"
+    assert "a:0.5|b:0.2|g:0.6" in _signature(at)
+    assert any("not METEOR 1.5's defaults" in w and '-p "0.5 0.2 0.6 0.75" -w "1.0 0.6 0.8 0.6"' in w
+               for w in _warnings(at)), _warnings(at)
+    at.number_input(key="w_alpha").set_value(0.85).run()  # back to the jar's own values
+    assert at.selectbox(key="w_preset").value == "meteor-1.5-en"
+    assert not [w for w in _warnings(at) if "defaults" in w]
+
+
+@pytest.mark.parametrize("start, change, reset, note", [
+    # (settings, then this change) -> the setting that goes back to its default, and the note
+    ({"lang": "zh", "tok": "segmenter"}, ("w_lang", "en"), ("tok", "default"), "tokenizer segmenter changed to default"),
+    ({"keep_case": "true"}, ("w_mode", "meteor15"), ("keep_case", "false"), "Keep case on changed to off"),
+    ({"zero_pen": "true"}, ("w_mode", "nltk"), ("zero_pen", "false"), "No penalty for one chunk on changed to off"),
+])
+def test_a_setting_the_new_mode_or_language_refuses_goes_back_with_a_note(start, change, reset, note, wordnet_reader):
+    """A tester's find: zh with the segmenter, then English (or Keep case, then METEOR 1.5) left
+    only the core's refusal on the page. Now that setting goes back to its default and the
+    sidebar says so; the rest of the settings stay."""
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat", **start)
+    key, value = change
+    widget = at.selectbox(key=key) if key == "w_lang" else at.sidebar.radio(key=key)
+    widget.set_value(value).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params[reset[0]] == reset[1]
+    assert any(note in i for i in _infos(at)), _infos(at)
+    assert at.query_params[key[2:]] == value
+
+
+def test_a_worked_example_in_another_language_says_why_the_mode_changed(wordnet_reader):
+    """A tester's find: nltk mode, then the Portuguese example, switched to paper mode without a
+    word (the example notes the code relied on are not shown on this page)."""
+    from lens.examples import EXAMPLES
+
+    example = next(e for e in EXAMPLES if e.language == "pt-BR")
+    at = _app()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    at.selectbox(key="w_example").set_value(example.key).run()
+    assert at.query_params["mode"] == "paper" and at.query_params["lang"] == "pt-BR"
+    assert any("nltk mode reproduces an English-only tool: switched to paper mode for this Portuguese (Brazil) example"
+               in i for i in _infos(at)), _infos(at)
