@@ -753,6 +753,12 @@ class _LinksFirst:
             sides.append((side, transposed))
         if work > budget:
             return self._give_up(budget)
+        # The longest runs first: they cost at most a quarter of the p * q already charged, so
+        # they always fit; computed after the beams, they found the budget spent on long
+        # repetitive pairs, and the answer past the budget was the in-order alignment ("x y" x
+        # 150 against "y x" x 150: 300 chunks where runs give 2; a tester).
+        runs, spent = self._longest_runs(budget - work)
+        work += spent
         # Floors on the most links: the in-order alignment (the crossings objective's
         # answer for these blocks) and a beam over each side.
         in_order, _, spent = self._complete((), (budget - work) // 8)
@@ -768,8 +774,6 @@ class _LinksFirst:
             if links is not None and links > in_order_links:
                 floor = max(floor, links)
                 guesses.append((links, sorted((c, r) for r, c in sets[0]) if transposed else sets[0]))
-        runs, spent = self._longest_runs(budget - work)
-        work += spent
         if runs:
             everything = fixed_pairs + runs
             links = len(everything) - count_chunks(everything) - fixed_links
@@ -864,9 +868,21 @@ class _LinksFirst:
         return sorted(linked), work
 
     def _give_up(self, budget: int):
-        """Past the budget before searching: the components' fallback matchings, flagged, with
-        the whole budget reported spent (as _Search reports it), not the 0 units searched."""
+        """Past the budget before searching: the components' fallback matchings or, when they
+        fit the budget and link more, the longest runs completed in order; flagged, with the
+        whole budget reported spent (as _Search reports it), not the units used."""
         chosen, _, _ = _Search(self.components, self.base, "chunks", self.n).solve(0)
+        runs, _ = self._longest_runs(budget)
+        if runs:
+            fixed_pairs = [(c, r) for c, r in enumerate(self.base) if r >= 0]
+            completed = self._complete(runs, 0)[0]
+
+            def links(pairs):
+                everything = fixed_pairs + pairs
+                return len(everything) - count_chunks(everything)
+
+            if links(completed) > links(chosen):
+                chosen = completed
         return chosen, False, budget
 
     def _complete(self, linked, budget):

@@ -408,13 +408,15 @@ def test_one_chunk_in_order_equals_the_search_on_small_blocks():
     assert fired > 50
 
 
-@pytest.mark.parametrize("n", [20, 40, 100])
+@pytest.mark.parametrize("n", [20, 40, 100, 150, 300])
 def test_alternating_words_under_fewest_chunks_get_two_chunks(n):
     # A helper's attack: "x y" x n against "y x" x n. Two chunks exist (candidate 1.. against
     # reference ..2n-2, then candidate 0 against reference 2n-1: 2n - 1 crossings), but past
     # the budget the answer was the in-order alignment: 80 chunks at n = 40 (score 0.5). The
     # longest diagonal runs, taken first, give the two chunks; the search cannot prove them
-    # within the budget, so they stay flagged, and the work stays within it.
+    # within the budget, so they stay flagged, and the work stays within it. A tester found it
+    # again past n = 100: at 150 the beams spent the budget before the runs were tried, and at
+    # 300 the blocks alone pass the budget, so nothing but the fallback was (300, 600 chunks).
     cand, ref = ["x", "y"] * n, ["y", "x"] * n
     outcome = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
     pairs = [(e.candidate, e.reference) for e in outcome.links]
