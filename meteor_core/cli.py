@@ -334,7 +334,7 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
     from .corpus_io import read_corpus_files
 
     return read_corpus_files(candidates or args.candidates, args.references, candidate_column or args.candidate_column,
-                             args.reference_column or None, args.id_column, args.human_column)
+                             args.reference_column or None, args.id_column, args.human_column, args.guess_human)
 
 
 def _cmd_corpus(args) -> int:
@@ -529,9 +529,12 @@ MAX_SEED = 2 ** 32 - 1
 def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
     p.add_argument("--references", action="append", default=[], help="plain-text reference file (repeat for more)")
     p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
-    p.add_argument("--id-column", help="table column with segment ids (default: the line number)")
+    p.add_argument("--id-column", help="table column with segment ids (default: a column named id* or seg*, "
+                                        "else the line number)")
+    p.set_defaults(guess_human=human)
     if human:
-        p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b)")
+        p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b; "
+                                               "default: a column named human*, score* or da*)")
     else:
         p.set_defaults(human_column=None)
 

@@ -327,10 +327,28 @@ def load_file(path: str) -> bytes:
         raise MeteorInputError(f"{path}: {error.strerror}") from None
 
 
+#: Column names taken for a role nobody chose, by prefix (case-insensitive), in this order: the
+#: app's defaults and the CLI's, so one table gets the same ids and human scores in both.
+ID_PREFIXES = ("id", "seg")
+HUMAN_PREFIXES = ("human", "score", "da")
+
+
+def guess_column(columns: Sequence[str], prefixes: Sequence[str], exclude: Sequence[str] = ()) -> Optional[str]:
+    """The first column (by prefix order, then column order) whose name starts with a prefix."""
+    for prefix in prefixes:
+        for column in columns:
+            if column.lower().startswith(prefix) and column not in exclude:
+                return column
+    return None
+
+
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
-                      human_column: Optional[str] = None) -> CorpusInput:
-    """The CLI's entry: paths in, CorpusInput out (I/O at the edge)."""
+                      human_column: Optional[str] = None, guess_human: bool = True) -> CorpusInput:
+    """The CLI's entry: paths in, CorpusInput out (I/O at the edge). A table's id column, and
+    with `guess_human` its human-score column, are guessed as the app guesses them when not
+    given (before, the CLI used line numbers and no human scores where the app used the
+    table's 'id' and 'human' columns: a tester)."""
     if format_of(candidates) == "txt":
         given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
                                           ("--id-column", id_column), ("--human-column", human_column)) if value]
@@ -343,4 +361,9 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")
     ref_cols = list(reference_columns or [c for c in table.columns if c.startswith("reference")])
-    return corpus_from_table(table, candidate_column or "candidate", ref_cols, id_column, human_column)
+    candidate_column = candidate_column or "candidate"
+    taken = [candidate_column, *ref_cols]
+    id_column = id_column or guess_column(table.columns, ID_PREFIXES, taken)
+    if guess_human:
+        human_column = human_column or guess_column(table.columns, HUMAN_PREFIXES, [*taken, id_column])
+    return corpus_from_table(table, candidate_column, ref_cols, id_column, human_column)

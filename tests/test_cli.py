@@ -352,3 +352,30 @@ def test_batch_line_text_is_json_dumps_of_the_result_dict(with_bleu):
         assert _result_line(result, with_bleu) == expected
         assert json.loads(expected)["best_reference"] == result.best_index
     assert scorer.score(*pairs[1]).best_index == 1
+
+
+def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, capsys):
+    """A tester's find: for the same JSONL the app took the 'id' and 'human' fields while the
+    CLI used line numbers and no human scores, so ids and correlations differed. Both now use
+    corpus_io.guess_column; an explicit --id-column still wins."""
+    import json
+
+    from meteor_core.cli import main
+    from meteor_core.corpus_io import HUMAN_PREFIXES, ID_PREFIXES, guess_column
+
+    rows = [{"id": "a1", "candidate": "the cat sat", "references": ["the cat sat down"], "human": 80},
+            {"id": "a2", "candidate": "a dog", "references": ["the dog barked"], "human": 20},
+            {"id": "a3", "candidate": "hello there", "references": ["hello there"], "human": 90}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    columns = list(rows[0])
+    assert (guess_column(columns, ID_PREFIXES), guess_column(columns, HUMAN_PREFIXES)) == ("id", "human")
+    assert main(["corpus", "--candidates", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [segment["id"] for segment in report["segments"]] == ["a1", "a2", "a3"]
+    assert report["corpus"]["segment_id"] == "the 'id' column"
+    # METEOR ranks the three like the human scores: a2 < a1 < a3
+    meteor = next(c for c in report["corpus"]["correlations"] if c["metric"] == "METEOR")
+    assert (meteor["spearman"], meteor["n"]) == (1.0, 3)
+    assert main(["corpus", "--candidates", str(path), "--json", "--id-column", "candidate"]) == 0
+    assert [s["id"] for s in json.loads(capsys.readouterr().out)["segments"]] == ["the cat sat", "a dog", "hello there"]
