@@ -27,11 +27,13 @@ if exploration is not None:
     comparison = exploration.comparison
     on_best = shown == result.best_index  # the comparisons are on the best reference
     highlight = comparison.only_in_chosen if comparison is not None and comparison.differs and on_best else ()
+    mode_name = ui.MODE_LABELS[result.best.config.mode]
+    other_name = ui.MODE_LABELS[comparison.other_mode] if comparison is not None else ""
 
     st.subheader(f"Alignment — METEOR {segment.score:.4f}")
     view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed", key="w_view")
     if view == "diagram":
-        ui.show_diagram(segment, key="diagram", highlight=highlight)
+        ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode")
         st.caption("Candidate above, reference below. Lines: links, coloured by stage"
                    + ("; filled bands: phrase-to-phrase links (paraphrases); italic: function words, which weigh "
                       "less" if segment.meteor15 is not None else "")
@@ -41,11 +43,10 @@ if exploration is not None:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
     if comparison is not None and comparison.differs and on_best:
         # A toggle, not an expander: a collapsed expander still draws its chart.
-        other_name = ui.MODE_LABELS[comparison.other_mode]
         if st.toggle(f"Show the {other_name}-mode alignment", key="w_show_other"):
             other = comparison.other_best
             ui.show_diagram(other, key="other-diagram", highlight=comparison.only_in_other,
-                            title=f"{other_name} mode: {other.score:.4f}")
+                            highlight_label=f"not in {mode_name} mode", title=f"{other_name} mode: {other.score:.4f}")
 
     st.subheader("Which METEOR?")
     if exploration.comparisons:

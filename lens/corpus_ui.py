@@ -203,7 +203,8 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     if len(columns) < 2:
         _error(f"{table.name}: {len(columns)} column(s) found; a corpus needs a candidate and a reference column")
         return None
-    st.caption(plain(f"{table.name}: {table.data_lines} rows after the header; columns: "
+    records = f"{table.data_lines} rows after the header" if table.has_header else f"{table.data_lines} lines"
+    st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
     roles = (table.name, tuple(columns))  # column roles are kept for this table only

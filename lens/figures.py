@@ -71,11 +71,13 @@ def tokens_in_view(result: SegmentResult, max_width: int = MAX_DIAGRAM_WIDTH) ->
 
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
                       links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
-                      new_links: Sequence = (), crossings: Sequence = ()) -> go.Figure:
+                      new_links: Sequence = (), crossings: Sequence = (),
+                      highlight_label: str = "differs from the other mode") -> go.Figure:
     """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
     numbered band per chunk on both rows. For a step-through: `links` overrides the result's
     links, `new_links` get a halo, `crossings` (pairs of links) are highlighted with an x where
-    they cross; chunk bands are drawn when `show_chunks` (default: when all links are drawn)."""
+    they cross; chunk bands are drawn when `show_chunks` (default: when all links are drawn);
+    `highlight` links get a dotted overlay, named `highlight_label` in the legend."""
     show_chunks = links is None if show_chunks is None else show_chunks
     links = tuple(result.links if links is None else links)
     highlight = set(highlight)
@@ -124,7 +126,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for l in sorted(highlight, key=lambda l: (l.candidate, l.reference)):
             xs += [*_link_ends(l), None]
             ys += [y_cand - 0.06, y_ref + 0.06, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="differs from other mode",
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=highlight_label,
                                  line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.45,
                                  hoverinfo="skip", meta={"kind": "diff"}))
     if crossings:

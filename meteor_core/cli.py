@@ -437,7 +437,6 @@ def _cmd_compare(args) -> int:
     if args.json:
         print(json.dumps(comparison.to_dict(), ensure_ascii=False, default=str))
         return 0
-    width = max(len(n) for n in names)
     from .methods import plural
 
     print(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
@@ -445,11 +444,16 @@ def _cmd_compare(args) -> int:
     print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
           f"seed {sig.seed}; intervals 95%")
     print()
-    print(f"{'rank':>4}  {'system':<{width}}  {'corpus METEOR [95% CI]':>28}  {'mean seg.':>9}  {'BLEU [95% CI]':>28}")
-    for r in comparison.ranking():
-        print(f"{r['rank']:>4}  {r['system']:<{width}}  {r['corpus_meteor']:.4f} [{r['meteor_ci_low']:.4f}, "
-              f"{r['meteor_ci_high']:.4f}]      {r['mean_segment_meteor']:9.4f}  {r['corpus_bleu']:.4f} "
-              f"[{r['bleu_ci_low']:.4f}, {r['bleu_ci_high']:.4f}]")
+    def interval(value, low, high) -> str:
+        return f"{value:.4f} [{low:.4f}, {high:.4f}]"
+
+    rows = [(str(r["rank"]), r["system"], interval(r["corpus_meteor"], r["meteor_ci_low"], r["meteor_ci_high"]),
+             f"{r['mean_segment_meteor']:.4f}", interval(r["corpus_bleu"], r["bleu_ci_low"], r["bleu_ci_high"]))
+            for r in comparison.ranking()]
+    header = ("rank", "system", "corpus METEOR [95% CI]", "mean seg.", "BLEU [95% CI]")
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    for row in [header, *rows]:  # rank and numbers right-aligned, the system's name left
+        print("  ".join(cell.ljust(w) if k == 1 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths))))
     print()
     print("pairs (difference = B - A):")
     for p in sig.pairs:
@@ -501,10 +505,11 @@ def _cmd_presets(args) -> int:
     return 0
 
 
-def _add_workers(parser: argparse.ArgumentParser) -> None:
+def _add_workers(parser: argparse.ArgumentParser, streaming: bool = False) -> None:
+    one = "this process, each line answered as soon as it is read" if streaming else "this process"
     parser.add_argument("--workers", type=int, default=0, metavar="N",
-                        help="processes to score on (default 0: all cores; 1: this process, each line answered "
-                             "as soon as it is read). Output order and results do not depend on it")
+                        help=f"processes to score on (default 0: all cores; 1: {one}). Output order and results "
+                             "do not depend on it")
 
 
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
@@ -549,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_shared(p)
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
-    _add_workers(p)
+    _add_workers(p, streaming=True)
     p.add_argument("--no-bleu", dest="bleu", action="store_false",
                    help='leave out "bleu" and "sacrebleu" (per line they cost about as much as METEOR itself)')
     _add_shared(p)

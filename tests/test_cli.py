@@ -379,3 +379,24 @@ def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, cap
     assert (meteor["spearman"], meteor["n"]) == (1.0, 3)
     assert main(["corpus", "--candidates", str(path), "--json", "--id-column", "candidate"]) == 0
     assert [s["id"] for s in json.loads(capsys.readouterr().out)["segments"]] == ["the cat sat", "a dog", "hello there"]
+
+
+def test_compare_table_columns_line_up(tmp_path, capsys):
+    """A tester's find: the headers "mean seg." and "BLEU [95% CI]" stood about 15 characters
+    right of their numbers. Every line of the table now has the same length, and each value
+    ends where its header ends."""
+    from meteor_core.cli import main
+
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\na dog barked\nhello there\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("the cat sat on a mat\nthe dog barked\nhello\n", encoding="utf-8")
+    (tmp_path / "system_b.txt").write_text("a cat sat on mat\ndog barked\nhello there\n", encoding="utf-8")
+    assert main(["compare", "--candidates", str(tmp_path / "a.txt"), str(tmp_path / "system_b.txt"),
+                 "--references", str(tmp_path / "ref.txt")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.lstrip().startswith("rank"))
+    table = lines[start:start + 3]
+    assert len({len(line) for line in table}) == 1, table
+    header = table[0]
+    for label in ("corpus METEOR [95% CI]", "mean seg.", "BLEU [95% CI]"):
+        end = header.index(label) + len(label)
+        assert all(row[end - 1] in "0123456789]" and (end == len(row) or row[end] == " ") for row in table[1:]), label
