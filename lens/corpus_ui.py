@@ -54,8 +54,8 @@ def shorten(text: str, limit: int = 60) -> str:
 # row were gone (a tester). The corpus pages keep them in session state of their own.
 def kept(key: str, default, options: Optional[Sequence] = None, context=None) -> str:
     """`key` for a corpus-page widget whose value outlives page changes: seeds the widget's
-    state with the value kept from the last visit, as long as `context` (the table's columns,
-    for a column role) is the same and the value is still a valid choice among `options`;
+    state with the value kept from the last visit, as long as `context` (the table's name and
+    columns, for a column role) is the same and the value is still a valid choice among `options`;
     else with `default`, so another table gets its roles guessed afresh. Create the widget
     with this key and without a value, index or default of its own (Streamlit warns when
     both are given)."""
@@ -96,7 +96,8 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     def remember() -> None:
         value = st.session_state.get(key)
         files = value if isinstance(value, list) else [value] if value is not None else []
-        if files:
+        # A file over the size limit is refused when read: keeping it would only hold memory.
+        if files and all(f.size <= MAX_FILE_BYTES for f in files):
             st.session_state[store] = tuple(KeptFile(f.name, f.getvalue()) for f in files)
         else:
             st.session_state.pop(store, None)

@@ -267,6 +267,10 @@ def _english_only_mode_yields(note: str) -> None:
 _YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "zero_pen": "No penalty for one chunk"}
 
 
+def _shown_setting(value) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
 def _settings_yield(cause: str) -> None:
     """After `cause` (e.g. "METEOR 1.5 mode"): the fewest of the _YIELDING settings that must go
     back to their defaults for the core to accept the combination do, and the sidebar says
@@ -278,10 +282,8 @@ def _settings_yield(cause: str) -> None:
                 current_config(reset)
             except MeteorParameterError:
                 continue
-            def shown(value) -> str:
-                return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-            told = ", ".join(f"{_YIELDING[n]} {shown(_v(n))} changed to {shown(v)}" for n, v in reset.items())
+            told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
+                             for n, v in reset.items())
             for name, value in reset.items():
                 _set(name, value)
             if reset:
@@ -490,8 +492,9 @@ def _sidebar(segment_page: bool) -> None:
         own = default_params(mode)
         values = (float(_v("alpha")), float(_v("beta")), float(_v("gamma")))
         if mode != "paper" and values != (own.alpha, own.beta, own.gamma):
-            tool = ("the METEOR 1.5 jar with -p \"{:g} {:g} {:g} {:g}\" -w \"1.0 0.6 0.8 0.6\"".format(*values, own.delta)
-                    if mode == "meteor15" else "nltk's meteor_score(alpha={:g}, beta={:g}, gamma={:g})".format(*values))
+            a, b, g = values
+            tool = (f'the METEOR 1.5 jar with -p "{a:g} {b:g} {g:g} {own.delta:g}" -w "1.0 0.6 0.8 0.6"'
+                    if mode == "meteor15" else f"nltk's meteor_score(alpha={a:g}, beta={b:g}, gamma={g:g})")
             st.warning(f"alpha, beta, gamma are not {MODE_LABELS[mode]}'s defaults ({own.alpha:g}, {own.beta:g}, "
                        f"{own.gamma:g}): the score is {tool}, not the number papers report.")
 
