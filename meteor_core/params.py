@@ -162,9 +162,13 @@ class MeteorConfig:
         from .languages import LANGUAGES, resolve
 
         # Switches must be real booleans: the string "false" is truthy and switched them on.
+        # numpy's bool (a flag read from a DataFrame) is one, made a Python bool.
         for name in ("keep_case", "drop_punctuation", "zero_penalty_single_chunk"):
-            if not isinstance(getattr(self, name), bool):
-                raise MeteorParameterError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            value = getattr(self, name)
+            if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+                object.__setattr__(self, name, bool(value))
+            elif not isinstance(value, bool):
+                raise MeteorParameterError(f"{name} must be True or False, got {value!r}")
         if not isinstance(self.language, str):
             raise MeteorParameterError(f"language must be a language code such as 'en', got {self.language!r}")
         lang = resolve(self.language)

@@ -276,3 +276,11 @@ def test_wrong_settings_are_refused_with_the_field_named(settings, message):
     with pytest.raises(MeteorParameterError) as error:
         MeteorConfig(**settings)
     assert message in str(error.value)
+
+
+def test_numpy_booleans_are_switches_too():
+    np = pytest.importorskip("numpy")
+    from meteor_core import MeteorConfig
+
+    config = MeteorConfig(keep_case=np.bool_(True), zero_penalty_single_chunk=np.bool_(False))
+    assert config.keep_case is True and config.zero_penalty_single_chunk is False
