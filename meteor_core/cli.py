@@ -232,7 +232,10 @@ class _TerminationGuard:
     wherever it was, so a batch file could end in half a JSON line. The handler exits at once
     with os._exit unless whole lines are being written (then right after them): everything
     written before was flushed already, and raising an exception instead is unreliable, as
-    an `except Exception` or a __del__ on the way can swallow it and the run goes on."""
+    an `except Exception` or a __del__ on the way can swallow it and the run goes on.
+    While lines are written, SIGTERM and SIGINT are blocked, not only flagged: a signal that
+    interrupts a write to a full pipe made Python drop the rest of the buffer (a tester saw
+    the line cut). So a reader that stops reading keeps the writer waiting; SIGKILL ends it."""
 
     def __init__(self) -> None:
         self.writing = False
@@ -252,12 +255,17 @@ class _TerminationGuard:
             os._exit(143)  # 128 + SIGTERM, what a shell reports for a terminated command
 
     def write_lines(self, stream, text: str) -> None:
+        blocked = None
+        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
         self.writing = True
         try:
             stream.write(text)
             stream.flush()
         finally:
             self.writing = False
+            if blocked is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal is handled now
         if self.pending:
             self.exit()
 
@@ -641,3 +649,11 @@ def _run(args) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as error:
+        # concurrent.futures' BrokenProcessPool, matched by name: importing it here would load
+        # multiprocessing (about 20 ms) into every command's start-up.
+        if type(error).__name__ != "BrokenProcessPool":
+            raise
+        print("error: a worker process ended before its work was done (killed, or out of memory); "
+              "the lines written so far are whole", file=sys.stderr)
+        return 1

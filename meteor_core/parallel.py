@@ -86,6 +86,9 @@ def _become_worker() -> None:
     # Ctrl-C reaches every process of the terminal's group. The caller handles it (stops, shuts
     # the pool down, says "interrupted"); a worker that took it too printed a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the CLI's SIGTERM handler (which says "terminated"): a worker
+    # stopped on its own ends quietly, and the caller reports the broken pool once.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
 
 

@@ -269,3 +269,52 @@ def test_sigterm_ends_batch_between_lines_with_a_message(tmp_path, workers):
     assert 0 < len(written) <= 1000
     # m = 4 of 6 on both sides, 2 chunks (cat; on the mat): (4/6) * (1 - 0.5 * (2/4)^3)
     assert {round(json.loads(text)["score"], 12) for text in written} == {round(4 / 6 * (1 - 0.5 * (2 / 4) ** 3), 12)}
+
+
+def test_sigterm_while_blocked_on_a_full_pipe_keeps_the_line_whole(tmp_path):
+    """A tester's find: SIGTERM while `batch` was blocked writing to a pipe nobody read cut the
+    output line (Python drops the rest of the buffer when a signal interrupts the write and its
+    handler returns). The signals now wait for the lines being written."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    line = json.dumps({"candidate": "the cat sat on a mat", "references": ["the cat sat on the mat"]}) + "\n"
+    source = tmp_path / "in.jsonl"
+    source.write_text(line * 2000, encoding="utf-8")
+    errors = tmp_path / "err.txt"
+    with source.open("rb") as stdin:
+        process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "1"], stdin=stdin,
+                                   stdout=subprocess.PIPE, stderr=errors.open("wb"), cwd=root)
+        try:
+            time.sleep(8)  # long enough to fill the pipe (64 KB, about 12 lines here) and block on it
+            os.kill(process.pid, signal.SIGTERM)
+            time.sleep(0.5)
+            output = process.stdout.read()  # the reader wakes up: the blocked write completes
+            assert process.wait(timeout=60) == 143
+        finally:
+            process.kill()
+    assert output and output.endswith(b"\n")
+    assert all(json.loads(text)["score"] > 0.8 for text in output.decode().splitlines())
+    assert errors.read_text() == "terminated\n"
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_alone_gives_one_clear_error(tmp_path):
+    """A tester's find: SIGTERM to one worker printed "terminated" from the worker (it had the
+    CLI's handler) and then a BrokenProcessPool traceback, exit code 1."""
+    import os
+    import signal
+
+    process, workers, errors = _batch_with_workers(tmp_path)
+    os.kill(workers[0], signal.SIGTERM)
+    process.stdin.close()
+    assert process.wait(timeout=60) == 1
+    message = errors.read_text()
+    assert message.startswith("error: a worker process ended before its work was done") and "Traceback" not in message
+    assert "terminated" not in message
