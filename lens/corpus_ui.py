@@ -17,7 +17,7 @@ import streamlit as st
 
 from meteor_core import MeteorInputError
 from meteor_core.corpus import CorpusAnalysis, rows_to_csv
-from meteor_core.corpus_io import (HUMAN_PREFIXES, ID_PREFIXES, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
+from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
                                    read_table)
 
@@ -210,7 +210,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = [c for c in columns if c.lower().startswith("ref")][:1]
-    id_default = guess_column(columns, ID_PREFIXES) or NONE
+    id_default = guess_column(columns, ID_WORDS) or NONE
     system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
         ("candidate", "system", "hyp", "mt", "output"))]
     other = [c for c in columns if c not in ref_default and c != id_default
@@ -235,7 +235,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
                                        "line 1).")
     human_column = NONE
     if not multi:
-        human_default = guess_column(columns, HUMAN_PREFIXES) or NONE
+        human_default = guess_column(columns, HUMAN_WORDS) or NONE
         human_column = human_slot.selectbox("Human score (optional)", [NONE] + columns,
                                             key=kept(f"{key}-human-col", human_default, [NONE] + columns, roles),
                                             help="Used only for the correlation panel.")

@@ -390,6 +390,8 @@ def _cmd_corpus(args) -> int:
         if analysis.sacrebleu:
             print(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
         print(f"matches by stage: {summary['matches_by_stage']}")
+        if analysis.human_source:
+            print(f"human scores: {analysis.human_source}")
         for c in analysis.correlations:
             print(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
                   f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
@@ -542,12 +544,13 @@ MAX_SEED = 2 ** 32 - 1
 def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
     p.add_argument("--references", action="append", default=[], help="plain-text reference file (repeat for more)")
     p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
-    p.add_argument("--id-column", help="table column with segment ids (default: a column named id* or seg*, "
-                                        "else the line number)")
+    p.add_argument("--id-column", help="table column with segment ids (default: a column named id, seg_id, segment "
+                                        "and the like, else the line number; \"\": the line number)")
     p.set_defaults(guess_human=human)
     if human:
         p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b; "
-                                               "default: a column named human*, score* or da*)")
+                                               "default: a column named human*, da, z or raw and the like; "
+                                               "\"\": none)")
     else:
         p.set_defaults(human_column=None)
 

@@ -52,6 +52,7 @@ class CorpusAnalysis:
     source: str = ""
     id_source: str = "line number"
     human_notes: tuple[RowProblem, ...] = ()
+    human_source: str = ""  # where the human scores come from; "" when there are none
     # BLEU as MT papers print it: sacreBLEU's corpus BLEU on the raw strings (13a, case kept, 0-100)
     sacrebleu: Optional[SacreBleu] = None
     corpus_bleu_zero_reason: str = ""  # why corpus_bleu is 0 ("" when it is not)
@@ -107,6 +108,7 @@ class CorpusAnalysis:
             "segments_scored": len(self.corpus.segments),
             "segments_not_scored": len(self.not_scored),
             "segment_id": self.id_source,
+            "human_scores": self.human_source or None,
             "corpus_meteor": b.score, "mean_segment_meteor": self.corpus.mean_segment_score,
             "corpus_bleu": self.corpus_bleu, "corpus_bleu_zero_reason": self.corpus_bleu_zero_reason,
             "sacrebleu": sacrebleu_view.to_dict(self.sacrebleu) if self.sacrebleu else None,
@@ -155,8 +157,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
                                        [data.references[k] for k in corpus.indices]) if corpus.segments else None
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
-        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes, sacre,
-        corpus_zero_reason(bleu, config.bleu_smoothing))
+        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes,
+        data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing))
 
 
 # -- several systems ---------------------------------------------------------------------

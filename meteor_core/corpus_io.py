@@ -74,6 +74,7 @@ class CorpusInput:
     data_lines: int = 0
     id_source: str = "line number"  # what an id is, said on the page
     human_notes: tuple[RowProblem, ...] = ()  # bad human scores: segment kept, left out of correlations
+    human_source: str = ""  # where human scores come from ("the 'human' column"); "" when none
 
     def __post_init__(self):
         if not self.lines:  # built by hand (tests, library use): lines are positions 1..n
@@ -295,7 +296,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                        tuple(problems), tuple(lines), table.name, table.data_lines,
                        f"the {id_column!r} column" if id_column else
                        f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
-                       tuple(human_notes))
+                       tuple(human_notes), f"the {human_column!r} column" if human_column else "")
 
 
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
@@ -327,17 +328,29 @@ def load_file(path: str) -> bytes:
         raise MeteorInputError(f"{path}: {error.strerror}") from None
 
 
-#: Column names taken for a role nobody chose, by prefix (case-insensitive), in this order: the
-#: app's defaults and the CLI's, so one table gets the same ids and human scores in both.
-ID_PREFIXES = ("id", "seg")
-HUMAN_PREFIXES = ("human", "score", "da")
+#: Column names taken for a role nobody chose, in this order: the app's defaults and the CLI's,
+#: so one table gets the same ids and human scores in both. A name matches a word when it is
+#: that word, alone or followed by a separator or a digit ("id", "seg_id", "da-z", "human2"),
+#: or, for the long words, followed by anything ("segment", "human_score"): "identity" and
+#: "date" are not ids or DA scores (a tester), and a bare "score" may be any metric's.
+ID_WORDS = ("id", "seg", "segment")
+HUMAN_WORDS = ("human", "da", "z", "raw")
+_WHOLE_WORD_ONLY = {"id", "seg", "da", "z", "raw"}
 
 
-def guess_column(columns: Sequence[str], prefixes: Sequence[str], exclude: Sequence[str] = ()) -> Optional[str]:
-    """The first column (by prefix order, then column order) whose name starts with a prefix."""
-    for prefix in prefixes:
+def _names_word(column: str, word: str) -> bool:
+    name = column.strip().lower()
+    if not name.startswith(word):
+        return False
+    rest = name[len(word):]
+    return not rest or word not in _WHOLE_WORD_ONLY or not rest[0].isalpha()
+
+
+def guess_column(columns: Sequence[str], words: Sequence[str], exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
+    """The first column (by word order, then column order) named by one of `words`."""
+    for word in words:
         for column in columns:
-            if column.lower().startswith(prefix) and column not in exclude:
+            if column not in exclude and _names_word(column, word):
                 return column
     return None
 
@@ -360,10 +373,16 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")
-    ref_cols = list(reference_columns or [c for c in table.columns if c.startswith("reference")])
+    # The app's default too: every column named ref*, in any case ("Reference", "ref").
+    ref_cols = list(reference_columns or [c for c in table.columns if c.strip().lower().startswith("ref")])
+    if not ref_cols:
+        raise MeteorInputError(f"{candidates}: no column named reference* or ref*: name the reference column(s) "
+                               f"with --reference-column (columns: {', '.join(table.columns)})")
     candidate_column = candidate_column or "candidate"
-    taken = [candidate_column, *ref_cols]
-    id_column = id_column or guess_column(table.columns, ID_PREFIXES, taken)
-    if guess_human:
-        human_column = human_column or guess_column(table.columns, HUMAN_PREFIXES, [*taken, id_column])
-    return corpus_from_table(table, candidate_column, ref_cols, id_column, human_column)
+    taken = [candidate_column, *ref_cols, id_column, human_column]
+    # None: guess; "" (--id-column "" / --human-column ""): no such column.
+    if id_column is None:
+        id_column = guess_column(table.columns, ID_WORDS, taken)
+    if human_column is None and guess_human:
+        human_column = guess_column(table.columns, HUMAN_WORDS, [*taken, id_column])
+    return corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None)

@@ -361,7 +361,7 @@ def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, cap
     import json
 
     from meteor_core.cli import main
-    from meteor_core.corpus_io import HUMAN_PREFIXES, ID_PREFIXES, guess_column
+    from meteor_core.corpus_io import HUMAN_WORDS, ID_WORDS, guess_column
 
     rows = [{"id": "a1", "candidate": "the cat sat", "references": ["the cat sat down"], "human": 80},
             {"id": "a2", "candidate": "a dog", "references": ["the dog barked"], "human": 20},
@@ -369,11 +369,12 @@ def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, cap
     path = tmp_path / "c.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     columns = list(rows[0])
-    assert (guess_column(columns, ID_PREFIXES), guess_column(columns, HUMAN_PREFIXES)) == ("id", "human")
+    assert (guess_column(columns, ID_WORDS), guess_column(columns, HUMAN_WORDS)) == ("id", "human")
     assert main(["corpus", "--candidates", str(path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [segment["id"] for segment in report["segments"]] == ["a1", "a2", "a3"]
     assert report["corpus"]["segment_id"] == "the 'id' column"
+    assert report["corpus"]["human_scores"] == "the 'human' column"
     # METEOR ranks the three like the human scores: a2 < a1 < a3
     meteor = next(c for c in report["corpus"]["correlations"] if c["metric"] == "METEOR")
     assert (meteor["spearman"], meteor["n"]) == (1.0, 3)
@@ -400,3 +401,43 @@ def test_compare_table_columns_line_up(tmp_path, capsys):
     for label in ("corpus METEOR [95% CI]", "mean seg.", "BLEU [95% CI]"):
         end = header.index(label) + len(label)
         assert all(row[end - 1] in "0123456789]" and (end == len(row) or row[end] == " ") for row in table[1:]), label
+
+
+@pytest.mark.parametrize("columns, id_column, human_column", [
+    (["identity", "date", "candidate", "reference"], None, None),  # a tester: taken as id and DA score
+    (["seg_id", "candidate", "reference", "DA", "score"], "seg_id", "DA"),  # a bare "score" may be a metric's
+    (["segment", "candidate", "reference", "human_score"], "segment", "human_score"),
+    (["ID", "candidate", "reference", "z", "raw"], "ID", "z"),
+    (["id2", "candidate", "reference", "zh"], "id2", None),
+])
+def test_id_and_human_columns_are_guessed_by_whole_words(columns, id_column, human_column):
+    from meteor_core.corpus_io import HUMAN_WORDS, ID_WORDS, guess_column
+
+    assert guess_column(columns, ID_WORDS) == id_column
+    assert guess_column(columns, HUMAN_WORDS, [id_column]) == human_column
+
+
+def test_empty_column_options_turn_the_guess_off_and_explicit_roles_are_not_reused(tmp_path, capsys):
+    import json
+
+    from meteor_core.cli import main
+
+    path = tmp_path / "t.tsv"
+    path.write_text("id\tcandidate\tReference\tsegment_score\n"
+                    "a\tthe cat sat\tthe cat sat down\t1\nb\ta dog\tthe dog barked\t2\n", encoding="utf-8")
+    assert main(["corpus", "--candidates", str(path), "--json", "--id-column", "", "--human-column", ""]) == 0
+    corpus = json.loads(capsys.readouterr().out)["corpus"]
+    assert corpus["segment_id"].startswith("line number") and corpus["human_scores"] is None
+    assert main(["corpus", "--candidates", str(path), "--json", "--human-column", "segment_score"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [s["id"] for s in report["segments"]] == ["a", "b"]  # not segment_score, although it starts "seg"
+    assert report["corpus"]["human_scores"] == "the 'segment_score' column"
+
+
+def test_a_table_without_a_reference_column_names_the_option(tmp_path, capsys):
+    from meteor_core.cli import main
+
+    path = tmp_path / "t.tsv"
+    path.write_text("candidate\ttarget\nthe cat\tthe cat\n", encoding="utf-8")
+    assert main(["corpus", "--candidates", str(path)]) == 2
+    assert "--reference-column" in capsys.readouterr().err
