@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, replace
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from .errors import MeteorParameterError
 from .tokenize import MAX_REFERENCES, MAX_TOKENS, TOKENIZERS
@@ -201,6 +201,9 @@ class MeteorConfig:
         if isinstance(self.stages, str):  # tuple("exact") would be five one-letter stages
             raise MeteorParameterError(f"stages must be a sequence of stage names such as ('exact', 'stem'), "
                                        f"not the string {self.stages!r}")
+        if isinstance(self.stages, (set, frozenset, dict)):  # order decides the result: a set's varies by run
+            raise MeteorParameterError(f"stages must be in pipeline order (a list or tuple), not a "
+                                       f"{type(self.stages).__name__}: {self.stages!r}")
         try:
             stages = tuple(self.stages)
         except TypeError:
@@ -235,12 +238,12 @@ class MeteorConfig:
                 raise MeteorParameterError(
                     "nltk mode reproduces nltk's fixed pipeline exact -> stem -> synonym; "
                     "choose paper mode to select stages")
-        if not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool) or self.max_tokens < 1:
-            raise MeteorParameterError(f"max_tokens must be a positive integer, got {self.max_tokens!r}")
-        if not isinstance(self.max_references, int) or isinstance(self.max_references, bool) or self.max_references < 1:
-            raise MeteorParameterError(f"max_references must be a positive integer, got {self.max_references!r}")
-        if isinstance(self.node_budget, bool) or not isinstance(self.node_budget, int) or self.node_budget < 1:
-            raise MeteorParameterError(f"node_budget must be a positive integer, got {self.node_budget!r}")
+        for name in ("max_tokens", "max_references", "node_budget"):
+            value = getattr(self, name)
+            # numbers.Integral takes numpy's integers too (np.int64 from a DataFrame); never bool
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise MeteorParameterError(f"{name} must be a positive integer, got {value!r}")
+            object.__setattr__(self, name, int(value))
         if self.bleu_smoothing not in SMOOTHING_METHODS:
             raise MeteorParameterError(
                 f"bleu_smoothing must be one of {', '.join(SMOOTHING_METHODS)}, got {self.bleu_smoothing!r}")
@@ -258,6 +261,9 @@ class MeteorConfig:
             object.__setattr__(self, "params", replace(self.params, delta=PRESETS["meteor-1.5-en"].params.delta))
         if self.weights is None:
             object.__setattr__(self, "weights", default_weights(stages))
+        if isinstance(self.weights, (str, bytes)) or not isinstance(self.weights, Iterable):
+            raise MeteorParameterError(f"weights must be a sequence of numbers, one per module, such as "
+                                       f"(1.0, 0.6), got {self.weights!r}")
         weights = tuple(self.weights)
         for w in weights:
             _check_number("module weight", w)

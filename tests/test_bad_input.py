@@ -266,6 +266,10 @@ def test_library_misuse_gets_messages_that_name_the_mistake():
     ({"language": 5}, "language must be a language code such as 'en', got 5"),  # was AttributeError
     ({"mode": "nltk", "zero_penalty_single_chunk": True}, "nltk mode reproduces nltk's meteor_score"),
     ({"mode": "meteor15", "keep_case": True}, "got tokenizer default, keep_case"),
+    # a set's order varies from run to run (hash seed): scores changed between runs (a tester)
+    ({"stages": {"exact", "stem", "synonym"}}, "stages must be in pipeline order (a list or tuple), not a set"),
+    ({"mode": "meteor15", "weights": 1}, "weights must be a sequence of numbers"),  # was TypeError
+    ({"mode": "meteor15", "weights": "1.0 0.6 0.8 0.6"}, "weights must be a sequence of numbers"),  # read per char
 ])
 def test_wrong_settings_are_refused_with_the_field_named(settings, message):
     """A tester's finds: switches took any truthy value, some wrong types raised bare Python
@@ -282,5 +286,7 @@ def test_numpy_booleans_are_switches_too():
     np = pytest.importorskip("numpy")
     from meteor_core import MeteorConfig
 
-    config = MeteorConfig(keep_case=np.bool_(True), zero_penalty_single_chunk=np.bool_(False))
+    config = MeteorConfig(keep_case=np.bool_(True), zero_penalty_single_chunk=np.bool_(False),
+                          node_budget=np.int64(1000), max_tokens=np.int32(50))
     assert config.keep_case is True and config.zero_penalty_single_chunk is False
+    assert (config.node_budget, config.max_tokens) == (1000, 50) and type(config.node_budget) is int
