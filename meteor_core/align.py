@@ -838,7 +838,7 @@ class _LinksFirst:
         for comp in self.components:
             cost = (2 * comp.p * comp.q) >> 3  # p * q start checks, at most p * q steps along runs
             if work + cost > budget:
-                break
+                continue  # this word's runs do not fit; a smaller word's may (a break skipped them all)
             work += cost
             for c in comp.cands:
                 before = on_candidate(c - 1, -1)
