@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import time
+import unicodedata
 from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
 
@@ -332,6 +333,13 @@ def _tsv_field(value) -> str:
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
+def _display_width(text: str) -> int:
+    """Terminal columns: wide East Asian characters take two, combining marks and format
+    characters (zero-width space, joiner) none, so names in any script line up."""
+    return sum(0 if unicodedata.combining(ch) or unicodedata.category(ch) == "Cf"
+               else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _shown_id(value: str) -> str:
     """An id for the fixed-width table: control characters escaped, long ids cut."""
     text = _tsv_field(value)
@@ -457,13 +465,18 @@ def _cmd_compare(args) -> int:
     def interval(value, low, high) -> str:
         return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
-    rows = [(str(r["rank"]), r["system"], interval(r["corpus_meteor"], r["meteor_ci_low"], r["meteor_ci_high"]),
+    rows = [(str(r["rank"]), _tsv_field(r["system"]),
+             interval(r["corpus_meteor"], r["meteor_ci_low"], r["meteor_ci_high"]),
              f"{r['mean_segment_meteor']:.4f}", interval(r["corpus_bleu"], r["bleu_ci_low"], r["bleu_ci_high"]))
             for r in comparison.ranking()]
     header = ("rank", "system", "corpus METEOR [95% CI]", "mean seg.", "BLEU [95% CI]")
-    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    widths = [max(_display_width(row[k]) for row in [header, *rows]) for k in range(len(header))]
     for row in [header, *rows]:  # rank and numbers right-aligned, the system's name left
-        print("  ".join(cell.ljust(w) if k == 1 else cell.rjust(w) for k, (cell, w) in enumerate(zip(row, widths))))
+        cells = []
+        for k, (cell, width) in enumerate(zip(row, widths)):
+            pad = " " * (width - _display_width(cell))
+            cells.append(cell + pad if k == 1 else pad + cell)
+        print("  ".join(cells))
     print()
     print("pairs (difference = B - A):")
     for p in sig.pairs:

@@ -441,3 +441,22 @@ def test_a_table_without_a_reference_column_names_the_option(tmp_path, capsys):
     path.write_text("candidate\ttarget\nthe cat\tthe cat\n", encoding="utf-8")
     assert main(["corpus", "--candidates", str(path)]) == 2
     assert "--reference-column" in capsys.readouterr().err
+
+
+def test_compare_table_lines_up_names_in_any_script(tmp_path, capsys):
+    """A tester's find: widths counted with len() put a CJK name 3 columns off and a decomposed
+    'école' 1 off, and a newline in a name split its row. Display widths now, names escaped."""
+    from meteor_core.cli import _display_width, main
+
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\na dog barked\n", encoding="utf-8")
+    names = ["系统甲.txt", "e\u0301cole.txt", "plain.txt"]
+    for name, text in zip(names, ["the cat sat on a mat\nthe dog barked\n", "a cat sat\ndog barked\n",
+                                  "the cat\na dog\n"]):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["compare", "--candidates", *[str(tmp_path / n) for n in names],
+                 "--references", str(tmp_path / "ref.txt")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.lstrip().startswith("rank"))
+    table = lines[start:start + 4]
+    assert len({_display_width(line) for line in table}) == 1, table
+    assert (_display_width("系统甲"), _display_width("e\u0301cole"), _display_width("a\u200bb")) == (6, 5, 2)
