@@ -82,7 +82,7 @@ if analysis is not None:
     st.subheader("Segments")
     f1, f2, f3 = st.columns([2, 3, 2])
     low, high = f1.slider("METEOR between", 0.0, 1.0, step=0.01, key=corpus_ui.kept("meteor-range", (0.0, 1.0)))
-    search = f2.text_input("Search id, candidate or reference", key=corpus_ui.kept("search", ""),
+    search = f2.text_input("Search id, candidate or reference", key=corpus_ui.kept("search", "", typed=True),
                            help="Case-insensitive, plain text; every reference of a segment is searched, "
                                 "not only the best one the table shows.")
     order = f3.selectbox("Order", list(ORDERS), key=corpus_ui.kept("order", next(iter(ORDERS)), ORDERS))

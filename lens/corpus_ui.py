@@ -52,13 +52,16 @@ def shorten(text: str, limit: int = 60) -> str:
 # Streamlit forgets a page's widgets when the user opens another page, so coming back showed
 # the sample corpus again: the uploaded file, its column roles, the filters and the selected
 # row were gone (a tester). The corpus pages keep them in session state of their own.
-def kept(key: str, default, options: Optional[Sequence] = None, context=None) -> str:
+def kept(key: str, default, options: Optional[Sequence] = None, context=None, typed: bool = False) -> str:
     """`key` for a corpus-page widget whose value outlives page changes: seeds the widget's
     state with the value kept from the last visit, as long as `context` (the table's name and
     columns, for a column role) is the same and the value is still a valid choice among `options`;
     else with `default`, so another table gets its roles guessed afresh. Create the widget
     with this key and without a value, index or default of its own (Streamlit warns when
-    both are given)."""
+    both are given). The value is sent to the browser on every run, so the widget cannot
+    show another one (after an interrupted page change the page's boxes showed their first
+    options while the results used the kept ones: a tester); not for `typed` widgets (text),
+    where sending it would overwrite what is typed during a run."""
     ss = st.session_state
     store = f"_kept-{key}"
     known = ss.get(store)  # (context, value)
@@ -69,7 +72,7 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None) ->
         valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
         if not valid:
             value = default
-    if key not in ss or ss[key] != value:
+    if key not in ss or ss[key] != value or not typed:
         ss[key] = value
     ss[store] = (context, value)
     return key
@@ -110,6 +113,10 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
         return [] if multiple else None
     st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
                      "to replace it."))
+    # The uploader has no x for kept files: this button is the way to drop them.
+    if st.button("Forget " + ("these files" if len(files) > 1 else "this file"), key=f"{key}-forget"):
+        st.session_state.pop(store, None)
+        st.rerun()
     return list(files) if multiple else files[0]
 
 
@@ -154,7 +161,7 @@ def _table_source(key: str, source: str) -> Optional[Table]:
         if source == SOURCES[3]:
             formats = ("tsv", "csv", "jsonl")
             fmt = st.radio("Format", formats, horizontal=True, key=kept(f"{key}-paste-format", formats[0], formats))
-            text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", ""), height=150)
+            text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", "", typed=True), height=150)
             return read_table(text.encode("utf-8", "surrogatepass"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
     except MeteorInputError as error:
         _error(str(error))

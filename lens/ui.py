@@ -245,6 +245,16 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     return factory(label, key=key, on_change=on_change, **kwargs)
 
 
+def _kept_toggle(label: str, key: str) -> bool:
+    """A sidebar toggle that stays open across page changes (it closed on every one: a tester)."""
+    ss = st.session_state
+    store = f"_kept-{key}"
+    if key not in ss or ss.get("_page_changed"):
+        ss[key] = ss.get(store, False)
+    ss[store] = st.toggle(label, key=key)
+    return ss[store]
+
+
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
 
@@ -466,9 +476,9 @@ def _sidebar(segment_page: bool) -> None:
         note = st.session_state.pop("_mode_note", None)
         if note:
             st.info(md_escape(note))
-        if st.toggle("What each language gets", key="w_show_capabilities"):
+        if _kept_toggle("What each language gets", "w_show_capabilities"):
             show_capabilities()
-        if st.toggle("Options and parameters", key="w_show_options"):
+        if _kept_toggle("Options and parameters", "w_show_options"):
             _widget(st.selectbox, "Tokenizer", "tok", options=list(TOKENIZERS),
                     help="default: words and punctuation (characters for Chinese and Japanese); "
                          "segmenter: jieba (zh) or janome (ja) word segmentation")

@@ -259,3 +259,9 @@ def test_upload_filters_and_selection_outlive_a_page_change(streamlit_server, br
         assert search.input_value() == "mat"
         assert page.get_by_text("5 of 5 segments shown").count() == 1
     assert_clean(page, streamlit_server, screenshot="corpus_after_page_change.png")
+    # The uploader shows no x for a kept file: a button forgets it (a tester found no way).
+    page.get_by_role("button", name="Forget this file").click()
+    wait_for_app(page)
+    assert page.get_by_text("uploaded earlier in this session").count() == 0
+    assert page.get_by_text("kept.jsonl: 5").count() == 0
+    assert_clean(page, streamlit_server)

@@ -246,12 +246,14 @@ def test_mode_radio_shows_the_mode_after_page_changes(streamlit_server, browser_
     _open(page, streamlit_server, "/")
     page.locator("[data-testid=stSidebar]").get_by_text("nltk", exact=True).click()
     _settle(page)
+    page.locator("[data-testid=stSidebar]").get_by_text("Options and parameters").click()  # closed on every change
+    _settle(page)
     shown = []
     for name in ["System Comparison", "Segment Explorer", "Corpus Explorer", "How METEOR works", "Segment Explorer"]:
         page.locator("[data-testid=stSidebar]").get_by_role("link", name=name).click()
         _settle(page)
-        shown.append((name, _checked_mode(page)))
-    assert shown == [(name, "nltk") for name, _ in shown]
+        shown.append((name, _checked_mode(page), page.get_by_text("Parameter preset").count()))
+    assert shown == [(name, "nltk", 1) for name, _, _ in shown]
     assert "mode=nltk" in page.url
     page.locator("[data-testid=stSidebar]").get_by_text("paper", exact=True).click()
     _settle(page)
