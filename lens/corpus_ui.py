@@ -161,7 +161,8 @@ def _table_source(key: str, source: str) -> Optional[Table]:
         if source == SOURCES[3]:
             formats = ("tsv", "csv", "jsonl")
             fmt = st.radio("Format", formats, horizontal=True, key=kept(f"{key}-paste-format", formats[0], formats))
-            text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", "", typed=True), height=150)
+            text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", "", typed=True),
+                                height=150)
             return read_table(text.encode("utf-8", "surrogatepass"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
     except MeteorInputError as error:
         _error(str(error))
