@@ -183,6 +183,8 @@ SETTING_DEFAULTS = {
     "preset": "2005", "alpha": DEFAULT_CONFIG.params.alpha, "beta": DEFAULT_CONFIG.params.beta,
     "gamma": DEFAULT_CONFIG.params.gamma, "zero_pen": DEFAULT_CONFIG.zero_penalty_single_chunk,
     "smoothing": DEFAULT_CONFIG.bleu_smoothing,
+    # Sidebar panels, open or closed: settings too, so they stay open across pages.
+    "show_capabilities": False, "show_options": False,
 }
 
 
@@ -243,16 +245,6 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     if on_change is None:
         return factory(label, key=key, on_change=_sync, args=(name,), **kwargs)
     return factory(label, key=key, on_change=on_change, **kwargs)
-
-
-def _kept_toggle(label: str, key: str) -> bool:
-    """A sidebar toggle that stays open across page changes (it closed on every one: a tester)."""
-    ss = st.session_state
-    store = f"_kept-{key}"
-    if key not in ss or ss.get("_page_changed"):
-        ss[key] = ss.get(store, False)
-    ss[store] = st.toggle(label, key=key)
-    return ss[store]
 
 
 def reset_how_step() -> None:
@@ -476,9 +468,9 @@ def _sidebar(segment_page: bool) -> None:
         note = st.session_state.pop("_mode_note", None)
         if note:
             st.info(md_escape(note))
-        if _kept_toggle("What each language gets", "w_show_capabilities"):
+        if _widget(st.toggle, "What each language gets", "show_capabilities"):
             show_capabilities()
-        if _kept_toggle("Options and parameters", "w_show_options"):
+        if _widget(st.toggle, "Options and parameters", "show_options"):
             _widget(st.selectbox, "Tokenizer", "tok", options=list(TOKENIZERS),
                     help="default: words and punctuation (characters for Chinese and Japanese); "
                          "segmenter: jieba (zh) or janome (ja) word segmentation")

@@ -227,51 +227,31 @@ class _StreamProgress:
             self.stream.flush()
 
 
-class _TerminationGuard:
-    """SIGTERM (a supervisor, `kill`, a job timeout) ends the process with "terminated" and
-    exit code 143 between output lines, never inside one. The default action ended it
-    wherever it was, so a batch file could end in half a JSON line. The handler exits at once
-    with os._exit unless whole lines are being written (then right after them): everything
-    written before was flushed already, and raising an exception instead is unreliable, as
-    an `except Exception` or a __del__ on the way can swallow it and the run goes on.
-    While lines are written, SIGTERM and SIGINT are blocked, not only flagged: a signal that
-    interrupts a write to a full pipe made Python drop the rest of the buffer (a tester saw
-    the line cut). So a reader that stops reading keeps the writer waiting; SIGKILL ends it."""
-
-    def __init__(self) -> None:
-        self.writing = False
-        self.pending = False
-
-    def __call__(self, signum, frame) -> None:
-        if self.writing:
-            self.pending = True
-        else:
-            self.exit()
-
-    @staticmethod
-    def exit() -> None:
-        try:
-            os.write(2, b"terminated\n")  # not through sys.stderr: its buffer may be mid-write
-        finally:
-            os._exit(143)  # 128 + SIGTERM, what a shell reports for a terminated command
-
-    def write_lines(self, stream, text: str) -> None:
-        blocked = None
-        if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
-        self.writing = True
-        try:
-            stream.write(text)
-            stream.flush()
-        finally:
-            self.writing = False
-            if blocked is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a pending signal is handled now
-        if self.pending:
-            self.exit()
+def _terminated(signum, frame) -> None:
+    """SIGTERM (a supervisor, `kill`, a job timeout): "terminated", exit code 143. The default
+    action ended the process silently wherever it was. os._exit, not an exception: an `except
+    Exception` or a __del__ on the way swallowed one and the run went on. Whole lines only:
+    batch's writes block the signal (_write_lines), and everything written before was
+    flushed."""
+    try:
+        os.write(2, b"terminated\n")  # not through sys.stderr: its buffer may be mid-write
+    finally:
+        os._exit(143)  # 128 + SIGTERM, what a shell reports for a terminated command
 
 
-_termination = _TerminationGuard()
+def _write_lines(stream, text: str) -> None:
+    """Write and flush whole lines with SIGTERM and SIGINT blocked; a signal that came meanwhile
+    is handled right after. A signal interrupting a write to a full pipe made Python drop the
+    rest of the buffer (a tester saw the line cut), so a reader that stops reading keeps the
+    writer waiting; SIGKILL still ends it."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT}) \
+        if hasattr(signal, "pthread_sigmask") else None
+    try:
+        stream.write(text)
+        stream.flush()
+    finally:
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _isatty(stream) -> bool:
@@ -300,7 +280,7 @@ def _cmd_batch(args) -> int:
             # importing it on its first line (about 0.2 s apiece).
             sacrebleu_view.preload()
         for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes):
-            _termination.write_lines(sys.stdout, "".join(line + "\n" for line in outputs))
+            _write_lines(sys.stdout, "".join(line + "\n" for line in outputs))
             progress.add(len(outputs))
     finally:
         progress.close()
@@ -639,7 +619,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Signal handlers belong to the main thread; main() called from another thread (a test, an
     # embedding program) keeps the process's handler, whatever it is.
     own_sigterm = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _termination) if own_sigterm else None
+    previous = signal.signal(signal.SIGTERM, _terminated) if own_sigterm else None
     try:
         return _run(args)
     finally:

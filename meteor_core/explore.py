@@ -306,12 +306,13 @@ def explore(candidate: TextOrTokens, references: ReferencesInput, config: Meteor
     result = scorer.score(candidate, references)
     comparisons: list[ModeComparison] = []
     left_out: list[tuple[str, str]] = []
+    others = _other_modes(config)
     if not synonym_tables and config.language == "en":  # nltk and METEOR 1.5 modes exist for English only
-        for mode in _other_modes(config):
+        for mode in others:
             try:
                 comparisons.append(_compare(candidate, references, config, result, mode))
             except MeteorInputError as error:  # a limit of the other mode, not of this view
                 left_out.append((mode, str(error)))
     bleu = bleu_for(result)
-    first = comparisons[0] if comparisons and comparisons[0].other_mode == _other_modes(config)[0] else None
+    first = comparisons[0] if comparisons and comparisons[0].other_mode == others[0] else None
     return Exploration(result, bleu, first, sacrebleu_view(result, bleu), tuple(comparisons), tuple(left_out))
