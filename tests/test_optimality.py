@@ -439,3 +439,16 @@ def test_no_search_spends_more_than_the_budget(cand, ref, objective, budget):
     # over 2,000 (3,000 random pairs of this shape).
     for outcome in align_paper(cand, ref, (exact_stage(), stem_stage()), objective, budget):
         assert outcome.nodes <= budget, (outcome.stage, outcome.nodes)
+
+
+def test_the_greedy_incumbent_proves_a_pair_the_wider_beam_left_flagged():
+    # Random three-letter text (a case from bench-style A/B runs): with a width-4 beam as
+    # the incumbent the exact run spent the budget and returned a flagged alignment with 166
+    # crossings and 62 chunks; the greedy incumbent leaves the exact run enough to prove 101.
+    cand = ("a c a a b b a c b c b c c a c c b b a b c a c b c a a a c b c a a a a c a c b a b b c a c a b a b a c "
+            "c a a c a a c a a b b c c b a c c c a c b a c b a a a a b").split()
+    ref = ("c a c a a a b c c c a a c b c a c b c c b c b a b c b b c b c c c c b a c b a b a a b c a b b b c b c a c "
+           "a a a c a a b b a b c c b c c a b a c a b a a a").split()
+    best = Scorer(MeteorConfig()).score(cand, [ref]).best
+    assert best.optimal
+    assert (best.stats.matches, best.crossings, best.stats.chunks) == (73, 101, 61)
