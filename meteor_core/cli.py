@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
 import signal
@@ -254,6 +255,13 @@ def _write_lines(stream, text: str) -> None:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
+def _report_buffer() -> tuple[io.StringIO, Callable[..., None]]:
+    """(buffer, print into it): corpus and compare gather their report and write it with one
+    _write_lines, so SIGTERM while it is written leaves the report whole (it could cut it)."""
+    report = io.StringIO()
+    return report, partial(print, file=report)
+
+
 def _isatty(stream) -> bool:
     try:
         return stream.isatty()
@@ -344,6 +352,7 @@ def _cmd_corpus(args) -> int:
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
                               workers=resolve_workers(args.workers))
     summary = analysis.summary()
+    report, say = _report_buffer()
     if args.json or args.tsv:  # the table output says it on stdout, after the rows
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
@@ -358,32 +367,33 @@ def _cmd_corpus(args) -> int:
                      **{k: v for k, v in segment_to_dict(seg.best).items()
                         if k in ("alignment", "chunk_spans", "matches_by_stage")}}
                     for row, seg in zip(rows, analysis.corpus.segments)]
-        print(json.dumps({"segments": segments, "corpus": summary}, ensure_ascii=False))
+        say(json.dumps({"segments": segments, "corpus": summary}, ensure_ascii=False))
     elif args.tsv:
-        print("\t".join(columns))
+        say("\t".join(columns))
         for row in rows:
-            print("\t".join(_tsv_field(row[k]) for k in columns))
+            say("\t".join(_tsv_field(row[k]) for k in columns))
     else:
         width = max([6] + [len(_shown_id(r["id"])) for r in rows])
-        print(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
+        say(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
         for r in rows:
-            print(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
+            say(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
                   f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
-        print()
-        print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
-        print(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
-        print(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
-        print(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
+        say()
+        say(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
+        say(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
+        say(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
+        say(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
               + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
-            print(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
-        print(f"matches by stage: {summary['matches_by_stage']}")
+            say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
+        say(f"matches by stage: {summary['matches_by_stage']}")
         if analysis.human_source:
-            print(f"human scores: {analysis.human_source}")
+            say(f"human scores: {analysis.human_source}")
         for c in analysis.correlations:
-            print(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
+            say(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
                   f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
-        print(f"signature: {summary['signature']}")
+        say(f"signature: {summary['signature']}")
+    _write_lines(sys.stdout, report.getvalue())
     return 0
 
 
@@ -432,16 +442,18 @@ def _cmd_compare(args) -> int:
         for problem in analysis.not_scored:
             print(f"not scored ({name}): {problem}", file=sys.stderr)
     sig = comparison.significance
+    report, say = _report_buffer()
     if args.json:
-        print(json.dumps(comparison.to_dict(), ensure_ascii=False, default=str))
+        say(json.dumps(comparison.to_dict(), ensure_ascii=False, default=str))
+        _write_lines(sys.stdout, report.getvalue())
         return 0
     from .methods import plural
 
-    print(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
+    say(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
           + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
-    print(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
+    say(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
           f"seed {sig.seed}; intervals 95%")
-    print()
+    say()
     def interval(value, low, high) -> str:
         return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 
@@ -456,16 +468,17 @@ def _cmd_compare(args) -> int:
         for k, (cell, width) in enumerate(zip(row, widths)):
             pad = " " * (width - _display_width(cell))
             cells.append(cell + pad if k == 1 else pad + cell)
-        print("  ".join(cells))
-    print()
-    print("pairs (difference = B - A):")
+        say("  ".join(cells))
+    say()
+    say("pairs (difference = B - A):")
     for p in sig.pairs:
-        print(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
+        say(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
               f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
               f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
     for note in sig.notes:
-        print(f"note: {note}")
-    print(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
+        say(f"note: {note}")
+    say(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
+    _write_lines(sys.stdout, report.getvalue())
     return 0
 
 

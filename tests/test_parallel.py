@@ -318,3 +318,37 @@ def test_a_worker_killed_alone_gives_one_clear_error(tmp_path):
     message = errors.read_text()
     assert message.startswith("error: a worker process ended before its work was done") and "Traceback" not in message
     assert "terminated" not in message
+
+
+def test_sigterm_while_corpus_writes_its_report_leaves_it_whole(tmp_path):
+    """corpus prints its report when everything is scored; SIGTERM while that report was
+    blocked on a full pipe cut it after the lines written so far. It is now written at once,
+    with the signal waiting for the write (as batch's lines)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    count = 3000  # the TSV report, about 60 bytes a row, is larger than a pipe's 64 KB
+    (tmp_path / "cand.txt").write_text("the cat sat on a mat\n" * count, encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\n" * count, encoding="utf-8")
+    errors = tmp_path / "err.txt"
+    process = subprocess.Popen([sys.executable, "-m", "meteor_core", "corpus", "--tsv", "--workers", "1",
+                                "--candidates", str(tmp_path / "cand.txt"), "--references", str(tmp_path / "ref.txt")],
+                               stdout=subprocess.PIPE, stderr=errors.open("wb"), cwd=root)
+    try:
+        time.sleep(10)  # scored (about 3 s with start-up) and blocked on the full pipe
+        os.kill(process.pid, signal.SIGTERM)
+        time.sleep(0.5)
+        output = process.stdout.read().decode()
+        assert process.wait(timeout=60) == 143
+    finally:
+        process.kill()
+    lines = output.splitlines()
+    assert len(lines) == 1 + count and output.endswith("\n")  # the header and every row
+    # m = 5 of 6 on both sides, 2 chunks (the cat sat on; mat): (5/6) * (1 - 0.5 * (2/5)^3)
+    assert {round(float(line.split("\t")[1]), 6) for line in lines[1:]} == {round(5 / 6 * (1 - 0.5 * (2 / 5) ** 3), 6)}
+    assert errors.read_text().endswith("terminated\n")
