@@ -482,8 +482,10 @@ def _solve_small(components: list[_Component], base: list[int], objective: str, 
                     cost -= link_unit
         return cost
 
-    own = [[cost_of(pairs) for pairs in found] for found in choices]
     work = sum(len(found) for found in choices)
+    if work > budget:  # each part fits, all of them together may not (a tester: 7 units of 5)
+        return None
+    own = [[cost_of(pairs) for pairs in found] for found in choices]
     tables: dict = {}  # (x, y) -> cost between each choice of x and each choice of y
     for x, y in near:
         work += len(choices[x]) * len(choices[y])

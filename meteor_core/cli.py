@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import io
 import json
 import os
@@ -248,8 +249,20 @@ def _write_lines(stream, text: str) -> None:
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT}) \
         if hasattr(signal, "pthread_sigmask") else None
     try:
-        stream.write(text)
+        binary = getattr(stream, "buffer", None)
+        if binary is None:  # a text-only stream (a test's StringIO)
+            stream.write(text)
+            stream.flush()
+            return
+        # Bytes, with the count checked: when the reader closes a pipe mid-write, the buffered
+        # writer returns a partial count and the text layer drops the rest without an error
+        # (a 200 KB corpus report cut at 64 KB, exit 0). Writing the rest raises
+        # BrokenPipeError, which the CLI reports as a closed pipe (exit 141).
         stream.flush()
+        data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+        while data:
+            data = data[binary.write(data):]
+        binary.flush()
     finally:
         if blocked is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -640,6 +653,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what could not be
+    written does not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _run(args) -> int:
     try:
         return args.func(args)
@@ -647,17 +673,20 @@ def _run(args) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        # The reader went away (`... | head`): stop quietly. Point stdout at /dev/null so the
-        # interpreter's final flush does not raise again.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        # The reader went away (`... | head`): stop quietly.
+        _discard_stdout()
         return 141  # 128 + SIGPIPE, what a shell reports for a command stopped by a closed pipe
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        # The output could not be written (a full disk, a quota, a file size limit): say so in
+        # one line, not a traceback. Other OS errors are not this module's to explain.
+        if error.errno not in _WRITE_ERRNOS:
+            raise
+        _discard_stdout()
+        print(f"error: the output could not be written: {error.strerror}", file=sys.stderr)
+        return 1
     except Exception as error:
         # concurrent.futures' BrokenProcessPool, matched by name: importing it here would load
         # multiprocessing (about 20 ms) into every command's start-up.

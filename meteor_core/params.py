@@ -29,9 +29,16 @@ DEFAULT_NODE_BUDGET = 50_000
 def _check_number(name: str, value) -> float:
     """The value as a float (numpy's and Fraction's numbers too); booleans, text, NaN and
     infinities refused."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise MeteorParameterError(f"{name} must be a finite number, got {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past float's range (10**400)
+        number = math.inf
+    if not math.isfinite(number):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise MeteorParameterError(f"{name} must be a finite number, got {shown}")
+    return number
 
 
 @dataclass(frozen=True)

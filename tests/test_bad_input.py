@@ -30,6 +30,7 @@ def test_bad_reference_is_named():
     (dict(alpha=1.5), "alpha must be in"), (dict(alpha=-0.1), "alpha must be in"),
     (dict(beta=-1), "beta must be >= 0"), (dict(gamma=-0.5), "gamma must be in"),
     (dict(alpha=float("nan")), "finite"),
+    (dict(beta=10 ** 400), "beta must be a finite number"),  # was a raw OverflowError (a tester)
 ])
 def test_bad_parameters(kwargs, message):
     with pytest.raises(MeteorParameterError, match=message):

@@ -280,6 +280,41 @@ def test_output_into_a_closed_pipe_is_quiet(tmp_path):
     assert json.loads(first)["matches"] == 1 and b"Traceback" not in err and err == b""
 
 
+def test_a_corpus_report_cut_by_a_closed_pipe_is_not_a_success(tmp_path):
+    """A tester's find: `corpus --tsv ... | head -1` on 3,000 segments wrote 64 KB of the
+    200 KB report and exited 0 (the buffered writer returned a partial count when the reader
+    went away, and the text layer dropped the rest). The rest is now written until the pipe
+    refuses it: exit 141, as batch."""
+    count = 3000
+    (tmp_path / "c.txt").write_text("the cat sat on a mat\n" * count, encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the cat sat on the mat\n" * count, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "meteor_core", "corpus", "--tsv", "--workers", "1",
+                             "--candidates", str(tmp_path / "c.txt"), "--references", str(tmp_path / "r.txt")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert first.startswith(b"id\tmeteor\t") and b"Traceback" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["corpus", "--workers", "1"], ["score"], ["batch", "--workers", "1"]])
+def test_a_full_disk_gives_one_error_line(tmp_path, argv):
+    """A tester's find: output to a full disk (/dev/full) ended in an OSError traceback."""
+    (tmp_path / "c.txt").write_text("the cat sat\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("the cat sat down\n", encoding="utf-8")
+    inputs = {"corpus": ["--candidates", str(tmp_path / "c.txt"), "--references", str(tmp_path / "r.txt")],
+              "score": ["--candidate", "the cat sat", "--reference", "the cat sat down"], "batch": []}[argv[0]]
+    line = json.dumps({"candidate": "the cat sat", "references": ["the cat sat down"]}) + "\n"
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "meteor_core", *argv, *inputs], input=line.encode(),
+                              stdout=full, stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.decode().splitlines()[-1] == "error: the output could not be written: No space left on device"
+    assert b"Traceback" not in proc.stderr
+
+
 def test_corpus_warns_about_a_missing_wordnet_on_stderr(tmp_path, capsys, monkeypatch):
     from meteor_core import wordnet as wn
 

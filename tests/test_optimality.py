@@ -452,3 +452,10 @@ def test_the_greedy_incumbent_proves_a_pair_the_wider_beam_left_flagged():
     best = Scorer(MeteorConfig()).score(cand, [ref]).best
     assert best.optimal
     assert (best.stats.matches, best.crossings, best.stats.chunks) == (73, 101, 61)
+
+
+def test_enumerated_parts_together_stay_within_the_budget():
+    # A tester's find: each part's choices fit a budget of 5, all of them together (2 + 3 on
+    # top of 2 units for the word groups) did not, and the stage reported 7 units.
+    snapshot = Scorer(MeteorConfig(stages=("exact",), node_budget=5)).score("a b c", ["a a c c c"]).best.snapshots[0]
+    assert snapshot.nodes <= 5
