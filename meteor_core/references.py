@@ -31,6 +31,10 @@ def as_reference_list(references: ReferencesInput, max_references: int = MAX_REF
         return [references]
     if isinstance(references, (bytes, bytearray)):  # would be read as a list of integers
         raise MeteorInputError("references must be a string or a list of references, not bytes: decode them first")
+    if isinstance(references, (set, frozenset, dict)):
+        # Unordered: which reference is "first" among equal scores (best_index) changed with
+        # the hash seed from run to run (a tester).
+        raise MeteorInputError(f"references must be an ordered list, not a {type(references).__name__}")
     total = len(references) if isinstance(references, Sized) else None  # said in the message
     try:
         references = read_references(references, max_references)

@@ -289,7 +289,8 @@ def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
 def token_pieces(text, field: str) -> list:
     """The tokens of pre-tokenized input as a list; anything else than a string or a sequence
     (None, a number) is refused with a message rather than a TypeError."""
-    if text is not None and not isinstance(text, (bytes, bytearray)):
+    # Sets and dicts are iterable but unordered (a set's order follows the hash seed).
+    if text is not None and not isinstance(text, (bytes, bytearray, set, frozenset, dict)):
         try:
             return list(text)
         except TypeError:

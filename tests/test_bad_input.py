@@ -291,3 +291,17 @@ def test_numpy_booleans_are_switches_too():
                           node_budget=np.int64(1000), max_tokens=np.int32(50))
     assert config.keep_case is True and config.zero_penalty_single_chunk is False
     assert (config.node_budget, config.max_tokens) == (1000, 50) and type(config.node_budget) is int
+
+
+@pytest.mark.parametrize("references", [{"the cat sat", "a cat sat"}, frozenset({"the cat"}), {"the cat": 1}])
+def test_unordered_references_are_refused(references):
+    # A tester's find: a set of references was accepted, and which of two equal references
+    # was the best (best_index) followed the hash seed.
+    with pytest.raises(MeteorInputError, match="references must be an ordered list"):
+        score("the cat sat", references)
+
+
+@pytest.mark.parametrize("tokens", [{"the", "cat"}, {"the": 0, "cat": 1}])
+def test_unordered_token_collections_are_refused(tokens):
+    with pytest.raises(MeteorInputError, match="candidate must be a string or a list of token strings"):
+        score(tokens, ["the cat"])
