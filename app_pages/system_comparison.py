@@ -97,8 +97,13 @@ if comparison is not None:
     st.subheader("Segment by segment")
     names = list(comparison.names)
     c1, c2 = st.columns(2)
-    name_a = c1.selectbox("System A", names, key=corpus_ui.kept("pair-a", names[0], names))
-    name_b = c2.selectbox("System B", names, key=corpus_ui.kept("pair-b", names[1], names))
+    # A default never takes the other box's system: with system A's column removed, A fell
+    # back to the first system, which B held, and the page showed only an error (a tester).
+    held_by_b = st.session_state.get("pair-b")
+    name_a = c1.selectbox("System A", names,
+                          key=corpus_ui.kept("pair-a", corpus_ui.first_other(names, held_by_b), names))
+    name_b = c2.selectbox("System B", names,
+                          key=corpus_ui.kept("pair-b", corpus_ui.first_other(names, name_a), names))
     if name_a == name_b:
         st.error("Choose two different systems for A and B.")
     else:

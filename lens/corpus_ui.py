@@ -19,7 +19,7 @@ from meteor_core import MeteorInputError
 from meteor_core.corpus import CorpusAnalysis, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
-                                   read_table)
+                                   read_table, reference_columns_of)
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
@@ -87,6 +87,11 @@ class KeptFile:
 
     def getvalue(self) -> bytes:
         return self.data
+
+
+def first_other(names: Sequence[str], taken) -> str:
+    """The first of `names` that is not `taken` (the first name when all are)."""
+    return next((name for name in names if name != taken), names[0])
 
 
 def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
@@ -217,7 +222,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
-    ref_default = [c for c in columns if c.lower().startswith("ref")][:1]
+    ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE
     system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
         ("candidate", "system", "hyp", "mt", "output"))]

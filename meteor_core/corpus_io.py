@@ -355,6 +355,13 @@ def guess_column(columns: Sequence[str], words: Sequence[str], exclude: Sequence
     return None
 
 
+def reference_columns_of(columns: Sequence[str]) -> list[str]:
+    """The reference columns a table's names suggest: every column named ref* in any case
+    ("Reference", "ref_b"). The CLI's default and the app's (the app took only the first, so
+    a table with two reference columns scored against one: a tester)."""
+    return [c for c in columns if c.strip().lower().startswith("ref")]
+
+
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
                       human_column: Optional[str] = None, guess_human: bool = True) -> CorpusInput:
@@ -373,8 +380,7 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")
-    # The app's default too: every column named ref*, in any case ("Reference", "ref").
-    ref_cols = list(reference_columns or [c for c in table.columns if c.strip().lower().startswith("ref")])
+    ref_cols = list(reference_columns or reference_columns_of(table.columns))
     if not ref_cols:
         raise MeteorInputError(f"{candidates}: no column named reference* or ref*: name the reference column(s) "
                                f"with --reference-column (columns: {', '.join(table.columns)})")

@@ -211,6 +211,33 @@ def test_default_columns_are_systems_not_ids_or_references():
     assert list(ranking["system"]) == ["Online-B", "LT22", "Online-Y"]
 
 
+def test_every_reference_column_is_used_by_default_as_the_cli_does():
+    """A tester's find: the app took only the first ref* column (corpus METEOR 0.7954 where
+    the CLI, with both, gave 0.8733), and System Comparison ranked the second one as a system."""
+    data = (b"id\tref_a\tref_b\tsysA\tsysB\n"
+            b"1\tthe cat sat on the mat\ta cat sat on a mat\ta cat sat on a mat\tthe cat sat\n"
+            b"2\tthe dog barked\tone dog barked loudly\tone dog barked loudly\tthe dog\n")
+    at = _upload(_page("corpus_explorer.py"), "two_refs.tsv", data)
+    assert at.multiselect(key="corpus-ref-cols").value == ["ref_a", "ref_b"]
+    assert at.selectbox(key="corpus-cand-col-0").value == "sysA"
+    table = _segments_table(at)
+    assert list(table["meteor"]) == pytest.approx([1 - 0.5 / 216, 1 - 0.5 / 64])  # each equals ref_b: 1 chunk
+    at = _upload(_page("system_comparison.py"), "two_refs.tsv", data, page="compare")
+    assert at.multiselect(key="compare-ref-cols").value == ["ref_a", "ref_b"]
+    assert at.multiselect(key="compare-cand-cols").value == ["sysA", "sysB"]
+
+
+def test_removing_system_a_keeps_a_and_b_apart():
+    """A tester's find: with system A's column removed from the systems, A fell back to the
+    first system, which B held: both showed system_b and the page only an error."""
+    at = _page("system_comparison.py")
+    assert (at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value) == ("system_a", "system_b")
+    at.multiselect(key="compare-cand-cols").set_value(["system_b", "system_c"]).run()
+    _clean(at)
+    a, b = at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value
+    assert {a, b} == {"system_b", "system_c"} and not at.error
+
+
 def test_segment_table_shows_the_scores_and_hides_the_details():
     # At 1,400 px the table scrolled sideways over 19 columns, scores included. Now the detail
     # columns start hidden (the toolbar shows them) and the scores come before the reference.
