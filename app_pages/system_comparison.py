@@ -92,7 +92,10 @@ if comparison is not None:
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
                "same settings give the same numbers. A difference counts as significant when both tests give "
-               "p < 0.05. Settings are in 'Significance test settings' above.")
+               "p < 0.05. The interval is the 2.5-97.5 percentile range of the resampled differences; the "
+               "bootstrap p-value compares the observed difference with those differences shifted to mean 0 "
+               "(sacreBLEU's method), so an interval that includes 0 can go with p < 0.05, or the reverse. "
+               "Settings are in 'Significance test settings' above.")
 
     st.subheader("Segment by segment")
     names = list(comparison.names)
