@@ -1597,7 +1597,7 @@ class _Search:
         if found is None:
             found = self.fallback()
             incumbent = self.cost_of(found)
-        # A wider beam costs about its width times the greedy pass; keep that back (at most
+        # A wider beam costs about its width times the greedy pass; keep twice that back (at most
         # half of what is left) so that a failed exact run still leaves room for it.
         reserve = min((budget - spent) // 2, 2 * _BEAM_WIDTH * work)
         if spent < budget - reserve:

@@ -390,13 +390,13 @@ def _cmd_corpus(args) -> int:
         say(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
         for r in rows:
             say(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
-                  f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
+                f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         say()
         say(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         say(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
         say(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
         say(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
-              + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
+            + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
             say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
         say(f"matches by stage: {summary['matches_by_stage']}")
@@ -404,7 +404,7 @@ def _cmd_corpus(args) -> int:
             say(f"human scores: {analysis.human_source}")
         for c in analysis.correlations:
             say(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
-                  f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
+                f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
         say(f"signature: {summary['signature']}")
     _write_lines(sys.stdout, report.getvalue())
     return 0
@@ -463,9 +463,9 @@ def _cmd_compare(args) -> int:
     from .methods import plural
 
     say(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
-          + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
+        + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
     say(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
-          f"seed {sig.seed}; intervals 95%")
+        f"seed {sig.seed}; intervals 95%")
     say()
     def interval(value, low, high) -> str:
         return f"{value:.4f} [{low:.4f}, {high:.4f}]"
@@ -486,8 +486,8 @@ def _cmd_compare(args) -> int:
     say("pairs (difference = B - A):")
     for p in sig.pairs:
         say(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
-              f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
-              f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
+            f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
+            f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
     for note in sig.notes:
         say(f"note: {note}")
     say(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
