@@ -467,6 +467,7 @@ def _cmd_compare(args) -> int:
     say(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
         f"seed {sig.seed}; intervals 95%")
     say()
+
     def interval(value, low, high) -> str:
         return f"{value:.4f} [{low:.4f}, {high:.4f}]"
 

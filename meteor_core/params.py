@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Optional, Sequence
 
 from .errors import MeteorParameterError
-from .tokenize import MAX_REFERENCES, MAX_TOKENS, TOKENIZERS
+from .tokenize import MAX_REFERENCES, MAX_TOKENS, TOKENIZERS, UNORDERED
 
 MODES = ("paper", "nltk", "meteor15")
 OBJECTIVES = ("crossings", "chunks")
@@ -36,7 +36,8 @@ def _check_number(name: str, value) -> float:
     except OverflowError:  # an integer past float's range (10**400)
         number = math.inf
     if not math.isfinite(number):
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
         raise MeteorParameterError(f"{name} must be a finite number, got {shown}")
     return number
 
@@ -208,7 +209,7 @@ class MeteorConfig:
         if isinstance(self.stages, str):  # tuple("exact") would be five one-letter stages
             raise MeteorParameterError(f"stages must be a sequence of stage names such as ('exact', 'stem'), "
                                        f"not the string {self.stages!r}")
-        if isinstance(self.stages, (set, frozenset, dict)):  # order decides the result: a set's varies by run
+        if isinstance(self.stages, UNORDERED):  # order decides the result
             raise MeteorParameterError(f"stages must be in pipeline order (a list or tuple), not a "
                                        f"{type(self.stages).__name__}: {self.stages!r}")
         try:

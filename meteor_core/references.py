@@ -10,7 +10,7 @@ from typing import Callable, Sequence, Union
 from .errors import MeteorInputError
 from .frozen import build
 from .result import MultiReferenceResult, SegmentResult
-from .tokenize import MAX_REFERENCES, TextOrTokens, Token, token_pieces
+from .tokenize import MAX_REFERENCES, UNORDERED, TextOrTokens, Token, token_pieces
 
 ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
@@ -31,9 +31,8 @@ def as_reference_list(references: ReferencesInput, max_references: int = MAX_REF
         return [references]
     if isinstance(references, (bytes, bytearray)):  # would be read as a list of integers
         raise MeteorInputError("references must be a string or a list of references, not bytes: decode them first")
-    if isinstance(references, (set, frozenset, dict)):
-        # Unordered: which reference is "first" among equal scores (best_index) changed with
-        # the hash seed from run to run (a tester).
+    if isinstance(references, UNORDERED):
+        # Which reference is "first" among equal scores (best_index) changed from run to run.
         raise MeteorInputError(f"references must be an ordered list, not a {type(references).__name__}")
     total = len(references) if isinstance(references, Sized) else None  # said in the message
     try:

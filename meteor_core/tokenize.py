@@ -43,6 +43,9 @@ MAX_TOKENS = 2000
 #: cap keeps a call's time bounded (captioning sets have 5, PASCAL-50S 50). It also catches a
 #: token list passed where the list of references belongs.
 MAX_REFERENCES = 100
+#: Iterable but unordered (a set's order follows the hash seed): refused wherever order decides
+#: the result (tokens, references, stages).
+UNORDERED = (set, frozenset, dict)
 #: Characters per side, checked first (before any scan of the text): 100 per token on average
 #: at the token limit, so no real text reaches it, and a 20 MB paste is refused at once.
 MAX_CHARS = 200_000
@@ -289,8 +292,7 @@ def _segment(text: str, package: str) -> list[tuple[str, int, int]]:
 def token_pieces(text, field: str) -> list:
     """The tokens of pre-tokenized input as a list; anything else than a string or a sequence
     (None, a number) is refused with a message rather than a TypeError."""
-    # Sets and dicts are iterable but unordered (a set's order follows the hash seed).
-    if text is not None and not isinstance(text, (bytes, bytearray, set, frozenset, dict)):
+    if text is not None and not isinstance(text, (bytes, bytearray, *UNORDERED)):
         try:
             return list(text)
         except TypeError:
