@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import select
 import signal
 import sys
 import threading
@@ -286,6 +287,18 @@ def _line_bytes(numbered: tuple[int, bytes]) -> int:
     return len(numbered[1])
 
 
+def _input_waiting(stream) -> Optional[Callable[[], bool]]:
+    """For the pool: whether the stream's descriptor has input now (or its end), so that a
+    writer waiting for each answer gets it. A line already in the reader's buffer counts as
+    not waiting: that only sends a chunk early. None where the stream has no descriptor."""
+    try:
+        fd = stream.fileno()
+        select.select([fd], [], [], 0)
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+    return lambda: bool(select.select([fd], [], [], 0)[0])
+
+
 def _cmd_batch(args) -> int:
     from .parallel import map_ordered, resolve_workers
 
@@ -300,7 +313,8 @@ def _cmd_batch(args) -> int:
             # Imported once here, so workers forked from this process share it instead of each
             # importing it on its first line (about 0.2 s apiece).
             sacrebleu_view.preload()
-        for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes):
+        for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes,
+                                   ready=_input_waiting(stdin)):
             _write_lines(sys.stdout, "".join(line + "\n" for line in outputs))
             progress.add(len(outputs))
     finally:

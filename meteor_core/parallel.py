@@ -112,25 +112,32 @@ def _run_chunk(function: Callable, chunk: list) -> list:
     return [function(_worker_scorer, item) for item in chunk]
 
 
-def _take(iterator, chunk_size: int, size: Optional[Callable[[Item], int]]) -> tuple[list, int]:
-    """The next chunk and its size: chunk_size items, or fewer once they reach CHUNK_BYTES."""
-    if size is None:
+def _take(iterator, chunk_size: int, size: Optional[Callable[[Item], int]],
+          ready: Optional[Callable[[], bool]] = None) -> tuple[list, int]:
+    """The next chunk and its size: chunk_size items, or fewer once they reach CHUNK_BYTES or
+    the next item is not ready (see map_ordered)."""
+    if size is None and ready is None:
         return list(islice(iterator, chunk_size)), 0
     chunk, total = [], 0
     for item in iterator:
         chunk.append(item)
-        total += size(item)
-        if len(chunk) >= chunk_size or total >= CHUNK_BYTES:
+        if size is not None:
+            total += size(item)
+        if len(chunk) >= chunk_size or total >= CHUNK_BYTES or (ready is not None and not ready()):
             break
     return chunk, total
 
 
 def map_ordered(scorer, function: Callable[[object, Item], Result], items: Iterable[Item],
                 workers: int = 1, chunk_size: int = CHUNK_SIZE,
-                size: Optional[Callable[[Item], int]] = None) -> Iterator[list[Result]]:
+                size: Optional[Callable[[Item], int]] = None,
+                ready: Optional[Callable[[], bool]] = None) -> Iterator[list[Result]]:
     """Yield lists of results (one list per chunk of items), in input order. Lists rather than
     single results so a caller can write and flush once per chunk. `size`: an item's weight
-    in bytes, when items can be large (see CHUNK_BYTES)."""
+    in bytes, when items can be large (see CHUNK_BYTES). `ready`: False when taking the next
+    item would wait for input; the chunk in hand is then sent and every result handed back
+    before reading on, so a writer that waits for each answer before its next line gets it
+    (batch on a pipe; without it the pool waited for 64 lines that never came)."""
     if workers <= 1:  # in this process, one item at a time (interactive use sees each result at once)
         for item in items:
             yield [function(scorer, item)]
@@ -149,14 +156,14 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
         byte_window = workers * BYTES_IN_FLIGHT_PER_WORKER
         in_flight = 0
         while True:
-            chunk, weight = _take(iterator, chunk_size, size)
+            chunk, weight = _take(iterator, chunk_size, size, ready)
             if chunk:
                 pending.append((pool.submit(_run_chunk, function, chunk), weight))
                 in_flight += weight
             # Hand back whatever is finished at the head; block only when the window is full
-            # (chunks or bytes) or the input has ended.
+            # (chunks or bytes), the input has ended, or no input is waiting.
             while pending and (pending[0][0].done() or len(pending) >= window or in_flight > byte_window
-                               or not chunk):
+                               or not chunk or (ready is not None and not ready())):
                 future, weight = pending.popleft()
                 in_flight -= weight
                 yield future.result()

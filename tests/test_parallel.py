@@ -116,6 +116,47 @@ def test_large_items_are_bounded_in_bytes_too():
     assert parallel._take(iter(range(100)), 64, None) == (list(range(64)), 0)
 
 
+def test_no_input_waiting_sends_the_chunk_in_hand_and_hands_back_its_results():
+    """A writer that waits for each answer before its next line: the pool must answer the
+    items it has rather than wait for a full chunk (it did wait: 64 lines that never came)."""
+    first, read = _first_chunk_of_endless_input(ready=lambda: False)
+    assert len(first) == 1 and len(read) == 1
+    assert parallel._take(iter(range(100)), 64, None, lambda: False) == ([0], 0)
+    assert parallel._take(iter(range(100)), 64, None, lambda: True) == (list(range(64)), 0)
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="select on a pipe")
+def test_batch_on_a_pool_answers_each_line_of_a_writer_that_waits():
+    """`batch` with the default all-core pool used as a scoring service over a pipe: one line
+    in, its answer out, then the next. Found by reading the pool: before, the first answer
+    never came (the pool waited for 64 lines), so such a writer hung with the default options."""
+    import json
+    import select
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root)
+    scorer = Scorer(MeteorConfig())
+    try:
+        for candidate, reference in [("the cat sat", "the cat sat down"), ("a b", "a b c"), ("x y", "y x")]:
+            process.stdin.write((json.dumps({"candidate": candidate, "references": [reference]}) + "\n").encode())
+            process.stdin.flush()
+            # A liveness bound (the pool starts and WordNet loads first), not a speed claim.
+            assert select.select([process.stdout], [], [], 120)[0], f"no answer to {candidate!r}"
+            answer = json.loads(process.stdout.readline())
+            assert answer["score"] == scorer.score(candidate, [reference]).score
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+        assert process.stdout.read() == b"" and process.stderr.read() == b""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def test_workers_argument():
     assert parallel.resolve_workers(None) == parallel.resolve_workers(0) == parallel.available_cores()
     assert parallel.resolve_workers(3) == 3
