@@ -550,10 +550,10 @@ def _cmd_presets(args) -> int:
 
 
 def _add_workers(parser: argparse.ArgumentParser, streaming: bool = False) -> None:
-    one = "this process, each line answered as soon as it is read" if streaming else "this process"
+    answered = " A line is answered once no more input is waiting, on any number of workers." if streaming else ""
     parser.add_argument("--workers", type=int, default=0, metavar="N",
-                        help=f"processes to score on (default 0: all cores; 1: {one}). Output order and results "
-                             "do not depend on it")
+                        help="processes to score on (default 0: all cores; 1: this process). Output order and "
+                             f"results do not depend on it.{answered}")
 
 
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
