@@ -15,6 +15,7 @@ Unicode decisions (issue 12):
     word match. nltk mode keeps nltk's own matching form (str.lower only: nltk does not
     normalize), so its results stay nltk's; the token boundaries are the same in both modes.
   * Offsets always point into the text the user gave (never into a normalized copy).
+  * An emoji is one token, as on screen: flags, skin tones, ZWJ sequences (families), keycaps.
   * Lone surrogates (a broken "\ud800" escape, or bytes that were not UTF-8) are rejected:
     they are not text and cannot be written out as UTF-8.
   * Limits before work: the length in characters (MAX_CHARS) is checked before the text is
@@ -60,9 +61,15 @@ _IN_WORD = r"(?:\w|\p{M}|(?!\u200b)\p{Cf})"
 # any marks on them. Numbers stay whole as in sacreBLEU's 13a, nltk's word_tokenize and
 # METEOR 1.5's -norm: split, "3.5" and "4.5" matched two of their three tokens.
 _PUNCT = r"[^\w\s\p{Cf}]\p{M}*"
+# An emoji as one token, as it is one character on screen (UTS #51): a flag (two regional
+# indicators), or a pictograph with its presentation selector and skin tone, joined to
+# others by ZERO WIDTH JOINER (a family), with tag characters (a subdivision flag). Split, a
+# flag became two letters that matched another flag's ("DE" and "ES" share E).
+_EMOJI = (r"[\U0001F1E6-\U0001F1FF]{2}"
+          r"|\p{ExtPict}[\p{M}\p{EMod}]*(?:\u200d\p{ExtPict}[\p{M}\p{EMod}]*)*[\U000E0020-\U000E007F]*")
 _IN_NUMBER = r"(?<=\d)[.,](?=\d)"
 _DEFAULT_PATTERN = regex.compile(
-    rf"\w{_IN_WORD}*(?:['\u2019\-]\w{_IN_WORD}*|{_IN_NUMBER}\w{_IN_WORD}*)*|{_PUNCT}")
+    rf"\w{_IN_WORD}*(?:['\u2019\-]\w{_IN_WORD}*|{_IN_NUMBER}\w{_IN_WORD}*)*|{_EMOJI}|{_PUNCT}")
 _WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 # Character level for scripts written without spaces: each CJK character (Han, kana) is a
 # token (with its marks, e.g. a combining voiced-sound mark); runs of other letters/digits stay
@@ -71,7 +78,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _NOT_CJK_IN_WORD = rf"(?:(?![{_CJK}]){_IN_WORD})"
 _CHAR_PATTERN = regex.compile(
     rf"[{_CJK}]\p{{M}}*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:(?:['\u2019\-]|{_IN_NUMBER})[^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*"
-    rf"|{_PUNCT}")
+    rf"|{_EMOJI}|{_PUNCT}")
 _PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}
 # ASCII text has no marks or format characters, and \w means the same in both engines: the
 # standard library's faster `re` gives the same tokens there.
@@ -82,6 +89,9 @@ _ASCII_SPLITTERS = {name: re.compile(f"({pattern})") for name, pattern in _ASCII
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _FORMAT = regex.compile(r"\p{Cf}")
+# Tag characters (format characters too) after a pictograph spell which subdivision flag it is.
+_TAG_SEQUENCE = regex.compile(r"\p{ExtPict}[\U000E0020-\U000E007E]+\U000E007F")
+_FORMAT_BUT_TAGS = regex.compile(r"(?![\U000E0020-\U000E007F])\p{Cf}")
 
 
 @dataclass(frozen=True)
@@ -209,6 +219,8 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     if surface.isascii():
         return surface if keep_case else surface.lower()
     form = _FORMAT.sub("", surface)
+    if form and _TAG_SEQUENCE.search(surface):  # a subdivision flag: its tags tell Scotland from Wales
+        form = _FORMAT_BUT_TAGS.sub("", surface)
     if not keep_case:
         form = form.lower()
     return unicodedata.normalize("NFC", form)

@@ -104,11 +104,32 @@ def test_zero_width_and_format_characters_are_not_tokens():
     # ZWNJ and ZWJ are word characters to regex: alone they were tokens with an empty form
     for tokenizer in ("default", "char", "whitespace"):
         assert tokenize("x \u200d y \u200c z", tokenizer=tokenizer).texts == ("x", "y", "z")
-    assert tokenize("\U0001F468\u200d\U0001F469 ok").texts == ("\U0001F468", "\U0001F469", "ok")  # emoji ZWJ sequence
+    assert tokenize("\U0001F468\u200d\U0001F469 ok").texts == ("\U0001F468\u200d\U0001F469", "ok")  # one emoji
     assert tokenize("ab\u200dc").texts == ("ab\u200dc",) and tokenize("ab\u200dc")[0].norm == "abc"
     assert score("x \u200d y", ["x y"]).score == score("x y", ["x y"]).score
     with pytest.raises(MeteorInputError, match="empty"):
         score("\u200d", ["\u200d"])
+
+
+@pytest.mark.parametrize("tokenizer", ["default", "char"])
+def test_an_emoji_is_one_token_as_on_screen(tokenizer):
+    """A flag was two regional-indicator letters, so "\U0001F1E9\U0001F1EA" (DE) and
+    "\U0001F1EA\U0001F1F8" (ES) matched on E; skin tones and ZWJ families fell apart too."""
+    de, es, fr = "\U0001F1E9\U0001F1EA", "\U0001F1EA\U0001F1F8", "\U0001F1EB\U0001F1F7"
+    thumb, heart, keycap = "\U0001F44D\U0001F3FD", "\u2764\ufe0f", "1\ufe0f\u20e3"
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    text = f"ok {de}{fr} {thumb} {family} {heart} {keycap} {de}\U0001F1EB"
+    tokens = tokenize(text, tokenizer=tokenizer)
+    assert tokens.texts == ("ok", de, fr, thumb, family, heart, keycap, de, "\U0001F1EB")  # an odd indicator alone
+    assert all(text[t.start:t.end] == t.text for t in tokens)
+    assert tokens[4].norm == "\U0001F468\U0001F469\U0001F467"  # the joiners are format characters
+    assert score(f"flag {de}", [f"flag {es}"]).best.stats.matches == 1
+    # Subdivision flags differ only in their tag characters, which the matching form keeps.
+    scotland = "\U0001F3F4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000E007F"
+    wales = "\U0001F3F4" + "".join(chr(0xE0000 + ord(c)) for c in "gbwls") + "\U000E007F"
+    assert tokenize(f"{scotland} x", tokenizer=tokenizer).texts == (scotland, "x")
+    assert score(scotland, [wales]).score == 0 and score(scotland, [scotland]).best.stats.matches == 1
+    assert tokenize(["\U000E0067x"]).norms == ("x",)  # stray tags are still left out
 
 
 @pytest.mark.parametrize("mode", ["paper", "nltk"])
