@@ -314,9 +314,15 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
                          hide_index=True, width="stretch")
     else:
         st.caption(plain(sentence))
+    if analysis.reference_notes:
+        st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "
+                      "out and they are scored against their other references."))
+        with st.expander(plain(f"{prefix}empty references left out")):
+            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message}
+                                       for p in analysis.reference_notes]), hide_index=True, width="stretch")
     if analysis.human_notes:
-        st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are not numbers: those segments are scored "
-                      "but left out of the correlations."))
+        st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are missing or not numbers: those segments "
+                      "are scored but left out of the correlations."))
         with st.expander(plain(f"{prefix}human scores left out")):
             st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message}
                                        for p in analysis.human_notes]), hide_index=True, width="stretch")

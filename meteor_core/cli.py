@@ -384,7 +384,7 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
-    for note in summary["human_scores_ignored"]:
+    for note in summary["empty_references_left_out"] + summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
     columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
                "candidate_length", "reference_length", "best_reference", "optimal", "line"]

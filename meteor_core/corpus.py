@@ -51,11 +51,12 @@ class CorpusAnalysis:
     data_lines: int = 0
     source: str = ""
     id_source: str = "line number"
-    human_notes: tuple[RowProblem, ...] = ()
+    human_notes: tuple[RowProblem, ...] = ()  # of scored segments only
     human_source: str = ""  # where the human scores come from; "" when there are none
     # BLEU as MT papers print it: sacreBLEU's corpus BLEU on the raw strings (13a, case kept, 0-100)
     sacrebleu: Optional[SacreBleu] = None
     corpus_bleu_zero_reason: str = ""  # why corpus_bleu is 0 ("" when it is not)
+    reference_notes: tuple[RowProblem, ...] = ()  # empty reference cells left out, of scored segments
 
     @cached_property
     def index_of_line(self) -> dict[int, int]:
@@ -118,6 +119,7 @@ class CorpusAnalysis:
             "correlations": [c.__dict__ for c in self.correlations],
             "not_scored": [str(p) for p in self.not_scored],
             "human_scores_ignored": [str(p) for p in self.human_notes],
+            "empty_references_left_out": [str(p) for p in self.reference_notes],
             "signature": self.corpus.signature,
             "note": "corpus_meteor is computed from matches, lengths and chunks summed over segments (each at its "
                     "best reference); mean_segment_meteor is the plain average of segment scores",
@@ -155,10 +157,15 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     unscored = tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in corpus.skipped)
     sacre = sacrebleu_view.corpus_bleu([data.candidates[k] for k in corpus.indices],
                                        [data.references[k] for k in corpus.indices]) if corpus.segments else None
+    # Notes are about segments that were scored ("segment scored, ..."): not of a row the
+    # scorer then refused (a tester saw both said of one line).
+    scored = set(lines)
+    human_notes = tuple(p for p in data.human_notes if p.line in scored)
+    reference_notes = tuple(p for p in data.reference_notes if p.line in scored)
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
-        unscored, correlations, lines, data.data_lines, data.source, data.id_source, data.human_notes,
-        data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing))
+        unscored, correlations, lines, data.data_lines, data.source, data.id_source, human_notes,
+        data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing), reference_notes)
 
 
 # -- several systems ---------------------------------------------------------------------

@@ -75,6 +75,8 @@ class CorpusInput:
     id_source: str = "line number"  # what an id is, said on the page
     human_notes: tuple[RowProblem, ...] = ()  # bad human scores: segment kept, left out of correlations
     human_source: str = ""  # where human scores come from ("the 'human' column"); "" when none
+    # Empty reference cells beside a non-empty one: left out, segment scored against the others.
+    reference_notes: tuple[RowProblem, ...] = ()
 
     def __post_init__(self):
         if not self.lines:  # built by hand (tests, library use): lines are positions 1..n
@@ -240,6 +242,20 @@ def _shorten(value, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _without_empty_references(references: list[str], sources: list[str]) -> tuple[list[str], str]:
+    """(the references that are not empty, a note naming the sources of those left out, or
+    ""). Test sets with fewer references on some lines leave those cells or lines empty: the
+    segment is scored against the references it has (a tester lost 3 of 6 rows to "reference
+    2 is empty"). When all are empty they are kept, so that the scorer says why the segment is
+    not scored."""
+    empty = [k for k, r in enumerate(references) if not r.strip()]
+    if not empty or len(empty) == len(references):
+        return references, ""
+    left_out = sorted({sources[k] for k in empty}, key=sources.index)
+    return ([r for r in references if r.strip()],
+            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others")
+
+
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],
                       id_column: Optional[str] = None, human_column: Optional[str] = None) -> CorpusInput:
     """Map columns to roles. A JSONL reference field may hold a list of references."""
@@ -254,22 +270,26 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         raise MeteorInputError(f"{table.name}: {candidate_column!r} is chosen as the candidate and as a reference; "
                                "a system compared with its own reference column scores almost 1")
     ids, cands, refs, human, lines = [], [], [], [], []
-    problems, human_notes = list(table.problems), []
+    problems, human_notes, reference_notes = list(table.problems), [], []
     for row, line in zip(table.rows, table.lines):
         candidate = row.get(candidate_column)
         if not isinstance(candidate, str):
             problems.append(RowProblem(table.name, line, f"{candidate_column!r} is missing or not text"))
             continue
         segment_refs: list[str] = []
+        sources: list[str] = []  # the column of each reference, for notes
         bad = bad_text(candidate) and f"{candidate_column!r} {bad_text(candidate)}"
         for column in reference_columns:
             value = row.get(column)
             if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
                 segment_refs.extend(value)
+                sources.extend([repr(column)] * len(value))
             elif isinstance(value, str):
                 segment_refs.append(value)
+                sources.append(repr(column))
             else:
                 bad = bad or f"{column!r} is missing or not text"
+        segment_refs, reference_note = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
         seg_id = str(line)
         if id_column:
@@ -284,8 +304,11 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
             raw = row.get(human_column)
             score = _human_score(raw)
             if score is None:
-                human_notes.append(RowProblem(table.name, line, f"human score {_shorten(raw)} is not a number: "
-                                                                "segment scored, left out of the correlations"))
+                what = "no human score" if raw is None or (isinstance(raw, str) and not raw.strip()) else \
+                    f"human score {_shorten(raw)} is not a number"
+                human_notes.append(RowProblem(table.name, line, f"{what}: segment scored, left out of the correlations"))
+        if reference_note:
+            reference_notes.append(RowProblem(table.name, line, reference_note))
         ids.append(seg_id)
         cands.append(candidate)
         refs.append(tuple(segment_refs))
@@ -296,7 +319,9 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                        tuple(problems), tuple(lines), table.name, table.data_lines,
                        f"the {id_column!r} column" if id_column else
                        f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
-                       tuple(human_notes), f"the {human_column!r} column" if human_column else "")
+                       human_notes=tuple(human_notes),
+                       human_source=f"the {human_column!r} column" if human_column else "",
+                       reference_notes=tuple(reference_notes))
 
 
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
@@ -312,10 +337,16 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
             raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has {len(lines)}")
         ref_lines.append(lines)
     n = len(cand_lines)
-    return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines),
-                       tuple(tuple(lines[k] for lines in ref_lines) for k in range(n)),
+    names = [name for name, _ in references]
+    refs, notes = [], []
+    for k in range(n):
+        kept, note = _without_empty_references([lines[k] for lines in ref_lines], names)
+        refs.append(tuple(kept))
+        if note:
+            notes.append(RowProblem(cand_name, k + 1, note))
+    return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines), tuple(refs),
                        lines=tuple(range(1, n + 1)), source=cand_name, data_lines=n,
-                       id_source=f"line number in {cand_name}")
+                       id_source=f"line number in {cand_name}", reference_notes=tuple(notes))
 
 
 def load_file(path: str) -> bytes:

@@ -75,7 +75,7 @@ def test_counts_add_up_and_problems_are_in_line_order():
     assert analysis.human == (50.0, None, 70.0, 20.0, None)
     assert [str(p) for p in analysis.human_notes] == [
         "rows.tsv, line 5: human score 'n/a' is not a number: segment scored, left out of the correlations",
-        "rows.tsv, line 9: human score '' is not a number: segment scored, left out of the correlations"]
+        "rows.tsv, line 9: no human score: segment scored, left out of the correlations"]
     assert {c.n for c in analysis.correlations} == {3}  # s1, s6, s7
     summary = analysis.summary()
     assert (summary["data_lines"], summary["segments_scored"], summary["segments_not_scored"]) == (8, 5, 3)
@@ -315,3 +315,36 @@ def test_corpus_sacrebleu_is_sacrebleus_own_on_the_raw_text():
     assert analysis.sacrebleu.score == expected.score and analysis.sacrebleu.counts == tuple(expected.counts)
     assert abs(analysis.sacrebleu.score / 100 - analysis.corpus_bleu) > 0.05  # a different number, hence both
     assert analysis.summary()["sacrebleu"]["signature"].startswith("nrefs:var|case:mixed|eff:no|tok:13a")  # 2 and 1 references
+
+
+def test_an_empty_reference_cell_is_left_out_not_the_row():
+    """A tester's table with a second reference on some lines only: 3 of 6 rows were lost to
+    "reference 2 is empty". Now an empty cell beside a non-empty reference is left out (with a
+    note) and the row scored against the rest; a row whose references are all empty is still
+    not scored, and notes speak only of segments that were scored."""
+    from meteor_core import score
+
+    tsv = ("id\tcandidate\treference\treference2\thuman\n"
+           "a\tthe cat sat\tthe cat sat\ta cat sat\t1\n"
+           "b\tthe dog ran\tthe dog ran fast\t\t2\n"
+           "c\ta bird sang\ta bird sings\t   \tabc\n"
+           "d\ta fish\t \t \t\n"
+           "e\tx y\tx y\tx z\t\n").encode()
+    data = corpus_from_table(read_table(tsv, "t.tsv"), "candidate", ["reference", "reference2"], "id", "human")
+    assert data.references[1:3] == (("the dog ran fast",), ("a bird sings",))
+    assert [(p.line, p.message) for p in data.reference_notes] == [
+        (3, "empty reference in 'reference2': left out, segment scored against the others"),
+        (4, "empty reference in 'reference2': left out, segment scored against the others")]
+    analysis = analyze_corpus(data, MeteorConfig())
+    assert analysis.ids == ("a", "b", "c", "e")
+    assert [(p.line, p.message) for p in analysis.unscored] == [(5, "reference 1 is empty (no tokens after tokenization)")]
+    assert analysis.corpus.segments[1].score == score("the dog ran", ["the dog ran fast"]).score
+    # line 5 was not scored, so it gets no "segment scored" note; a blank cell is "no human score"
+    assert [(p.line, p.message.split(":")[0]) for p in analysis.human_notes] == [
+        (4, "human score 'abc' is not a number"), (6, "no human score")]
+    assert analysis.summary()["empty_references_left_out"] == [str(p) for p in data.reference_notes]
+    # parallel text files: an empty line in one reference file, likewise
+    parallel = corpus_from_parallel(("h.txt", b"a b\nc d\n"), [("r1.txt", b"a b\nc d\n"), ("r2.txt", b"x\n\n")])
+    assert parallel.references == (("a b", "x"), ("c d",))
+    assert [str(p) for p in parallel.reference_notes] == [
+        "h.txt, line 2: empty reference in r2.txt: left out, segment scored against the others"]
