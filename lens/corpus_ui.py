@@ -303,29 +303,30 @@ def run_cached(slot: str, key: str, label: str, work: Callable):
 # -- counts and problems -------------------------------------------------------------------
 def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
     """'N data lines, S scored, K not scored' (they add up), the problems in line order, and
-    human scores that were ignored."""
+    notes on segments scored with something left out (empty references, human scores)."""
     prefix = f"{label}: " if label else ""
     not_scored = analysis.not_scored
     sentence = prefix + analysis.counts_sentence() + "."
     if not_scored:
         st.warning(plain(sentence + " The lines not scored are listed below with the reason."))
-        with st.expander(plain(f"{prefix}{len(not_scored)} line(s) not scored")):
-            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message} for p in not_scored]),
-                         hide_index=True, width="stretch")
+        _problem_table(f"{prefix}{len(not_scored)} line(s) not scored", not_scored)
     else:
         st.caption(plain(sentence))
     if analysis.reference_notes:
         st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "
                       "out and they are scored against their other references."))
-        with st.expander(plain(f"{prefix}empty references left out")):
-            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message}
-                                       for p in analysis.reference_notes]), hide_index=True, width="stretch")
+        _problem_table(f"{prefix}empty references left out", analysis.reference_notes)
     if analysis.human_notes:
         st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are missing or not numbers: those segments "
                       "are scored but left out of the correlations."))
-        with st.expander(plain(f"{prefix}human scores left out")):
-            st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message}
-                                       for p in analysis.human_notes]), hide_index=True, width="stretch")
+        _problem_table(f"{prefix}human scores left out", analysis.human_notes)
+
+
+def _problem_table(title: str, problems) -> None:
+    """File, line and reason of each problem or note, in an expander."""
+    with st.expander(plain(title)):
+        st.dataframe(pd.DataFrame([{"file": p.file, "line": p.line, "reason": p.message} for p in problems]),
+                     hide_index=True, width="stretch")
 
 
 # -- selection that survives filters, sorts and mode changes --------------------------------

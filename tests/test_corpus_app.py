@@ -273,3 +273,24 @@ def test_search_finds_words_of_every_reference_not_only_the_best():
         at.text_input(key="search").input(needle).run()
         _clean(at)
         assert sorted(_segments_table(at)["id"]) == found, needle
+
+
+def test_an_empty_second_reference_keeps_its_segment_with_a_note():
+    """A tester's table: a second reference on some rows only. The rows are scored against the
+    reference they have, the page says which cells were left out, and the numbers are the CLI's."""
+    from meteor_core.corpus import analyze_corpus
+    from meteor_core.corpus_io import corpus_from_table, read_table
+    from meteor_core import MeteorConfig
+
+    data = (b"id\tcandidate\treference\treference2\n"
+            b"a\tthe cat sat\tthe cat sat\ta cat sat\n"
+            b"b\tthe dog ran\tthe dog ran fast\t\n"
+            b"c\ta bird sang\ta bird sings\t \n")
+    at = _upload(_page("corpus_explorer.py"), "two_refs.tsv", data)
+    assert any("3 data lines, 3 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
+    assert any("2 segment(s) have an empty reference cell" in html.unescape(i.value) for i in at.info)
+    notes = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert list(notes["line"]) == [3, 4]
+    expected = analyze_corpus(corpus_from_table(read_table(data, "two_refs.tsv"), "candidate",
+                                                ["reference", "reference2"], "id"), MeteorConfig())
+    assert list(_segments_table(at)["meteor"]) == [s.score for s in expected.corpus.segments]
