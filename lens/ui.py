@@ -168,6 +168,13 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
         MeteorConfig(mode=settings.get("mode", DEFAULT_CONFIG.mode), language=language)
     except MeteorParameterError as error:
         problems.append(LinkProblem("mode", settings.pop("mode"), str(error), DEFAULTS["mode"]))
+    mode = settings.get("mode", DEFAULT_CONFIG.mode)
+    if "stages" in settings and mode not in STAGE_CHOICE_MODES:
+        # A tester's link: mode=meteor15&stages=exact,stem scored with all four modules, silently.
+        problems.append(LinkProblem("stages", params["stages"][-1], (
+            f"{MODE_LABELS.get(mode, mode)} mode runs its own {'modules' if mode == 'meteor15' else 'stages'} "
+            f"({', '.join(default_stages(mode))}); the stages of a link apply in paper mode"), ""))
+        del settings["stages"]
     return settings, tuple(problems)
 
 
@@ -388,9 +395,11 @@ def _apply_preset() -> None:
 
 def _write_query_params(references: list[str]) -> None:
     """The link always says what the page shows."""
+    # Stages only where the page uses them (paper mode): other modes run their own.
+    stages = {"stages": ",".join(_v("stages"))} if _v("mode") in STAGE_CHOICE_MODES else {}
     st.query_params.from_dict({
         "cand": _v("cand"), "ref": references, "mode": _v("mode"), "objective": _v("objective"),
-        "stages": ",".join(_v("stages")), "alpha": repr(float(_v("alpha"))), "beta": repr(float(_v("beta"))),
+        **stages, "alpha": repr(float(_v("alpha"))), "beta": repr(float(_v("beta"))),
         "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok"),
         # Case, the single-chunk rule and BLEU smoothing change the numbers too: a link without
         # them showed its recipient another score.

@@ -505,6 +505,21 @@ def test_meteor15_link_is_validated_like_the_others():
     assert settings == {"mode": "meteor15"} and not problems
 
 
+def test_a_link_with_stages_in_a_mode_with_its_own_says_they_are_not_used(wordnet_reader):
+    """A tester's link: mode=meteor15&stages=exact,stem scored with all four modules and no
+    word, and the page wrote stages=exact,stem,synonym into every METEOR 1.5 link."""
+    settings, problems = read_link({"mode": ["meteor15"], "stages": ["exact,stem"]})
+    assert settings == {"mode": "meteor15"} and [p.parameter for p in problems] == ["stages"]
+    assert "METEOR 1.5 mode runs its own modules (exact, stem, synonym, paraphrase)" in problems[0].reason
+    assert read_link({"mode": ["paper"], "stages": ["exact,stem"]}) == ({"mode": "paper", "stages": ["exact", "stem"]}, ())
+    at = _app(mode="meteor15", stages="exact,stem", cand=PARAPHRASE["cand"], ref=PARAPHRASE["ref"])
+    assert any(w.startswith("Link parameter stages") and "paper mode" in w for w in _warnings(at))
+    assert "stages" not in at.query_params and at.query_params["mode"] == "meteor15"
+    expected = score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], mode="meteor15")
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+    assert _app(cand="a b", ref="a b c", stages="exact").query_params["stages"] == "exact"
+
+
 def test_meteor15_without_its_data_says_how_to_install_it(tmp_path, monkeypatch, wordnet_reader):
     from meteor_core.meteor15 import data as m15data
     from meteor_core.scorer import scorer_for
