@@ -307,6 +307,13 @@ def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str,
         text=[esc(i) for i in ids],
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
-    fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30), xaxis=dict(title=x_title),
-                      yaxis=dict(title=y_title), clickmode="event+select", dragmode="select")
+    # An axis of values that cannot be negative (scores) shows no negative range: with every
+    # BLEU 0, Plotly drew the axis from -1 to 1 (a tester). Human z-scores keep theirs.
+    def rangemode(values):
+        return "nonnegative" if all(v >= 0 for v in values) else "normal"
+
+    fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30),
+                      xaxis=dict(title=x_title, rangemode=rangemode(x)),
+                      yaxis=dict(title=y_title, rangemode=rangemode(y)),
+                      clickmode="event+select", dragmode="select")
     return fig

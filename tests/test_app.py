@@ -296,6 +296,11 @@ def test_plotly_labels_and_hover_escape_user_text(wordnet_reader):
     assert "&lt;b&gt;bold&lt;/b&gt;" in texts and "<b>bold</b>" not in texts
     assert all("<b>" not in h for h in hovers)
     scatter = figures.metric_scatter([0.1], [0.2], ['<a href="http://HOST">x</a>'], "BLEU", "METEOR").to_plotly_json()
+    # every BLEU 0: the axis showed -1..1 (a tester); human z-scores below 0 keep a normal axis
+    zeros = figures.metric_scatter([0.0, 0.0], [0.2, 0.5], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["layout"]
+    assert zeros["xaxis"]["rangemode"] == zeros["yaxis"]["rangemode"] == "nonnegative"
+    human = figures.metric_scatter([-1.2, 0.4], [0.2, 0.5], ["a", "b"], "human", "METEOR").to_plotly_json()["layout"]
+    assert human["xaxis"]["rangemode"] == "normal"
     assert scatter["data"][0]["text"] == ['&lt;a href="http://HOST"&gt;x&lt;/a&gt;']
     matrix = figures.alignment_matrix(result).to_plotly_json()
     assert "&lt;b&gt;bold&lt;/b&gt;" in matrix["layout"]["xaxis"]["ticktext"]
