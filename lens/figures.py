@@ -304,6 +304,7 @@ def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str,
     click-to-drill-down. `ids` are user text: escaped here, pass them raw."""
     fig = go.Figure(go.Scatter(
         x=x, y=y, mode="markers", customdata=list(range(len(x))) if keys is None else list(keys),
+        cliponaxis=False,  # a point at 0 drawn whole, not cut by the axis
         text=[esc(i) for i in ids],
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
