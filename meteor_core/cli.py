@@ -468,6 +468,9 @@ def _cmd_compare(args) -> int:
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:
             print(f"not scored ({name}): {problem}", file=sys.stderr)
+    # The references are every system's: each empty one left out is said once.
+    for line, message in dict.fromkeys((p.line, p.message) for a in comparison.analyses for p in a.reference_notes):
+        print(f"note: line {line}: {message}", file=sys.stderr)
     sig = comparison.significance
     report, say = _report_buffer()
     if args.json:

@@ -495,3 +495,23 @@ def test_compare_table_lines_up_names_in_any_script(tmp_path, capsys):
     table = lines[start:start + 4]
     assert len({_display_width(line) for line in table}) == 1, table
     assert (_display_width("系统甲"), _display_width("e\u0301cole"), _display_width("a\u200bb")) == (6, 5, 2)
+
+
+def test_an_empty_reference_line_is_noted_once_by_corpus_and_compare(tmp_path, capsys):
+    """Reference files where the second has an empty line: the segment is scored against the
+    first (a tester lost such rows), corpus says so, and compare says it once for all systems."""
+    from meteor_core import score
+
+    for name, text in {"A.txt": "a b c\nd e f\n", "B.txt": "a b x\nd e\n", "R1.txt": "a b c\nd e f g\n",
+                       "R2.txt": "a c\n\n"}.items():
+        (tmp_path / name).write_text(text)
+    refs = ["--references", str(tmp_path / "R1.txt"), "--references", str(tmp_path / "R2.txt")]
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "A.txt"), *refs, "--json")
+    rows = json.loads(out)
+    assert code == 0 and [s["meteor"] for s in rows["segments"]] == [
+        score("a b c", ["a b c", "a c"]).score, score("d e f", ["d e f g"]).score]
+    note = "line 2: empty reference in " + str(tmp_path / "R2.txt") + ": left out, segment scored against the others"
+    assert f"note: {tmp_path / 'A.txt'}, {note}" in err.splitlines()
+    assert rows["corpus"]["empty_references_left_out"] == [f"{tmp_path / 'A.txt'}, {note}"]
+    code, out, err = run(capsys, "compare", *refs, "--candidates", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"))
+    assert code == 0 and [line for line in err.splitlines() if line.startswith("note:")] == [f"note: {note}"]
