@@ -348,3 +348,58 @@ def test_an_empty_reference_cell_is_left_out_not_the_row():
     assert parallel.references == (("a b", "x"), ("c d",))
     assert [str(p) for p in parallel.reference_notes] == [
         "h.txt, line 2: empty reference in r2.txt: left out, segment scored against the others"]
+
+
+def test_empty_and_malformed_lines_count_toward_a_limit():
+    """A tester's 19 MB of blank lines under a two-line header: every line became a problem to
+    list (148 s, 5.2 GB in the CLI; the app froze for 206 s at 9.7 GB). Lines after the header
+    are now capped at MAX_DATA_LINES, good or not, and text files at MAX_SEGMENTS lines, checked
+    before the lines are made."""
+    from meteor_core.corpus_io import MAX_DATA_LINES, MAX_SEGMENTS, line_count, read_lines, split_lines
+
+    blank = "\n" * MAX_DATA_LINES
+    with pytest.raises(MeteorInputError, match="more than 40,000 lines after the header"):
+        read_table(("candidate,reference\na,a\n" + blank).encode(), "f.csv")
+    with pytest.raises(MeteorInputError, match="more than 40,000 lines after the header"):
+        read_table(("candidate,reference\n" + "x\n" * MAX_DATA_LINES + "a,a\n").encode(), "f.csv")
+    with pytest.raises(MeteorInputError, match="40,001 lines; the limit is 40,000 lines"):
+        read_table(('{"candidate": "a", "reference": "a"}\n' + blank).encode(), "f.jsonl")
+    with pytest.raises(MeteorInputError, match="20,001 lines; the limit is 20,000 segments"):
+        read_lines(("a\n" * MAX_SEGMENTS + "b").encode(), "f.txt")
+    # at the limits, and blank lines between good rows, still read
+    table = read_table(("candidate,reference\n" + "a,a\n\n" * MAX_SEGMENTS).encode(), "ok.csv")
+    assert len(table.rows) == MAX_SEGMENTS and len(table.problems) == MAX_SEGMENTS
+    assert len(read_lines(("a\r\n" * MAX_SEGMENTS).encode(), "ok.txt")) == MAX_SEGMENTS
+    for text in ["", "a", "a\n", "a\r\nb\rc\n\n", "\r\r\n\n"]:
+        assert line_count(text) == len(split_lines(text))
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs a named pipe")
+def test_a_pipe_is_read_only_up_to_the_size_limit(tmp_path):
+    """A tester's `--candidates /dev/stdin` fed 300 MB: a pipe has no size to check first, so it
+    was read whole (327 MB of memory) before being refused. Now reading stops one byte past
+    the limit."""
+    import os
+    import threading
+
+    from meteor_core.corpus_io import MAX_FILE_BYTES, load_file
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    written = []
+
+    def writer():
+        try:
+            with open(fifo, "wb") as stream:
+                for _ in range(64):  # 64 MB at most, 1 MB at a time
+                    stream.write(b"\n" * (1 << 20))
+                    written.append(1)
+        except BrokenPipeError:  # the reader stopped: what this test expects
+            pass
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    with pytest.raises(MeteorInputError, match="more than the 20 MB limit"):
+        load_file(str(fifo))
+    thread.join(timeout=60)
+    assert not thread.is_alive() and len(written) < 64 and MAX_FILE_BYTES == 20 << 20
