@@ -143,6 +143,11 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
     workers: processes to score on (None: all cores; small corpora stay in this process)."""
     scorer = scorer or scorer_for(config)
+    if not data.candidates and data.problems:
+        # Every line was kept out before scoring: say why, not "the corpus is empty" (a tester).
+        shown = "; ".join(str(p) for p in data.problems[:5])
+        more = f"; and {len(data.problems) - 5:,} more" if len(data.problems) > 5 else ""
+        raise MeteorInputError(f"no segment could be scored: {shown}{more}")
     corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
                                  workers=workers)
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)

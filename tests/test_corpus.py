@@ -403,3 +403,15 @@ def test_a_pipe_is_read_only_up_to_the_size_limit(tmp_path):
         load_file(str(fifo))
     thread.join(timeout=60)
     assert not thread.is_alive() and len(written) < 64 and MAX_FILE_BYTES == 20 << 20
+
+
+def test_when_no_line_is_scored_the_reasons_are_given():
+    """A tester: every row malformed gave only "the corpus is empty"; the reasons were lost."""
+    data = corpus_from_table(read_table(b"candidate,reference\nx\ny\n", "a.csv"), "candidate", ["reference"])
+    with pytest.raises(MeteorInputError) as error:
+        analyze_corpus(data, EXACT)
+    assert str(error.value) == ("no segment could be scored: a.csv, line 2: 1 fields, the header has 2; "
+                                "a.csv, line 3: 1 fields, the header has 2")
+    many = corpus_from_table(read_table(b"candidate,reference\n" + b"x\n" * 7, "b.csv"), "candidate", ["reference"])
+    with pytest.raises(MeteorInputError, match=r"b.csv, line 6: 1 fields, the header has 2; and 2 more$"):
+        analyze_corpus(many, EXACT)
