@@ -54,7 +54,8 @@ def md_escape(text: object) -> str:
     punctuation character is backslash-escaped (CommonMark allows it for all of them), so no
     link, image, emphasis, HTML, entity, LaTeX ($), emoji or colour directive (:red[...]) can
     form, and autolinks are broken by an invisible word joiner. Line breaks stay line breaks."""
-    text = _AUTOLINK_START.sub(WORD_JOINER, str(text))
+    # CR and CRLF are line breaks too: a lone CR in a link's ref split a table row (a tester).
+    text = _AUTOLINK_START.sub(WORD_JOINER, str(text).replace("\r\n", "\n").replace("\r", "\n"))
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
 
 
@@ -650,11 +651,15 @@ def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LI
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
     """A GFM table for st.markdown: far lighter in the browser than st.table or st.dataframe (no
     Arrow, no grid). Cells are markdown: callers pass user text through md_escape (which also
-    escapes the | that would end a cell)."""
+    escapes the | that would end a cell); a line break in a cell is shown as \u21b5."""
     align = align or "l" * len(header)
     rule = ["---:" if a == "r" else "---" for a in align]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    # A line break would end the row: inside a cell it is shown as a symbol.
+    def cell(value) -> str:
+        return str(value).replace("  \n", " \u21b5 ").replace("\n", " \u21b5 ")
+
+    lines += ["| " + " | ".join(map(cell, row)) + " |" for row in rows]
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from lens import figures
-from lens.ui import md_escape, read_link
+from lens.ui import markdown_table, md_escape, read_link
 from meteor_core import MeteorConfig, score
 from meteor_core.methods import walkthrough
 
@@ -281,6 +281,21 @@ def test_user_text_is_escaped_everywhere_it_is_markdown(wordnet_reader):
     captions = " ".join(c.value for c in at.caption)
     assert "Candidate: " + md_escape(evil) in captions
     assert all("](http" not in m.value and "<b>" not in m.value for m in list(at.markdown) + list(at.caption))
+
+
+def test_a_line_break_in_user_text_never_splits_a_table_row():
+    """A tester's link: a CR inside a reference split the References table, so a score landed
+    under "reference". CR and CRLF are line breaks to md_escape, and a table cell shows one as
+    a symbol, in one row."""
+    assert md_escape("a\rb\r\nc") == md_escape("a\nb\nc") == "a  \nb  \nc"
+    assert markdown_table(["x", "y"], [[md_escape("a\rb | c"), "1"]]).splitlines()[2] == "| a \u21b5 b \\| c | 1 |"
+    at = _app(cand="a b", ref=["a b x\ry | z", "second\r| --- |"])
+    tables = [rows for header, rows in _tables(at) if "reference" in " ".join(header).lower() and len(rows) == 2]
+    assert tables, _tables(at)
+    for markdown in at.markdown:  # no table line was cut: each starts and ends as a row
+        lines = markdown.value.split("\n")
+        if lines[0].startswith("| "):
+            assert all(line.startswith("| ") and line.endswith(" |") for line in lines), lines
 
 
 def test_md_escape_keeps_text_and_breaks_autolinks():
