@@ -27,7 +27,7 @@ from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
 from meteor_core.methods import METHODS, describe
-from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages
+from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages, number
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
 from meteor_core.tokenize import TOKENIZERS
@@ -94,7 +94,7 @@ def _check_one(name: str, raw: str, language: str) -> object:
     MeteorConfig); raises MeteorParameterError with the core's message."""
     if name in ("alpha", "beta", "gamma"):
         try:
-            value = float(raw)
+            value = number(raw)
         except ValueError:
             raise MeteorParameterError(f"{name} must be a number, got {raw!r}") from None
         MeteorParams(**{name: value})

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Optional, Sequence
 from . import sacrebleu_view
 from .errors import MeteorInputError, MeteorParameterError
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
-                     parse_weights, resolve_params)
+                     number, parse_weights, resolve_params)
 from .report import explain, result_to_dict, result_to_json
 from .scorer import Scorer
 from .stages import SynonymTable
@@ -35,10 +35,10 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
                                          f"(meteor15: the jar's -m, default {','.join(METEOR15_STAGES)})")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="parameter set; default 2005 (nltk mode: nltk, meteor15 mode: meteor-1.5-en)")
-    parser.add_argument("--alpha", type=float)
-    parser.add_argument("--beta", type=float)
-    parser.add_argument("--gamma", type=float)
-    parser.add_argument("--delta", type=float,
+    parser.add_argument("--alpha", type=number)
+    parser.add_argument("--beta", type=number)
+    parser.add_argument("--gamma", type=number)
+    parser.add_argument("--delta", type=number,
                         help="meteor15: weight of content vs function words (the jar's 4th -p value, default 0.75)")
     parser.add_argument("--weights", help="meteor15: module weights like the jar's -w, one per module "
                                           "(default: the first of 1.0 0.6 0.8 0.6 by position)")

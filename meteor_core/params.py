@@ -125,12 +125,24 @@ def resolve_params(mode: str, preset: Optional[str] = None, alpha: Optional[floa
                         base.gamma if gamma is None else gamma, delta)
 
 
+def number(text: str) -> float:
+    """A number typed as text (a link, the command line): what float() reads, except digit
+    separators: float("0_5") is 5.0, surely a typo of 0.5 (a tester's link). ValueError (the
+    MeteorParameterError) names the text."""
+    try:
+        if "_" in text:
+            raise ValueError
+        return float(text)
+    except ValueError:
+        raise MeteorParameterError(f"not a number: {text!r}") from None
+
+
 def parse_weights(text: str) -> tuple[float, ...]:
     """Module weights as the jar's -w takes them: numbers separated by spaces (or commas)."""
     values = []
     for piece in text.replace(",", " ").split():
         try:
-            values.append(float(piece))
+            values.append(number(piece))
         except ValueError:
             raise MeteorParameterError(f"module weights must be numbers, got {piece!r}") from None
     if not values:

@@ -260,6 +260,21 @@ def test_lang_alias_works_as_in_the_cli():
     assert "stem (1)" in legend  # Snowball Portuguese: chegaram ~ chegou
 
 
+def test_a_digit_separator_is_not_read_as_a_number(capsys):
+    """A tester's link alpha=0_5 was read as 5.0 (float() allows "_"); beta=1_000 would have been
+    1000 without a word. Links and the command line now refuse it."""
+    from meteor_core.cli import main
+
+    settings, problems = read_link({"alpha": ["0_5"], "beta": ["1_000"], "gamma": ["0.25"]})
+    assert settings == {"gamma": 0.25} and [(p.parameter, p.used) for p in problems] == [("alpha", "0.9"), ("beta", "3.0")]
+    assert "must be a number, got '0_5'" in problems[0].reason
+    with pytest.raises(SystemExit):
+        main(["score", "--candidate", "a", "--reference", "a", "--alpha", "0_5"])
+    assert "argument --alpha: invalid number value: '0_5'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="module weights must be numbers, got '1_0'"):
+        __import__("meteor_core.params", fromlist=["x"]).parse_weights("1_0 0.6")
+
+
 def test_read_link_uses_the_core_rules():
     settings, problems = read_link({"alpha": ["0.85"], "beta": ["25"], "lang": ["pt"], "mode": ["nltk"], "x": ["1"]})
     assert settings["alpha"] == 0.85 and settings["beta"] == 25.0 and settings["lang"] == "pt-BR"
