@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple, Optional, Sequence
 
 from .errors import MeteorInputError
+from .tokenize import matching_form
 
 
 class StageEdge(NamedTuple):
@@ -292,12 +293,18 @@ class SynonymTable:
     @classmethod
     def from_text(cls, text: str, name: str = "user") -> "SynonymTable":
         """CSV or TSV, one group per row (two or more words: a pair is a group of two).
-        Blank lines and lines starting with # are skipped; a row of one word is an error."""
+        Blank lines and lines starting with # are skipped; a row of one word is an error. Words
+        are kept in their matching form (NFC, lowercase, no format characters), as tokens are
+        matched: a table written in NFD, or saved with a BOM (Excel's "CSV UTF-8"), matched
+        nothing in the word it touched (a tester)."""
+        from .tokenize import matching_form
+
+        text = text.removeprefix("\ufeff")
         sample = "\n".join(text.splitlines()[:5])
         delimiter = "\t" if "\t" in sample else ","
         groups = []
         for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
-            words = tuple(cell.strip().lower() for cell in row if cell.strip())
+            words = tuple(matching_form(cell.strip()) for cell in row if matching_form(cell.strip()))
             if not words or words[0].startswith("#"):
                 continue
             if len(words) < 2:

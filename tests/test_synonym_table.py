@@ -37,3 +37,21 @@ def test_cli_synonyms_file(tmp_path, capsys):
     code = main(["score", "--candidate", "the sku", "--reference", "the article", "--synonyms", str(path)])
     out = capsys.readouterr().out
     assert code == 0 and "table:shop" in out and "METEOR 0.9375" in out
+
+
+def test_a_table_saved_with_a_bom_or_in_nfd_matches_like_any_other(tmp_path, capsys):
+    """A tester: a UTF-8 BOM (Excel's "CSV UTF-8") stayed glued to the first word, and a word
+    written in NFD matched neither spelling, so those groups matched nothing, silently."""
+    import unicodedata
+
+    path = tmp_path / "t.csv"
+    path.write_bytes("\ufeffautomobile,vehicle\n".encode("utf-8"))
+    assert SynonymTable.from_file(path).groups == (("automobile", "vehicle"),)
+    assert main(["score", "--candidate", "the automobile", "--reference", "the vehicle", "--stages", "exact",
+                 "--synonyms", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("METEOR 0.937500")  # 2 of 2 matched in 1 chunk: 1 - 0.5 * (1/2)^3
+    nfd = SynonymTable.from_text(unicodedata.normalize("NFD", "Café") + ",coffee\u200b")
+    assert nfd.groups == (("caf\u00e9", "coffee"),)
+    scorer = Scorer(MeteorConfig(stages=("exact",)), synonym_tables=(nfd,))
+    for spelling in ("NFC", "NFD"):
+        assert scorer.score(unicodedata.normalize(spelling, "a café"), ["a coffee"]).best.stats.matches == 2
