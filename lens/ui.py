@@ -176,7 +176,34 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
             f"{MODE_LABELS.get(mode, mode)} mode runs its own {'modules' if mode == 'meteor15' else 'stages'} "
             f"({', '.join(default_stages(mode))}); the stages of a link apply in paper mode"), ""))
         del settings["stages"]
+    # The core's rules across parameters, with the mode kept: each parameter that contradicts it
+    # yields, named (mode=meteor15&keep_case=true showed only an error and no result: a tester).
+    error = _combination_error(settings)
+    while error is not None:
+        present = [name for name in _YIELDING if name in settings]
+        culprit = next((name for name in present if _combination_error(
+            {k: v for k, v in settings.items() if k != name}) is None), present[0] if present else None)
+        if culprit is None:  # nothing left to yield: the page says what is wrong
+            break
+        problems.append(LinkProblem(culprit, params[culprit][-1], error, DEFAULTS[culprit]))
+        del settings[culprit]
+        error = _combination_error(settings)
     return settings, tuple(problems)
+
+
+#: Link parameters that give way to the mode when the two contradict, in this order.
+_YIELDING = ("tok", "keep_case", "zero_pen", "objective", "smoothing", "alpha", "beta", "gamma", "lang")
+
+
+def _combination_error(settings: Mapping[str, object]) -> Optional[str]:
+    """The core's objection to these link settings (the rest at their defaults), or None."""
+    mode = settings.get("mode", DEFAULT_CONFIG.mode)
+    p = default_params(mode)
+    try:
+        current_config({**SETTING_DEFAULTS, "alpha": p.alpha, "beta": p.beta, "gamma": p.gamma, **settings})
+    except MeteorParameterError as error:
+        return str(error)
+    return None
 
 
 def _query_params() -> dict[str, list[str]]:

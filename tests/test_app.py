@@ -275,6 +275,20 @@ def test_a_digit_separator_is_not_read_as_a_number(capsys):
         __import__("meteor_core.params", fromlist=["x"]).parse_weights("1_0 0.6")
 
 
+@pytest.mark.parametrize("mode, name, value", [("nltk", "zero_pen", "true"), ("meteor15", "keep_case", "true"),
+                                               ("meteor15", "tok", "char")])
+def test_a_link_setting_that_contradicts_the_mode_yields_to_it(mode, name, value, wordnet_reader):
+    """A tester's links: mode=nltk&zero_pen=true and the like showed only "Settings: ..." and no
+    result, and the rewritten link kept the contradiction. The setting now yields, named."""
+    settings, problems = read_link({"mode": [mode], name: [value], "alpha": ["0.5"]})
+    assert settings == {"mode": mode, "alpha": 0.5} and [p.parameter for p in problems] == [name]
+    at = _app(mode=mode, cand="the cat sat", ref="the cat sat down", **{name: value})
+    assert not at.error and any(w.replace("\\", "").startswith(f"Link parameter {name}") for w in _warnings(at))
+    expected = score("the cat sat", ["the cat sat down"], mode=mode)
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+    assert at.query_params[name] != value
+
+
 def test_read_link_uses_the_core_rules():
     settings, problems = read_link({"alpha": ["0.85"], "beta": ["25"], "lang": ["pt"], "mode": ["nltk"], "x": ["1"]})
     assert settings["alpha"] == 0.85 and settings["beta"] == 25.0 and settings["lang"] == "pt-BR"
