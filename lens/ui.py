@@ -602,12 +602,27 @@ def cached_explore(candidate: str, references: tuple[str, ...], config: MeteorCo
     return explore(candidate, list(references), config)
 
 
+#: Pairs longer than this (candidate and references, in characters) are kept per session, one
+#: at a time, instead of in the cache all sessions share: a tester's four pairs of 1,900 tokens
+#: and 30 references held about 150 MB each there, long after their sessions had closed. Real
+#: segments are a few hundred characters, so nearly every pair still shares the cache.
+SHARED_CACHE_CHARS = 5_000
+
+
 def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> Optional[Exploration]:
     if not references:
         st.info("Add at least one reference.")
         return None
     try:
-        return cached_explore(candidate, tuple(references), config)
+        if len(candidate) + sum(map(len, references)) <= SHARED_CACHE_CHARS:
+            return cached_explore(candidate, tuple(references), config)
+        key = (candidate, tuple(references), config)
+        kept = st.session_state.get("_large_exploration")
+        if kept is None or kept[0] != key:
+            st.session_state["_large_exploration"] = None  # the previous one goes before the next is made
+            kept = (key, explore(candidate, list(references), config))
+            st.session_state["_large_exploration"] = kept
+        return kept[1]
     except (MeteorInputError, MeteorParameterError) as error:
         st.error(md_escape(error))
         return None

@@ -289,6 +289,23 @@ def test_a_link_setting_that_contradicts_the_mode_yields_to_it(mode, name, value
     assert at.query_params[name] != value
 
 
+def test_a_long_pair_is_kept_by_its_session_not_in_the_shared_cache(wordnet_reader):
+    """A tester's four long pairs (1,900 tokens, 30 references) held about 150 MB each in the
+    cache every session shares, after their sessions had closed. A pair over
+    SHARED_CACHE_CHARS is now kept by its own session, one at a time."""
+    from lens.ui import SHARED_CACHE_CHARS
+
+    candidate = " ".join(f"w{k % 50}" for k in range(1200))
+    reference = " ".join(f"w{(k * 7) % 50}" for k in range(1200))
+    assert len(candidate) + len(reference) > SHARED_CACHE_CHARS
+    at = _app(cand=candidate, ref=reference, stages="exact")
+    key, kept = at.session_state["_large_exploration"]
+    assert key[0] == candidate and kept.result.score == score(candidate, [reference], stages=("exact",)).score
+    assert _metric(at, "METEOR") == f"{kept.result.score:.4f}"
+    short = _app(cand="the cat sat", ref="the cat sat down")
+    assert "_large_exploration" not in short.session_state
+
+
 def test_read_link_uses_the_core_rules():
     settings, problems = read_link({"alpha": ["0.85"], "beta": ["25"], "lang": ["pt"], "mode": ["nltk"], "x": ["1"]})
     assert settings["alpha"] == 0.85 and settings["beta"] == 25.0 and settings["lang"] == "pt-BR"
