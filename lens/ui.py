@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
 from typing import Mapping, Optional, Sequence
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -421,12 +422,24 @@ def _apply_preset() -> None:
     _set("gamma", p.gamma)
 
 
+#: Longest query a share link carries (percent-encoded). Past it the server refuses the link
+#: (a tester's 117 KB link of a long Russian pair gave "HTTP ERROR 400"), and many proxies
+#: refuse far less; the link then keeps the settings and leaves the text out, saying so.
+MAX_LINK_QUERY = 16_000
+
+
 def _write_query_params(references: list[str]) -> None:
-    """The link always says what the page shows."""
+    """The link always says what the page shows, or, for text too long for a link, the settings."""
+    text = {"cand": _v("cand"), "ref": references}
+    length = len(urlencode(text, doseq=True))
+    if length > MAX_LINK_QUERY:
+        st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
+                   f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
+        text = {}
     # Stages only where the page uses them (paper mode): other modes run their own.
     stages = {"stages": ",".join(_v("stages"))} if _v("mode") in STAGE_CHOICE_MODES else {}
     st.query_params.from_dict({
-        "cand": _v("cand"), "ref": references, "mode": _v("mode"), "objective": _v("objective"),
+        **text, "mode": _v("mode"), "objective": _v("objective"),
         **stages, "alpha": repr(float(_v("alpha"))), "beta": repr(float(_v("beta"))),
         "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok"),
         # Case, the single-chunk rule and BLEU smoothing change the numbers too: a link without

@@ -306,6 +306,22 @@ def test_a_long_pair_is_kept_by_its_session_not_in_the_shared_cache(wordnet_read
     assert "_large_exploration" not in short.session_state
 
 
+def test_a_pair_too_long_for_a_link_leaves_its_text_out_of_the_link(wordnet_reader):
+    """A tester's 1,200-word Russian pair made a 117 KB link that the server refused (HTTP 400)
+    on reload. Past MAX_LINK_QUERY the link keeps the settings only, and the page says so."""
+    from urllib.parse import urlencode
+
+    from lens.ui import MAX_LINK_QUERY
+
+    words = " ".join(f"слово{k % 40}" for k in range(1200))
+    at = _app(cand=words, ref=words, mode="nltk")
+    assert "cand" not in at.query_params and "ref" not in at.query_params and at.query_params["mode"] == "nltk"
+    assert any("too long for a share link" in c.value for c in at.caption)
+    short = _app(cand="кот сидит", ref="кот сидел")
+    assert short.query_params["cand"] == "кот сидит" and short.query_params["ref"] == "кот сидел"
+    assert len(urlencode({"cand": words, "ref": [words]}, doseq=True)) > MAX_LINK_QUERY
+
+
 def test_read_link_uses_the_core_rules():
     settings, problems = read_link({"alpha": ["0.85"], "beta": ["25"], "lang": ["pt"], "mode": ["nltk"], "x": ["1"]})
     assert settings["alpha"] == 0.85 and settings["beta"] == 25.0 and settings["lang"] == "pt-BR"
