@@ -394,3 +394,17 @@ def test_undefined_values_are_exported_as_valid_json():
     data = json.loads(text)
     assert data["score"] == 0.0 and data["precision"] == 0.0 and data["penalty"] == 0.0
     assert "undefined" in data["note"]
+
+
+def test_a_word_the_normalizer_rewrote_points_at_the_text_it_came_from():
+    """A tester: "usa" of "go to the U.S.A. now" had the empty span 9-9 (the space before).
+    Words not found as such share out the text between their found neighbours."""
+    from meteor_core import score
+
+    for text, expected in [
+        ("go to the U.S.A. now", ["go", "to", "the", "U.S.A.", "now"]),
+        ("U.S. and U.K.", ["U.S.", "and", "U.K."]),
+        ("it\u2019s \u201cfine\u201d", ["it", "\u2019s", "\u201c", "fine", "\u201d"]),
+    ]:
+        tokens = score(text, ["a reference"], mode="meteor15").best.candidate_tokens
+        assert [text[a:b] for a, b in zip(tokens.starts, tokens.ends)] == expected, tokens.texts

@@ -233,22 +233,41 @@ def _chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
 
 def _locate(words: Sequence[str], original: str) -> Tokens:
     """Tokens with the character span each word most likely came from. The jar rewrites text
-    ("U.S." -> "us", curly quotes, "well-known" -> "well known"), so a word that is not found
-    as such gets the empty span where the search stands."""
+    ("U.S.A." -> "usa", curly quotes, "well-known" -> "well known"), so a run of words not
+    found as such shares out the text between the found words around it: one piece each when
+    the pieces (split at whitespace) and the words are as many, else the whole stretch. (They
+    got an empty span on the space before: "usa" of "the U.S.A. now" at 9-9, a tester.)"""
     lowered = original.lower()
     haystack = lowered if len(lowered) == len(original) else original
     flags = 0 if haystack is lowered else re.IGNORECASE
-    starts, ends, position = [], [], 0
+    spans: list = []
+    position = 0
     for word in words:
         start = haystack.find(word, position) if not flags else -1
         if start < 0:
             found = re.compile(re.escape(word), flags).search(haystack, position) if flags else None
             start = found.start() if found else -1
         if start < 0 or start - position > 40:
-            starts.append(position)
-            ends.append(position)
+            spans.append(None)
             continue
-        starts.append(start)
-        ends.append(start + len(word))
+        spans.append((start, start + len(word)))
         position = start + len(word)
-    return Tokens(words, words, starts, ends)
+    k = 0
+    while k < len(spans):
+        if spans[k] is not None:
+            k += 1
+            continue
+        j = next((t for t in range(k, len(spans)) if spans[t] is not None), len(spans))
+        lo = spans[k - 1][1] if k else 0
+        hi = spans[j][0] if j < len(spans) else len(original)
+        pieces = [(m.start(), m.end()) for m in _NON_SPACE.finditer(original, lo, hi)]
+        if len(pieces) == j - k:
+            spans[k:j] = pieces
+        else:
+            stretch = (pieces[0][0], pieces[-1][1]) if pieces else (lo, lo)
+            spans[k:j] = [stretch] * (j - k)
+        k = j
+    return Tokens(words, words, [a for a, _ in spans], [b for _, b in spans])
+
+
+_NON_SPACE = re.compile(r"\S+")
