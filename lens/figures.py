@@ -298,23 +298,28 @@ def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
     return fig
 
 
+def _score_axis(values: Sequence[float]) -> dict:
+    """Axis settings for values that cannot be negative (scores) and reach down to 0: a range
+    from just below 0, so a point at 0 is inside the plot (clickable, box-selectable) but the
+    axis never runs to -1 (Plotly's range when every BLEU is 0: a tester). Otherwise Plotly's
+    own range (METEOR between 0.6 and 1 keeps its zoom; human z-scores keep their negatives)."""
+    low, high = min(values, default=0.0), max(values, default=0.0)
+    if low < 0 or low > 0.05 * (high - low) > 0:
+        return {}
+    top = high * 1.05 if high > 0 else 1.0
+    return {"range": [-0.04 * top, top]}
+
+
 def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str, y_title: str,
                    color: str = STAGE_COLORS["exact"], keys=None) -> go.Figure:
     """One point per segment; customdata carries `keys` (default: the row position) for
     click-to-drill-down. `ids` are user text: escaped here, pass them raw."""
     fig = go.Figure(go.Scatter(
         x=x, y=y, mode="markers", customdata=list(range(len(x))) if keys is None else list(keys),
-        cliponaxis=False,  # a point at 0 drawn whole, not cut by the axis
         text=[esc(i) for i in ids],
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
-    # An axis of values that cannot be negative (scores) shows no negative range: with every
-    # BLEU 0, Plotly drew the axis from -1 to 1 (a tester). Human z-scores keep theirs.
-    def rangemode(values):
-        return "nonnegative" if all(v >= 0 for v in values) else "normal"
-
     fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30),
-                      xaxis=dict(title=x_title, rangemode=rangemode(x)),
-                      yaxis=dict(title=y_title, rangemode=rangemode(y)),
+                      xaxis=dict(title=x_title, **_score_axis(x)), yaxis=dict(title=y_title, **_score_axis(y)),
                       clickmode="event+select", dragmode="select")
     return fig

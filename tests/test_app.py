@@ -374,10 +374,13 @@ def test_plotly_labels_and_hover_escape_user_text(wordnet_reader):
     assert all("<b>" not in h for h in hovers)
     scatter = figures.metric_scatter([0.1], [0.2], ['<a href="http://HOST">x</a>'], "BLEU", "METEOR").to_plotly_json()
     # every BLEU 0: the axis showed -1..1 (a tester); human z-scores below 0 keep a normal axis
-    zeros = figures.metric_scatter([0.0, 0.0], [0.2, 0.5], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["layout"]
-    assert zeros["xaxis"]["rangemode"] == zeros["yaxis"]["rangemode"] == "nonnegative"
+    zeros = figures.metric_scatter([0.0, 0.0], [0.6, 1.0], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["layout"]
+    assert zeros["xaxis"]["range"] == [-0.04, 1.0]  # from just below 0: a point at 0 stays clickable
+    assert "range" not in zeros["yaxis"]  # METEOR 0.6-1: Plotly's own zoom
+    low = figures.metric_scatter([0.0, 0.5], [0.2, 0.5], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["layout"]
+    assert low["xaxis"]["range"] == pytest.approx([-0.021, 0.525])
     human = figures.metric_scatter([-1.2, 0.4], [0.2, 0.5], ["a", "b"], "human", "METEOR").to_plotly_json()["layout"]
-    assert human["xaxis"]["rangemode"] == "normal"
+    assert "range" not in human["xaxis"]
     assert scatter["data"][0]["text"] == ['&lt;a href="http://HOST"&gt;x&lt;/a&gt;']
     matrix = figures.alignment_matrix(result).to_plotly_json()
     assert "&lt;b&gt;bold&lt;/b&gt;" in matrix["layout"]["xaxis"]["ticktext"]
