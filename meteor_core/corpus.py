@@ -286,17 +286,25 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
     common_lines = tuple(sorted(common))
     if not common_lines:
         raise MeteorInputError("no segment was scored in every system: nothing to compare")
+    segments = [[a.segment(line) for line in common_lines] for a in analyses]
+    for system, scored in zip(names[1:], segments[1:]):
+        differ = next((line for line, s, first in zip(common_lines, scored, segments[0])
+                       if s.references != first.references), None)
+        if differ is not None:  # the systems' scores would not be comparable
+            raise MeteorInputError(f"{names[0]} and {system} are scored against different references "
+                                   f"(line {differ}); compare systems on the same references")
     notes = []
     for a in range(len(analyses)):
         for b in range(a + 1, len(analyses)):
-            if [s.candidate for s in analyses[a].corpus.segments] == [s.candidate for s in analyses[b].corpus.segments]:
-                notes.append(f"{names[a]} and {names[b]} have identical outputs on every scored line")
+            # Line by line, on the lines both scored (comparing the lists of scored candidates in
+            # order called two systems identical when their empty lines differed: a tester).
+            if all(x.candidate == y.candidate for x, y in zip(segments[a], segments[b])):
+                notes.append(f"{names[a]} and {names[b]} have identical outputs on every line both scored")
     smoothing = config.bleu_smoothing
     if smoothing not in BLEU_SMOOTHING_FROM_SUMS:
         notes.append(f"BLEU significance uses unsmoothed corpus BLEU: nltk's {smoothing} depends on more than "
                      "the summed n-gram counts")
         smoothing = "none"
-    segments = [[a.segment(line) for line in common_lines] for a in analyses]
     bleus = [[a.bleu[a.index_of_line[line]] for line in common_lines] for a in analyses]
     if config.mode == "meteor15":  # the jar's weighted statistics and aggregate rule
         statistics = {"METEOR": [_meteor15_statistics(s) for s in segments]}

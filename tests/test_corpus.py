@@ -415,3 +415,21 @@ def test_when_no_line_is_scored_the_reasons_are_given():
     many = corpus_from_table(read_table(b"candidate,reference\n" + b"x\n" * 7, "b.csv"), "candidate", ["reference"])
     with pytest.raises(MeteorInputError, match=r"b.csv, line 6: 1 fields, the header has 2; and 2 more$"):
         analyze_corpus(many, EXACT)
+
+
+def test_identical_outputs_are_judged_line_by_line_and_references_must_match():
+    """A tester: X = "a dog" / "the cat sat on the mat" / "" and Y = "" / "a dog" / "the cat sat on
+    the mat" have the same scored candidates in order, so they were called identical while the
+    only line both scored (2) differs, 0.9977 against 0. And systems scored against different
+    references were compared without a word."""
+    ref = ("ref.txt", b"the cat sat on the mat\n" * 3)
+    x = corpus_from_parallel(("X.txt", b"a dog\nthe cat sat on the mat\n\n"), [ref])
+    y = corpus_from_parallel(("Y.txt", b"\na dog\nthe cat sat on the mat\n"), [ref])
+    comparison = compare_systems([x, y], EXACT, ["X", "Y"], resamples=20, trials=20)
+    assert comparison.common_lines == (2,)
+    assert not [n for n in comparison.significance.notes if "identical" in n]
+    same = compare_systems([x, x], EXACT, ["X", "X2"], resamples=20, trials=20)
+    assert "X and X2 have identical outputs on every line both scored" in same.significance.notes
+    other = corpus_from_parallel(("X.txt", b"a dog\nthe cat sat on the mat\n\n"), [("r2.txt", b"a\nb\nc\n")])
+    with pytest.raises(MeteorInputError, match=r"X and X2 are scored against different references \(line 1\)"):
+        compare_systems([x, other], EXACT, ["X", "X2"], resamples=20, trials=20)
