@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .errors import MeteorInputError
+from .references import without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -262,17 +263,12 @@ def _shorten(value, limit: int = 40) -> str:
 
 
 def _without_empty_references(references: list[str], sources: list[str]) -> tuple[list[str], str]:
-    """(the references that are not empty, a note naming the sources of those left out, or
-    ""). Test sets with fewer references on some lines leave those cells or lines empty: the
-    segment is scored against the references it has (a tester lost 3 of 6 rows to "reference
-    2 is empty"). When all are empty they are kept, so that the scorer says why the segment is
-    not scored."""
-    empty = [k for k, r in enumerate(references) if not r.strip()]
-    if not empty or len(empty) == len(references):
-        return references, ""
-    left_out = sorted({sources[k] for k in empty}, key=sources.index)
-    return ([r for r in references if r.strip()],
-            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others")
+    """references.without_blank, and a note naming the sources of those left out ("" if none)."""
+    kept, blank = without_blank(references)
+    if not blank:
+        return kept, ""
+    left_out = sorted({sources[k] for k in blank}, key=sources.index)
+    return kept, f"empty reference in {', '.join(left_out)}: left out, segment scored against the others"
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],

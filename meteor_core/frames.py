@@ -20,10 +20,10 @@ from typing import Iterable, Optional, Sequence
 
 import pandas as pd
 
-from .errors import MeteorInputError
+from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute
 from .params import MeteorConfig
-from .references import read_references
+from .references import read_references, without_blank
 from .stages import SynonymTable
 
 FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
@@ -107,6 +107,9 @@ def score_partition(partition: pd.DataFrame, candidate_column: str = "candidate"
 
 
 def _references_of_row(values) -> object:
+    """A row's references from its reference columns: a blank cell beside a non-blank one is
+    left out, as in corpus files (a tester's Parquet lost 50 of 300 rows to "reference 2 is
+    empty"), so the segment is scored against the references it has."""
     refs = []
     for value in values:
         if isinstance(value, str):
@@ -115,7 +118,7 @@ def _references_of_row(values) -> object:
             refs.extend(value)
         elif value is not None and not pd.isna(value):
             return value  # not text: _row reports it
-    return refs
+    return without_blank(refs)[0]
 
 
 def score_records(records: Iterable[dict], candidate_key: str = "candidate", references_key: str = "references",
@@ -134,6 +137,11 @@ def corpus_breakdown(results: pd.DataFrame, config: Optional[MeteorConfig] = Non
     """Corpus METEOR from the summed statistics of the scored rows (rows with an error left out),
     as Scorer.score_corpus computes it."""
     config = config or MeteorConfig()
+    if config.mode == "meteor15":
+        # The jar's corpus score weighs matches by module and by content or function word:
+        # statistics these columns do not keep (the 2005 formula on them was off by 0.04).
+        raise MeteorParameterError("corpus_breakdown sums the 2005 statistics; METEOR 1.5's corpus score needs "
+                                   "its weighted statistics: use Scorer.score_corpus, or the segment scores")
     scored = results[results["error"].isna()]
     totals = {c: int(scored[c].sum()) for c in ("matches", "candidate_length", "reference_length", "chunks")}
     if not len(scored):

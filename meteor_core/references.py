@@ -20,6 +20,17 @@ def reference_field(number: int, count: int) -> str:
     return "reference" if count == 1 else f"reference {number}"
 
 
+def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
+    """(the references that are not blank, the positions of those left out). Files, tables and
+    frames with fewer references on some lines leave those cells empty: such a segment is
+    scored against the references it has (a tester lost 3 of 6 rows to "reference 2 is
+    empty"). When all are blank they are kept, so that the scorer says why it cannot score."""
+    blank = [k for k, r in enumerate(references) if isinstance(r, str) and not r.strip()]
+    if not blank or len(blank) == len(references):
+        return list(references), []
+    return [r for k, r in enumerate(references) if k not in set(blank)], blank
+
+
 def read_references(references, max_references: int = MAX_REFERENCES) -> list:
     """The references as a list, reading at most one past the limit: a generator that never
     ends is refused by the caller's count, not drained. TypeError when not iterable."""

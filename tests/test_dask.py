@@ -86,3 +86,23 @@ def test_series_function_is_the_spark_udf_shape():
     lazy = score_series(pd.Series(["the cat sat"]), pd.Series([(r for r in ["the cat sat", "a cat"])]), CONFIG, TABLES)
     assert lazy["error"][0] is None and lazy["score"][0] == score_series(
         pd.Series(["the cat sat"]), pd.Series([["the cat sat", "a cat"]]), CONFIG, TABLES)["score"][0]
+
+
+def test_a_blank_reference_cell_is_left_out_and_meteor15_corpus_is_refused():
+    """A tester: a Parquet whose reference_2 is blank on some rows lost those rows to "reference 2
+    is empty" (corpus files score them against the other reference); and corpus_breakdown gave
+    METEOR 1.5 configurations the 2005 formula on unweighted sums (0.4055 where the jar and
+    score_corpus give 0.4470)."""
+    from meteor_core import MeteorParameterError
+
+    frame = pd.DataFrame({"candidate": ["a dog barks", "a cat"], "reference": ["a dog barks loudly", " "],
+                          "reference_2": ["", "  "]})
+    scored = score_partition(frame, reference_columns=["reference", "reference_2"], config=CONFIG,
+                             synonym_tables=TABLES)
+    assert pd.isna(scored["error"][0])
+    assert scored["score"][0] == Scorer(CONFIG, TABLES).score("a dog barks", ["a dog barks loudly"]).score
+    assert scored["error"][1] == "reference 1 is empty (no tokens after tokenization)"  # all blank: said
+    meteor15 = MeteorConfig(mode="meteor15")
+    results = score_series(pd.Series(["the cat sat on the mat"]), pd.Series(["the cat sat on a mat"]), meteor15)
+    with pytest.raises(MeteorParameterError, match="METEOR 1.5's corpus score needs its weighted statistics"):
+        corpus_breakdown(results, meteor15)
