@@ -15,7 +15,7 @@ from . import sacrebleu_view
 from .bleu import BleuResult, corpus_bleu, corpus_zero_reason
 from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
-from .errors import MeteorInputError
+from .errors import MeteorInputError, NothingScored, reasons_in_brief
 from .params import MeteorConfig
 from .report import bleu_for
 from .result import CorpusResult, MultiReferenceResult
@@ -143,13 +143,17 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
     workers: processes to score on (None: all cores; small corpora stay in this process)."""
     scorer = scorer or scorer_for(config)
-    if not data.candidates and data.problems:
-        # Every line was kept out before scoring: say why, not "the corpus is empty" (a tester).
-        shown = "; ".join(str(p) for p in data.problems[:5])
-        more = f"; and {len(data.problems) - 5:,} more" if len(data.problems) > 5 else ""
-        raise MeteorInputError(f"no segment could be scored: {shown}{more}")
-    corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
-                                 workers=workers)
+    try:
+        corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
+                                     workers=workers)
+    except NothingScored as error:
+        # Why, with file and line: the lines kept out before scoring and those the scorer
+        # refused (testers saw "the corpus is empty", then reasons without a line).
+        problems = sorted([*data.problems, *(RowProblem(data.source or "input", data.lines[s.index], s.reason)
+                                             for s in error.skipped)], key=lambda p: p.line)
+        if not problems:
+            raise
+        raise MeteorInputError("no segment could be scored: " + reasons_in_brief(map(str, problems))) from None
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [seg.best.candidate_tokens.norms for seg in corpus.segments]
     references = [[r.reference_tokens.norms for r in seg.per_reference] for seg in corpus.segments]
@@ -266,10 +270,13 @@ def analyze_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names:
         raise MeteorInputError(f"system names must differ; repeated: {', '.join(repeated)}")
     total = sum(len(c.candidates) for c in corpora)
     analyses, done = [], 0
-    for corpus in corpora:
+    for name, corpus in zip(names, corpora):
         offset = done
-        analyses.append(analyze_corpus(corpus, config, (lambda d, t, o=offset: progress(o + d, total)) if progress else None,
-                                       scorer, workers))
+        try:
+            analyses.append(analyze_corpus(corpus, config, (lambda d, t, o=offset: progress(o + d, total))
+                                           if progress else None, scorer, workers))
+        except MeteorInputError as error:  # say which system
+            raise MeteorInputError(f"{name}: {error}") from None
         done += len(corpus.candidates)
     return tuple(analyses)
 

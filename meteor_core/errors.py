@@ -8,3 +8,19 @@ class MeteorInputError(ValueError):
 
 class MeteorParameterError(ValueError):
     """A parameter is outside its allowed range or an option is unknown."""
+
+
+class NothingScored(MeteorInputError):
+    """No segment of a corpus could be scored. `skipped`: each segment's (index, reason), for a
+    caller that knows the segments' files and lines (corpus.analyze_corpus) to say where."""
+
+    def __init__(self, message: str, skipped: tuple = ()):
+        super().__init__(message)
+        self.skipped = tuple(skipped)
+
+
+def reasons_in_brief(reasons, shown: int = 5) -> str:
+    """The first `shown` reasons, then how many more: one message that stays short."""
+    reasons = list(reasons)
+    more = f"; and {len(reasons) - shown:,} more" if len(reasons) > shown else ""
+    return "; ".join(reasons[:shown]) + more

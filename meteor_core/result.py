@@ -3,8 +3,9 @@ them. Spans are half-open index ranges into the token tuples, never copied strin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
+from .errors import NothingScored, reasons_in_brief
 from .formula import MeteorBreakdown, MeteorStats
 from .params import MeteorConfig
 from .tokenize import Tokens
@@ -233,6 +234,14 @@ class MultiReferenceResult:
 class SkippedSegment:
     index: int  # position in the input
     reason: str
+
+
+def nothing_scored(skipped: Sequence[SkippedSegment]) -> NothingScored:
+    """The error of a corpus of which no segment could be scored: the reasons, in brief."""
+    if not skipped:
+        return NothingScored("no segment could be scored: the corpus is empty")
+    return NothingScored("no segment could be scored: "
+                         + reasons_in_brief(f"segment {s.index + 1}: {s.reason}" for s in skipped), skipped)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from .frozen import build, new_object, set_attribute
 from .nltk_mode import align_nltk
 from .params import MeteorConfig
 from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
-                     StageSnapshot, StageStatus)
+                     StageSnapshot, StageStatus, nothing_scored)
 from .stages import Stage, SynonymTable, build_stages
 from .references import ReferencesInput, score_each_reference  # ReferencesInput: re-exported
 from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
@@ -220,8 +220,7 @@ class Scorer:
             if progress is not None:
                 progress(index + 1, len(candidates))
         if not segments:
-            raise MeteorInputError("no segment could be scored" + (f" ({skipped[0].reason}, ...)" if skipped else
-                                                                   ": the corpus is empty"))
+            raise nothing_scored(skipped)
         breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
         mean = sum(s.score for s in segments) / len(segments)
         return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))

@@ -433,3 +433,22 @@ def test_identical_outputs_are_judged_line_by_line_and_references_must_match():
     other = corpus_from_parallel(("X.txt", b"a dog\nthe cat sat on the mat\n\n"), [("r2.txt", b"a\nb\nc\n")])
     with pytest.raises(MeteorInputError, match=r"X and X2 are scored against different references \(line 1\)"):
         compare_systems([x, other], EXACT, ["X", "X2"], resamples=20, trials=20)
+
+
+def test_when_the_scorer_refuses_every_segment_file_line_and_system_are_named():
+    """A tester: a candidate file of blank lines gave "no segment could be scored (candidate is
+    empty ..., ...)" with no line (and ", ..." after one reason), and compare did not say which
+    system."""
+    from meteor_core import Scorer
+
+    empty = corpus_from_parallel(("E.txt", b"\n \n"), [("r.txt", b"a\nb\n")])
+    with pytest.raises(MeteorInputError) as error:
+        analyze_corpus(empty, EXACT)
+    assert str(error.value) == ("no segment could be scored: E.txt, line 1: candidate is empty (no tokens after "
+                                "tokenization); E.txt, line 2: candidate is empty (no tokens after tokenization)")
+    good = corpus_from_parallel(("A.txt", b"a\nb\n"), [("r.txt", b"a\nb\n")])
+    with pytest.raises(MeteorInputError, match=r"^E: no segment could be scored: E.txt, line 1: "):
+        compare_systems([good, empty], EXACT, ["A", "E"], resamples=10, trials=10)
+    with pytest.raises(MeteorInputError, match=r"^no segment could be scored: segment 1: candidate is empty "
+                                               r"\(no tokens after tokenization\)$"):
+        Scorer(EXACT).score_corpus([" "], [["a"]], skip_invalid=True)

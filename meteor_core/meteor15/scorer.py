@@ -16,7 +16,7 @@ from ..formula import MeteorBreakdown, MeteorStats
 from ..params import MeteorConfig
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
-                      WeightedBreakdown, WeightedStats)
+                      WeightedBreakdown, WeightedStats, nothing_scored)
 from ..references import ReferencesInput, score_each_reference
 from ..tokenize import TextOrTokens, Token, Tokens, check_text, token_pieces
 from . import data as data_module
@@ -181,8 +181,7 @@ class Meteor15Scorer:
             if progress is not None:
                 progress(index + 1, len(candidates))
         if not segments:
-            raise MeteorInputError("no segment could be scored" + (f" ({skipped[0].reason}, ...)" if skipped else
-                                                                   ": the corpus is empty"))
+            raise nothing_scored(skipped)
         return self.corpus_result(segments, indices, skipped)
 
     def corpus_result(self, segments: Sequence[MultiReferenceResult], indices: Sequence[int] = (),
