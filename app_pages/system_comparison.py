@@ -8,7 +8,7 @@ import streamlit as st
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
 from meteor_core.corpus import analyze_systems, compare_analyses, rows_to_csv
-from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
+from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED
 
 PAGE = "compare"
 st.title("System Comparison")
@@ -20,7 +20,7 @@ with st.expander("Significance test settings"):
                                     key=corpus_ui.kept("resamples", DEFAULT_RESAMPLES)))
     trials = int(s2.number_input("Randomization trials", 100, 100_000, step=1000,
                                  key=corpus_ui.kept("trials", DEFAULT_TRIALS)))
-    seed = int(s3.number_input("Seed", 0, 2**31 - 1, step=1, key=corpus_ui.kept("seed", DEFAULT_SEED)))
+    seed = int(s3.number_input("Seed", 0, MAX_SEED, step=1, key=corpus_ui.kept("seed", DEFAULT_SEED)))
 
 comparison = None
 if chosen is not None and config is not None:

@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import os
+import re
 import select
 import signal
 import sys
@@ -563,10 +564,10 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number in low..high, checked when the command line is read
     (numpy refused --seed -1 only after every system was scored)."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        # ASCII digits only: int() also reads "1_2345" and other scripts' digits ("١٢" is 12).
+        if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is outside {low}..{high}")
         return value

@@ -15,14 +15,14 @@ from . import sacrebleu_view
 from .bleu import BleuResult, corpus_bleu, corpus_zero_reason
 from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
-from .errors import MeteorInputError, NothingScored, reasons_in_brief
+from .errors import MeteorInputError, MeteorParameterError, NothingScored, reasons_in_brief
 from .params import MeteorConfig
 from .report import bleu_for
 from .result import CorpusResult, MultiReferenceResult
 from .scorer import Scorer, scorer_for
 from .significance import (BLEU_SMOOTHING_FROM_SUMS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS,
                            SignificanceReport, bleu_from_sums, bleu_statistics, meteor_from_sums,
-                           meteor_statistics, paired_significance)
+                           check_settings, meteor_statistics, paired_significance)
 from .stats import kendall_tau_b, pearson, spearman
 
 Progress = Optional[Callable[[int, int], None]]
@@ -252,6 +252,10 @@ def compare_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names:
                     seed: int = DEFAULT_SEED, scorer: Optional[Scorer] = None,
                     workers: Optional[int] = None) -> SystemComparison:
     """Score each system (analyze_corpus), pair segments by line, test every pair."""
+    try:
+        check_settings(resamples, trials, seed)  # before the scoring, not after it
+    except ValueError as error:
+        raise MeteorParameterError(str(error)) from None
     return compare_analyses(analyze_systems(corpora, config, names, progress, scorer, workers), names, config,
                             resamples, trials, seed)
 

@@ -208,6 +208,19 @@ def _percentile_interval(values: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def check_settings(resamples: int, trials: int, seed: int) -> None:
+    """Refuse resamples, trials or a seed that are not whole numbers in range (ValueError): a
+    caller checks them before scoring anything (they were refused after every system was
+    scored, and trials=2.5 raised a bare TypeError: a tester)."""
+    def whole(value) -> bool:
+        return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+    if not (whole(resamples) and whole(trials)) or resamples < 1 or trials < 1:
+        raise ValueError(f"resamples and trials must be whole numbers of at least 1, got {resamples!r} and {trials!r}")
+    if not whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+
+
 def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequence[np.ndarray]],
                         score_functions: Mapping[str, ScoreFromSums], resamples: int = DEFAULT_RESAMPLES,
                         trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
@@ -219,10 +232,7 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
     names = tuple(systems)
     if len(names) < 2:
         raise ValueError("significance needs at least two systems")
-    if resamples < 1 or trials < 1:
-        raise ValueError("resamples and trials must be at least 1")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    check_settings(resamples, trials, seed)
     metrics = tuple(statistics)
     n = len(statistics[metrics[0]][0])
     if n == 0:

@@ -452,3 +452,23 @@ def test_when_the_scorer_refuses_every_segment_file_line_and_system_are_named():
     with pytest.raises(MeteorInputError, match=r"^no segment could be scored: segment 1: candidate is empty "
                                                r"\(no tokens after tokenization\)$"):
         Scorer(EXACT).score_corpus([" "], [["a"]], skip_invalid=True)
+
+
+def test_significance_settings_are_checked_before_scoring_and_digits_are_ascii(capsys, monkeypatch):
+    """A tester: compare_systems(trials=2.5) raised a bare TypeError, a bad seed was refused only
+    after every system was scored, and --seed took "1_2345" and Arabic-Indic digits."""
+    from meteor_core import MeteorParameterError
+    from meteor_core import corpus as corpus_module
+    from meteor_core.cli import main
+
+    good = corpus_from_parallel(("A.txt", b"a\nb\n"), [("r.txt", b"a\nb\n")])
+    scored = []
+    monkeypatch.setattr(corpus_module, "analyze_systems", lambda *a, **k: scored.append(1))
+    for settings in ({"trials": 2.5}, {"resamples": 0}, {"seed": -1}, {"seed": 2 ** 32}, {"seed": True}):
+        with pytest.raises(MeteorParameterError):
+            compare_systems([good, good], EXACT, ["A", "B"], **settings)
+    assert not scored
+    for seed in ("1_2345", "\u0661\u0662", "12.0"):
+        with pytest.raises(SystemExit):
+            main(["compare", "--references", "r.txt", "--candidates", "A.txt", "B.txt", "--seed", seed])
+        assert f"argument --seed: {seed!r} is not a whole number" in capsys.readouterr().err
