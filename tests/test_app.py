@@ -360,6 +360,17 @@ def test_a_line_break_in_user_text_never_splits_a_table_row():
             assert all(line.startswith("| ") and line.endswith(" |") for line in lines), lines
 
 
+def test_the_histogram_counts_every_score_including_1():
+    """A tester: Plotly's half-open bins put 1.0 past the [0, 1] axis, so every perfect score
+    was missing from the Corpus Explorer's histogram."""
+    spec = figures.score_histograms([0.0, 0.5, 1.0, 1.0, 0.97], [1.0, 0.04]).to_plotly_json()
+    meteor, bleu = spec["data"]
+    assert sum(meteor["y"]) == 5 and sum(bleu["y"]) == 2
+    assert list(meteor["y"][-1:]) == [3] and list(meteor["y"][:1]) == [1] and meteor["customdata"][-1] == "0.95-1.00"
+    assert list(bleu["y"][-1:]) == [1] and list(bleu["y"][:1]) == [1]
+    assert spec["layout"]["xaxis"]["range"] == [0, 1]
+
+
 def test_md_escape_keeps_text_and_breaks_autolinks():
     assert md_escape("a_b*c") == "a\\_b\\*c"
     assert md_escape("www.x.org a@b.cd https://h") == "www\u2060\\.x\\.org a\\@\u2060b\\.cd https\\:\u2060\\/\\/h"
