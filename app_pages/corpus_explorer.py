@@ -40,7 +40,10 @@ if analysis is not None:
     if analysis.sacrebleu:
         c[4].metric("sacreBLEU", f"{analysis.sacrebleu.score:.2f}",
                     help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "
-                         f"signature {analysis.sacrebleu.signature}")
+                         f"signature {analysis.sacrebleu.signature}"
+                         + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
+                            "the files, including those METEOR could not score"
+                            if analysis.sacrebleu_segments != len(analysis.corpus.segments) else ""))
     st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
                "a different number. Matches by stage: "

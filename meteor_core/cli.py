@@ -413,7 +413,10 @@ def _cmd_corpus(args) -> int:
         say(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
             + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
-            say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})")
+            say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})"
+                + (f"; over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the files "
+                   "(the numbers above: the scored ones)"
+                   if analysis.sacrebleu_segments != len(analysis.corpus.segments) else ""))
         say(f"matches by stage: {summary['matches_by_stage']}")
         if analysis.human_source:
             say(f"human scores: {analysis.human_source}")
