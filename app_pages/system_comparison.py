@@ -127,6 +127,7 @@ if comparison is not None:
             "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
             "candidate_a": text("A: candidate", width="medium"), "candidate_b": text("B: candidate", width="medium"),
             "reference": text("best reference (A)", width="medium"),
+            "reference_b": text("best reference (B)", width="medium"),
             "meteor_a": number("A METEOR", format="%.4f"), "meteor_b": number("B METEOR", format="%.4f"),
             "meteor_delta": number("Δ METEOR (B − A)", format="%+.4f"),
             "bleu_a": number("A BLEU", format="%.4f"), "bleu_b": number("B BLEU", format="%.4f"),
@@ -138,11 +139,20 @@ if comparison is not None:
             seg_a, seg_b = first.segment(line), second.segment(line)
             seg_id = first.ids[first.index_of_line[line]]
             st.subheader(plain(f"Segment {seg_id}") + (f" (line {line})" if seg_id != str(line) else ""))
-            st.text(f"Reference: {seg_a.references[seg_a.best_index]}")
+            def reference_line(segment) -> str:  # the reference a system's alignment is drawn against
+                count = len(segment.references)
+                which = f" {segment.best_index + 1} of {count} (its best)" if count > 1 else ""
+                return f"Reference{which}: {segment.references[segment.best_index]}"
+
+            same_reference = seg_a.best_index == seg_b.best_index
+            if same_reference:
+                st.text(reference_line(seg_a))
             for label, name, analysis, segment in (("A", name_a, first, seg_a), ("B", name_b, second, seg_b)):
                 k = analysis.index_of_line[line]
                 st.markdown(f"**{label}: {plain(name)}** — METEOR {segment.score:.4f}, BLEU {analysis.bleu[k].score:.4f}")
                 st.text(segment.candidate)
+                if not same_reference:  # each diagram says which reference it is drawn against
+                    st.text(reference_line(segment))
                 ui.show_diagram(segment.best, key=f"diagram-{label}")
             corpus_ui.breakdown_table({f"A: {name_a}": seg_a.best, f"B: {name_b}": seg_b.best})
         else:

@@ -248,7 +248,9 @@ class SystemComparison:
             d_meteor = sb.score - sa.score
             d_bleu = second.bleu[j].score - first.bleu[i].score
             out.append({"id": first.ids[i], "line": line, "candidate_a": sa.candidate, "candidate_b": sb.candidate,
-                        "reference": sa.references[sa.best_index], "meteor_a": sa.score, "meteor_b": sb.score,
+                        # each system's best reference: they can differ (a tester saw only A's)
+                        "reference": sa.references[sa.best_index], "reference_b": sb.references[sb.best_index],
+                        "meteor_a": sa.score, "meteor_b": sb.score,
                         "meteor_delta": d_meteor, "bleu_a": first.bleu[i].score, "bleu_b": second.bleu[j].score,
                         "bleu_delta": d_bleu, "disagree": (d_meteor > 0 > d_bleu) or (d_meteor < 0 < d_bleu)})
         out.sort(key=lambda r: (-abs(r["meteor_delta"]), r["line"]))

@@ -266,3 +266,25 @@ def test_upload_filters_and_selection_outlive_a_page_change(streamlit_server, br
     wait_for_app(page)
     assert page.get_by_text("kept.jsonl: 5").count() == 0
     assert_clean(page, streamlit_server)
+
+
+def test_compare_segment_names_each_systems_reference(streamlit_server, browser_page, tmp_path):
+    """A tester: the opened segment showed "Reference: <A's best>" above both systems while B's
+    diagram was drawn against the other reference. Each system now says which it is aligned to."""
+    corpus = tmp_path / "tiny.tsv"
+    corpus.write_text("id\tref\tref_b\tsysx\tsysy\n"
+                      "s1\tthe cat sat on the mat\ta feline was sitting upon a rug\tthe cat sat on the mat\t"
+                      "a feline was sitting on a rug\n"
+                      "s2\tit rains today\tthere is rain today\tit rains today\tit rains today\n", encoding="utf-8")
+    page = browser_page
+    _open(page, streamlit_server, "/compare")
+    _upload(page, corpus, "tiny.tsv: 2 rows")
+    page.get_by_text("Is the difference significant?").wait_for(timeout=120_000)
+    wait_for_app(page)
+    _click_row(page, _table(page, "compare-delta-table"), 0)  # s1: the largest METEOR change
+    page.get_by_role("heading", name="Segment s1 (line 2)").wait_for(timeout=60_000)
+    wait_for_app(page)
+    body = page.inner_text("body")
+    assert "Reference 1 of 2 (its best): the cat sat on the mat" in body
+    assert "Reference 2 of 2 (its best): a feline was sitting upon a rug" in body
+    assert_clean(page, streamlit_server, screenshot="compare_two_references.png")

@@ -485,3 +485,14 @@ def test_sacrebleu_of_a_corpus_counts_every_segment_read_as_sacrebleu_does():
     assert len(analysis.corpus.segments) == 2 and analysis.sacrebleu_segments == 3
     assert analysis.sacrebleu.score == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
     assert analysis.summary()["sacrebleu_segments"] == 3
+
+
+def test_pair_rows_give_each_systems_best_reference():
+    """A tester: the compared segment showed only A's best reference while B's alignment was
+    drawn against its own (the other reference)."""
+    refs = [("r1.txt", b"the cat sat on the mat\n"), ("r2.txt", b"a feline was sitting upon a rug\n")]
+    x = corpus_from_parallel(("X.txt", b"the cat sat on the mat\n"), refs)
+    y = corpus_from_parallel(("Y.txt", b"a feline was sitting on a rug\n"), refs)
+    comparison = compare_systems([x, y], EXACT, ["X", "Y"], resamples=10, trials=10)
+    row = comparison.pair_rows(0, 1)[0]
+    assert (row["reference"], row["reference_b"]) == ("the cat sat on the mat", "a feline was sitting upon a rug")
