@@ -62,8 +62,10 @@ if comparison is not None:
     left_out = comparison.left_out
     common = len(comparison.common_lines)
     st.caption(f"On the {common:,} segment{'' if common == 1 else 's'} scored in every system"
-               + (f" ({len(left_out)} line(s) not scored in some system are left out: "
-                  + ", ".join(map(str, left_out[:20])) + ("…" if len(left_out) > 20 else "") + ")" if left_out else "")
+               + (f" ({comparison.left_out_sentence()}"
+                  + ("; lines scored in some systems only: " + ", ".join(map(str, left_out[:20]))
+                     + ("…" if len(left_out) > 20 else "") if left_out else "")
+                  + ")" if comparison.left_out_sentence() else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
                  "Corpus scores come from statistics summed over segments.")
     for note in sig.notes:

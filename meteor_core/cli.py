@@ -484,7 +484,7 @@ def _cmd_compare(args) -> int:
     from .methods import plural
 
     say(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
-        + (f" ({len(comparison.left_out)} lines left out: not scored in some system)" if comparison.left_out else ""))
+        + (f" ({comparison.left_out_sentence()})" if comparison.left_out_sentence() else ""))
     say(f"paired bootstrap: {sig.resamples} resamples; approximate randomization: {sig.trials} trials; "
         f"seed {sig.seed}; intervals 95%")
     say()

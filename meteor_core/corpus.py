@@ -203,6 +203,20 @@ class SystemComparison:
         common = set(self.common_lines)
         return tuple(sorted({line for a in self.analyses for line in a.lines} - common))
 
+    @property
+    def scored_nowhere(self) -> int:
+        """Data lines no system scored, so that common + left out + these = the data lines."""
+        return max(a.data_lines for a in self.analyses) - len(self.common_lines) - len(self.left_out)
+
+    def left_out_sentence(self) -> str:
+        """What the ranking leaves out, in words ("" when nothing): the counts add up."""
+        parts = []
+        if self.left_out:
+            parts.append(f"{len(self.left_out):,} line(s) scored in some systems only")
+        if self.scored_nowhere:
+            parts.append(f"{self.scored_nowhere:,} line(s) scored in none")
+        return " and ".join(parts) + " left out" if parts else ""
+
     def ranking(self) -> list[dict]:
         """One row per system, best corpus METEOR first, on the paired segments."""
         sig = self.significance
@@ -228,6 +242,7 @@ class SystemComparison:
             "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
             "significance": sig.to_dict(), "segments_compared": len(self.common_lines),
             "lines_left_out": list(self.left_out),
+            "lines_scored_nowhere": self.scored_nowhere,
             "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
                               for name, a in zip(self.names, self.analyses)},
             "signature": self.analyses[0].corpus.signature + "|" + sig.signature,

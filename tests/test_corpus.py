@@ -496,3 +496,14 @@ def test_pair_rows_give_each_systems_best_reference():
     comparison = compare_systems([x, y], EXACT, ["X", "Y"], resamples=10, trials=10)
     row = comparison.pair_rows(0, 1)[0]
     assert (row["reference"], row["reference_b"]) == ("the cat sat on the mat", "a feline was sitting upon a rug")
+
+
+def test_comparison_counts_add_up_with_lines_scored_nowhere():
+    """A tester: "298 segments scored in every system (1 lines left out)" out of 300 data lines:
+    a line refused in every system was in neither count."""
+    table = read_table(b"id\tref\tsa\tsb\n1\ta b\ta b\t\n2\tc d\tc d\tc d\n3\tx\n4\te f\te\tf\n", "cnt.tsv")
+    systems = [corpus_from_table(table, name, ["ref"], "id") for name in ("sa", "sb")]
+    comparison = compare_systems(systems, EXACT, ["sa", "sb"], resamples=10, trials=10)
+    assert (len(comparison.common_lines), comparison.left_out, comparison.scored_nowhere) == (2, (2,), 1)
+    assert comparison.left_out_sentence() == "1 line(s) scored in some systems only and 1 line(s) scored in none left out"
+    assert comparison.to_dict()["lines_scored_nowhere"] == 1
