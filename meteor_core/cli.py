@@ -231,12 +231,18 @@ class _StreamProgress:
             self.stream.flush()
 
 
-def _terminated(signum, frame) -> None:
+def _terminated(owner: int, signum, frame) -> None:
     """SIGTERM (a supervisor, `kill`, a job timeout): "terminated", exit code 143. The default
     action ended the process silently wherever it was. os._exit, not an exception: an `except
     Exception` or a __del__ on the way swallowed one and the run went on. Whole lines only:
     batch's writes block the signal (_write_lines), and everything written before was
-    flushed."""
+    flushed. `owner`: the CLI's process. A pool worker forked from it has this handler until
+    its set-up replaces it; signalled in that window it ends as by default, silently (it
+    printed "terminated" too, and the run's own message came after)."""
+    if os.getpid() != owner:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
     try:
         os.write(2, b"terminated\n")  # not through sys.stderr: its buffer may be mid-write
     finally:
@@ -667,7 +673,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Signal handlers belong to the main thread; main() called from another thread (a test, an
     # embedding program) keeps the process's handler, whatever it is.
     own_sigterm = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminated) if own_sigterm else None
+    previous = signal.signal(signal.SIGTERM, partial(_terminated, os.getpid())) if own_sigterm else None
     try:
         return _run(args)
     finally:

@@ -393,3 +393,30 @@ def test_sigterm_while_corpus_writes_its_report_leaves_it_whole(tmp_path):
     # m = 5 of 6 on both sides, 2 chunks (the cat sat on; mat): (5/6) * (1 - 0.5 * (2/5)^3)
     assert {round(float(line.split("\t")[1]), 6) for line in lines[1:]} == {round(5 / 6 * (1 - 0.5 * (2 / 5) ** 3), 6)}
     assert errors.read_text().endswith("terminated\n")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_worker_signalled_before_its_set_up_ends_silently():
+    """The full suite, twice under load: a worker killed right after fork (before its set-up
+    replaced the CLI's SIGTERM handler) printed "terminated" before the run's own message. The
+    handler now knows the CLI's process: elsewhere it ends the process as by default, silently."""
+    import os
+    import signal
+    from functools import partial
+
+    from meteor_core.cli import _terminated
+
+    handler = partial(_terminated, os.getpid())
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # the forked worker, in the window: the CLI's handler is called
+        os.dup2(write_end, 2)
+        try:
+            handler(signal.SIGTERM, None)
+        finally:
+            os._exit(99)  # reached only if the handler returned without ending the process
+    os.close(write_end)
+    _, status = os.waitpid(child, 0)
+    written = os.read(read_end, 100)
+    os.close(read_end)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM and written == b""
