@@ -28,7 +28,8 @@ def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
     blank = [k for k, r in enumerate(references) if isinstance(r, str) and not r.strip()]
     if not blank or len(blank) == len(references):
         return list(references), []
-    return [r for k, r in enumerate(references) if k not in set(blank)], blank
+    left_out = set(blank)
+    return [r for k, r in enumerate(references) if k not in left_out], blank
 
 
 def read_references(references, max_references: int = MAX_REFERENCES) -> list:

@@ -297,14 +297,12 @@ class SynonymTable:
         are kept in their matching form (NFC, lowercase, no format characters), as tokens are
         matched: a table written in NFD, or saved with a BOM (Excel's "CSV UTF-8"), matched
         nothing in the word it touched (a tester)."""
-        from .tokenize import matching_form
-
         text = text.removeprefix("\ufeff")
         sample = "\n".join(text.splitlines()[:5])
         delimiter = "\t" if "\t" in sample else ","
         groups = []
         for number, row in enumerate(csv.reader(io.StringIO(text), delimiter=delimiter), start=1):
-            words = tuple(matching_form(cell.strip()) for cell in row if matching_form(cell.strip()))
+            words = tuple(form for form in (matching_form(cell.strip()) for cell in row) if form)
             if not words or words[0].startswith("#"):
                 continue
             if len(words) < 2:
