@@ -43,7 +43,7 @@ if analysis is not None:
                          f"signature {analysis.sacrebleu.signature}"
                          + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
                             "the files, including those METEOR could not score"
-                            if analysis.sacrebleu_segments != len(analysis.corpus.segments) else ""))
+                            if analysis.sacrebleu_counts_unscored else ""))
     st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
                "a different number. Matches by stage: "

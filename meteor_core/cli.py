@@ -422,7 +422,7 @@ def _cmd_corpus(args) -> int:
             say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})"
                 + (f"; over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the files "
                    "(the numbers above: the scored ones)"
-                   if analysis.sacrebleu_segments != len(analysis.corpus.segments) else ""))
+                   if analysis.sacrebleu_counts_unscored else ""))
         say(f"matches by stage: {summary['matches_by_stage']}")
         if analysis.human_source:
             say(f"human scores: {analysis.human_source}")

@@ -63,6 +63,11 @@ class CorpusAnalysis:
         """Segments sacreBLEU counts: every one read (scored or refused by the scorer)."""
         return len(self.corpus.segments) + len(self.unscored)
 
+    @property
+    def sacrebleu_counts_unscored(self) -> bool:
+        """Whether sacreBLEU counts segments the other numbers leave out (so a page says it)."""
+        return bool(self.unscored)
+
     @cached_property
     def index_of_line(self) -> dict[int, int]:
         return {line: k for k, line in enumerate(self.lines)}
@@ -143,6 +148,11 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[Opt
     return tuple(out)
 
 
+def _skipped_rows(data: CorpusInput, skipped) -> tuple[RowProblem, ...]:
+    """The segments the scorer refused, with the file and line each came from."""
+    return tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in skipped)
+
+
 def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,
                    scorer: Optional[Scorer] = None, workers: Optional[int] = None) -> CorpusAnalysis:
     """Every scoring of a corpus goes through here (the app, the CLI, System Comparison).
@@ -155,8 +165,7 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     except NothingScored as error:
         # Why, with file and line: the lines kept out before scoring and those the scorer
         # refused (testers saw "the corpus is empty", then reasons without a line).
-        problems = sorted([*data.problems, *(RowProblem(data.source or "input", data.lines[s.index], s.reason)
-                                             for s in error.skipped)], key=lambda p: p.line)
+        problems = sorted([*data.problems, *_skipped_rows(data, error.skipped)], key=lambda p: p.line)
         if not problems:
             raise
         raise MeteorInputError("no segment could be scored: " + reasons_in_brief(map(str, problems))) from None
@@ -169,7 +178,7 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     correlations = ()
     if human is not None:
         correlations = _correlations({"METEOR": [s.score for s in corpus.segments], "BLEU": [b.score for b in bleu]}, human)
-    unscored = tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in corpus.skipped)
+    unscored = _skipped_rows(data, corpus.skipped)
     # sacreBLEU as it scores the files: every segment read, an empty output included (0 matches,
     # its reference length counted). Over the scored ones only, a system that output nothing on
     # hard segments scored higher (65.59 where sacrebleu gives 65.36: a tester).
