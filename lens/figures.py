@@ -17,7 +17,8 @@ TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
 # Black: the stages and crossings own every hue of the palette (vermillion read as synonym orange).
 DIFF_COLOR = "#000000"
-CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)")
+# Four band fills: chunks that touch on either row get different ones (chunk_fills).
+CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,167,0.22)", "rgba(120,120,120,0.20)")
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
 FUNCTION_WORD_COLOR = "#6E6E6E"
@@ -37,6 +38,26 @@ def stage_color(stage: str) -> str:
 def _middle(start: int, stop: int) -> float:
     """x of the middle of tokens [start, stop)."""
     return (start + stop - 1) / 2
+
+
+def chunk_fills(spans: Sequence) -> list[int]:
+    """An index into CHUNK_FILLS per chunk (candidate order), different for chunks next to each
+    other on the candidate row or on the reference row. Alternating two fills in candidate
+    order gave neighbours on the reference row one colour, so "the cat sat" + "on the mat"
+    read as two chunks where the score counts six (a tester). A chunk has at most three
+    neighbours coloured before it (one candidate-side, two reference-side), so four fills do."""
+    neighbours: list[set[int]] = [set() for _ in spans]
+    for k in range(1, len(spans)):
+        neighbours[k].add(k - 1)
+    by_reference = sorted(range(len(spans)), key=lambda k: spans[k].reference_start)
+    for a, b in zip(by_reference, by_reference[1:]):
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    fills: list[int] = []
+    for k in range(len(spans)):
+        taken = {fills[x] for x in neighbours[k] if x < k}
+        fills.append(min(f for f in range(len(CHUNK_FILLS)) if f not in taken))
+    return fills
 
 
 def _link_ends(link) -> tuple[float, float]:
@@ -191,8 +212,9 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     chunk_source = result.chunk_spans if show_chunks else None
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
+        fills = chunk_fills(chunk_source)
         for number, c in enumerate(chunk_source, start=1):
-            fill = CHUNK_FILLS[(number - 1) % 2]
+            fill = CHUNK_FILLS[fills[number - 1]]
             top, bottom = ((0.88, 1.12), (-0.12, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
             for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
                                          (c.reference_start, c.reference_end, bottom, 0.20)):

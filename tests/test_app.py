@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from lens import figures
@@ -76,6 +78,44 @@ def test_segment_explorer_from_query_params(wordnet_reader):
     assert len(chunk_shapes) == 4  # a band on each row per chunk
     # BLEU 0 explained, in words that hold: some unigrams match, so nltk's own number is not 0
     assert any("no matching 4\\-gram" in w and "not 0" in w for w in _warnings(at))
+
+
+def _touching(spans):
+    """Pairs of chunks whose bands touch: next to each other on the candidate or the reference row."""
+    found = set()
+    for a, x in enumerate(spans):
+        for b, y in enumerate(spans):
+            if a < b and (x.candidate_end == y.candidate_start or y.candidate_end == x.candidate_start
+                          or x.reference_end == y.reference_start or y.reference_end == x.reference_start):
+                found.add((a, b))
+    return found
+
+
+def test_chunks_that_touch_on_either_row_have_different_fills():
+    """A tester's find: two fills alternating in candidate order gave "the cat sat" and "on the
+    mat" one band colour each on the reference row, which read as 2 chunks where the score
+    counts 6."""
+    best = score("on the mat sat the cat", ["the cat sat on the mat"], stages=("exact",)).best
+    assert best.stats.chunks == 6
+    diagram = figures.alignment_diagram(best).to_dict()
+    fill_of = {}
+    for shape in diagram["layout"]["shapes"]:
+        if shape.get("name", "").startswith("chunk "):
+            fill_of.setdefault(int(shape["name"].split()[1]) - 1, set()).add(shape["fillcolor"])
+    assert all(len(fills) == 1 for fills in fill_of.values())  # one fill per chunk, on both rows
+    touching = _touching(best.chunk_spans)
+    assert len(touching) == 10  # 5 on each row (six one-word chunks), none on both
+    assert all(fill_of[a] != fill_of[b] for a, b in touching)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12),
+       st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12))
+def test_chunk_fills_differ_for_touching_chunks_on_random_pairs(candidate, reference):
+    spans = score(candidate, [reference], stages=("exact",)).best.chunk_spans
+    fills = figures.chunk_fills(spans)
+    assert all(0 <= f < len(figures.CHUNK_FILLS) for f in fills)
+    assert all(fills[a] != fills[b] for a, b in _touching(spans))
 
 
 def test_default_pair_is_english_and_scored_as_english(wordnet_reader):
