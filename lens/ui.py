@@ -759,7 +759,10 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
         ("recall R", f"{b.recall:.4f}", text_bar(b.recall), f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
         ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: "
                                                        + _fmean_lean(p.alpha)),
-        ("penalty", f"{b.penalty:.4f}", "", f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
+        ("penalty", f"{b.penalty:.4f}", "",
+         f"set to 0, not γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}: every word matched in "
+         "one chunk and *No penalty for one chunk* is on" if b.single_chunk_rule
+         else f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
         ("**METEOR**", f"**{b.score:.4f}**", text_bar(b.score, cut=b.fmean - b.score),
          "Fmean · (1 − penalty); ▒ is what the penalty cut"),
     ), align="lrll"))

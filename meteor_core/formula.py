@@ -38,6 +38,7 @@ class MeteorBreakdown:
     penalty: float
     score: float
     note: str = ""  # why a value is what it is, when that is not obvious (m = 0, penalty zeroed)
+    single_chunk_rule: bool = False  # the penalty was set to 0 (zero_penalty_single_chunk), not computed
 
 
 def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> MeteorBreakdown:
@@ -58,12 +59,15 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     fmean = (precision * recall) / denominator
     fragmentation = float(stats.chunks) / m
     note = ""
-    if zero_penalty_single_chunk and stats.chunks == 1 and m == stats.candidate_length == stats.reference_length:
+    single_chunk_rule = (zero_penalty_single_chunk and stats.chunks == 1
+                         and m == stats.candidate_length == stats.reference_length)
+    penalty = params.gamma * fragmentation ** params.beta
+    if single_chunk_rule:
+        note = ("penalty set to 0: every word matched in one chunk (METEOR 1.5 convention); "
+                f"gamma * (chunks / m)^beta would give {penalty:.6f}")
         penalty = 0.0
-        note = "penalty set to 0: every word matched in one chunk (METEOR 1.5 convention)"
-    else:
-        penalty = params.gamma * fragmentation ** params.beta
     score = (1 - penalty) * fmean
     # frozen.build: once per scored pair, where the generated __init__ was a tenth of building a result
     return build(MeteorBreakdown, {"precision": precision, "recall": recall, "fmean": fmean,
-                                   "fragmentation": fragmentation, "penalty": penalty, "score": score, "note": note})
+                                   "fragmentation": fragmentation, "penalty": penalty, "score": score, "note": note,
+                                   "single_chunk_rule": single_chunk_rule})

@@ -241,8 +241,10 @@ def _formula(best: SegmentResult) -> list[str]:
         f"R = m/|ref|  = {_frac(s.matches, s.reference_length)} = {b.recall:.6f}",
         f"Fmean = P*R / (alpha*P + (1-alpha)*R) = {b.precision:.6f}*{b.recall:.6f} / "
         f"({p.alpha:g}*{b.precision:.6f} + {1 - p.alpha:g}*{b.recall:.6f}) = {b.fmean:.6f}",
-        f"Penalty = gamma*(chunks/m)^beta = {p.gamma:g}*({s.chunks}/{s.matches})^{p.beta:g} = {b.penalty:.6f}"
-        + (f"   [{b.note}]" if b.note else ""),
+        (f"Penalty = 0, not gamma*(chunks/m)^beta = {p.gamma:g}*({s.chunks}/{s.matches})^{p.beta:g}   [{b.note}]"
+         if b.single_chunk_rule else
+         f"Penalty = gamma*(chunks/m)^beta = {p.gamma:g}*({s.chunks}/{s.matches})^{p.beta:g} = {b.penalty:.6f}"
+         + (f"   [{b.note}]" if b.note else "")),
         f"Score = Fmean*(1 - Penalty) = {b.fmean:.6f}*{1 - b.penalty:.6f} = {b.score:.6f}",
     ]
 

@@ -26,6 +26,7 @@ from meteor_core.corpus import analyze_corpus
 from meteor_core.corpus_io import corpus_from_parallel
 from meteor_core.formula import MeteorStats
 from meteor_core.tokenize import tokenize
+from meteor_core.report import explain
 
 ROOT = Path(__file__).resolve().parents[1]
 EXACT = ("exact",)
@@ -371,7 +372,14 @@ def test_zero_penalty_single_chunk_both_sides(cand, ref, stages, zeroed, expecte
     option = score(cand, ref, stages=stages, zero_penalty_single_chunk=True)
     assert close(option.score, expected)
     assert (option.best.breakdown.penalty == 0.0) is zeroed
+    assert option.best.breakdown.single_chunk_rule is zeroed
     assert (option.score > plain.score) is zeroed
+    if zeroed:
+        # A tester's find: the penalty row showed the formula beside 0 as if it gave 0. The note
+        # gives the value the formula would have given, and the explanation says "not".
+        m = option.best.stats.matches
+        assert option.best.breakdown.note.endswith(f"would give {0.5 * (1 / m) ** 3:.6f}")
+        assert f"Penalty = 0, not gamma*(chunks/m)^beta = 0.5*(1/{m})^3" in explain(option)
     argv = ["--candidate", cand, "--reference", ref, "--stages", ",".join(stages), "--zero-penalty-single-chunk"]
     data = cli_json(capsys, *argv)
     assert close(data["score"], expected)

@@ -215,7 +215,8 @@ def _weighted_stats(matches: Sequence[Match], modules, function1, function2, chu
 
 
 def _breakdown(w: WeightedBreakdown) -> MeteorBreakdown:
-    return MeteorBreakdown(w.precision, w.recall, w.fmean, w.fragmentation, w.penalty, w.score, w.note)
+    return MeteorBreakdown(w.precision, w.recall, w.fmean, w.fragmentation, w.penalty, w.score, w.note,
+                           w.single_chunk_rule)
 
 
 def _chunk_spans(matches: Sequence[Match]) -> list[ChunkSpan]:
