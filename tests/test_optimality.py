@@ -315,6 +315,20 @@ def test_a_stage_given_up_before_its_search_reports_the_budget_spent():
     assert len(outcome.links) == 100
 
 
+def test_a_stage_given_up_before_its_search_keeps_the_fewest_crossings_answer_when_it_has_fewer_chunks():
+    # A tester's find: "x y" x 500 against "y x" x 501, fewest chunks: the blocks alone pass
+    # the budget and each word's runs (62,625 units) did not fit it, so the answer was the
+    # in-order fallback, 1,000 chunks, where fewest crossings finds one chunk (score 0.4991
+    # instead of 0.9982). Still flagged: the search did not run.
+    cand, ref = ["x", "y"] * 500, ["y", "x"] * 501
+    outcome = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
+    crossings = align_paper(cand, ref, (exact_stage(),), "crossings")[0]
+    pairs = [(e.candidate, e.reference) for e in outcome.links]
+    assert len(pairs) == len(crossings.links) == 1000
+    assert count_chunks(pairs) == 1 and pairs == [(e.candidate, e.reference) for e in crossings.links]
+    assert not outcome.optimal and outcome.nodes == DEFAULT_NODE_BUDGET
+
+
 def test_thesaurus_stage_relates_words_not_pairs():
     """Issue 12 item 4 (French thesaurus, 2,000 tokens: 20 s): the stage asked the thesaurus
     about every (candidate, reference) pair. Now one lookup per word type."""
