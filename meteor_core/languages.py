@@ -48,9 +48,20 @@ LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (
 ALIASES = {"pt": "pt-BR", "pt-br": "pt-BR", "pt-pt": "pt-PT", "en-us": "en", "en-gb": "en"}
 
 
+_CODE_OF = {code.lower(): code for code in LANGUAGES}
+
+
 def resolve(code: str) -> Optional[Language]:
-    code = ALIASES.get(code.lower(), code) if code else code
-    return LANGUAGES.get(code)
+    """The language of a code in any case, with - or _ ("FR", "pt_BR"); a region the list does
+    not name falls back to its language when that has no regions of its own ("fr-FR" is fr,
+    "pt-AO" is refused: Portuguese comes as pt-BR or pt-PT)."""
+    if not code:
+        return None
+    key = code.lower().replace("_", "-")
+    key = ALIASES.get(key, key).lower()
+    if key not in _CODE_OF and "-" in key:
+        key = key.split("-", 1)[0]
+    return LANGUAGES.get(_CODE_OF.get(key, ""))
 
 
 def stemmer_name(lang: Language) -> Optional[str]:

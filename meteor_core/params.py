@@ -39,7 +39,7 @@ def _check_number(name: str, value) -> float:
         shown = repr(value)
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
         raise MeteorParameterError(f"{name} must be a finite number, got {shown}")
-    return number
+    return number + 0.0  # -0.0 becomes 0.0: one configuration, one signature ("g:-0" was a second)
 
 
 @dataclass(frozen=True)
@@ -284,9 +284,8 @@ class MeteorConfig:
         if isinstance(self.weights, (str, bytes)) or not isinstance(self.weights, Iterable):
             raise MeteorParameterError(f"weights must be a sequence of numbers, one per module, such as "
                                        f"(1.0, 0.6), got {self.weights!r}")
-        weights = tuple(self.weights)
+        weights = tuple(_check_number("module weight", w) for w in self.weights)
         for w in weights:
-            _check_number("module weight", w)
             if not 0.0 <= w <= 1.0:
                 raise MeteorParameterError(f"module weights must be in [0, 1], got {w}")
         if len(weights) != len(stages):

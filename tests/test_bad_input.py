@@ -1,5 +1,6 @@
 import importlib
 import itertools
+import json
 import re
 import math
 
@@ -252,6 +253,22 @@ def test_a_tokenized_reference_given_as_the_list_of_references_is_refused():
     assert score(cand, ["the cat sat on the mat", "a cat"]).best_index == 0  # sentences: fine
     assert score(cand, ["mat"]).score > 0  # one one-word reference: fine
     assert score("the cat", ["the", "cat"]).score > 0  # a text candidate with one-word references: fine
+
+
+def test_negative_zero_is_zero_in_parameters_and_signatures(capsys):
+    """A tester's find: --gamma -0 gave "g:-0" in the signature (a second signature for one
+    configuration) and "Penalty = -0*(2/2)^3 = -0.000000"; module weights kept their type."""
+    from fractions import Fraction
+
+    params = MeteorParams(alpha=-0.0, beta=-0.0, gamma=-0.0)
+    assert all(math.copysign(1.0, v) == 1.0 for v in (params.alpha, params.beta, params.gamma))
+    assert MeteorConfig(mode="meteor15", weights=(Fraction(1), -0.0, 0.6, 0.8)).weights == (1.0, 0.0, 0.6, 0.8)
+    assert all(type(w) is float for w in MeteorConfig(mode="meteor15", weights=(Fraction(1), 0, 1, 1)).weights)
+    from meteor_core.cli import main
+    assert main(["score", "--candidate", "b a", "--reference", "a b", "--gamma", "-0", "--alpha", "-0.0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "|a:0|" in data["signature"] and "|g:0|" in data["signature"]
+    assert math.copysign(1.0, data["penalty"]) == 1.0
 
 
 def test_library_misuse_gets_messages_that_name_the_mistake():

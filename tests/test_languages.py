@@ -100,3 +100,20 @@ def test_cli_languages_and_lang(capsys):
     assert "pt-BR" in out and "Snowball portuguese" in out and "jieba" in out
     assert main(["score", "--lang", "pt", "--stages", "exact,stem", "--candidate", "chegaram", "--reference", "chegou"]) == 0
     assert "stem 'cheg'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("EN", "en"), ("En", "en"), ("FR", "fr"), ("fr-FR", "fr"), ("de-AT", "de"), ("en_US", "en"),
+    ("pt_BR", "pt-BR"), ("PT-br", "pt-BR"), ("pt-pt", "pt-PT"), ("pt", "pt-BR"),
+    ("pt-AO", None), ("xx", None), ("xx-FR", None), ("", None),
+])
+def test_language_codes_in_any_case_with_a_region(code, expected):
+    """A tester's find: pt-br and PT-BR worked but EN, FR, fr-FR, pt_BR and en_US were refused.
+    A region falls back to its language only when the language has no regions of its own."""
+    found = langs.resolve(code)
+    assert (found.code if found else None) == expected
+    if expected:
+        assert MeteorConfig(language=code).language == expected
+    else:
+        with pytest.raises(MeteorParameterError, match="unknown language"):
+            MeteorConfig(language=code)
