@@ -2,8 +2,10 @@
 (sacrebleu style) so segment and corpus level share it and a person can check it by hand."""
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
+from .errors import MeteorInputError
 from .frozen import build
 from .params import MeteorParams
 
@@ -41,6 +43,19 @@ class MeteorBreakdown:
     single_chunk_rule: bool = False  # the penalty was set to 0 (zero_penalty_single_chunk), not computed
 
 
+def _check_stats(stats: MeteorStats) -> None:
+    """Statistics some alignment can have: whole numbers, 0 <= chunks <= matches <= either
+    length, at least one chunk when something matched. compute() is public: MeteorStats(1, 1,
+    1, 5) gave a score of -61.5 and a zero length a ZeroDivisionError (a tester)."""
+    values = (stats.matches, stats.candidate_length, stats.reference_length, stats.chunks)
+    if not all(type(v) is int or (isinstance(v, numbers.Integral) and not isinstance(v, bool)) for v in values):
+        raise MeteorInputError(f"statistics must be whole numbers (int), got {stats}")
+    m, chunks = stats.matches, stats.chunks
+    if not (0 <= chunks <= m <= stats.candidate_length and m <= stats.reference_length) or (m and not chunks):
+        raise MeteorInputError(f"impossible statistics {stats}: need 0 <= chunks <= matches <= candidate_length "
+                               "and matches <= reference_length, and at least one chunk when anything matched")
+
+
 def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> MeteorBreakdown:
     """P = m/|cand|, R = m/|ref|, Fmean = PR/(alpha P + (1-alpha) R),
     penalty = gamma (chunks/m)^beta, score = Fmean (1 - penalty).
@@ -49,6 +64,7 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     statistics give bit-identical floats in both modes.
     """
     m = stats.matches
+    _check_stats(stats)
     if m == 0:
         return MeteorBreakdown(0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                                note="no word matched: METEOR is undefined for m = 0 and reported as 0")

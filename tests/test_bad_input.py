@@ -343,3 +343,29 @@ def test_unordered_references_are_refused(references):
 def test_unordered_token_collections_are_refused(tokens):
     with pytest.raises(MeteorInputError, match="candidate must be a string or a list of token strings"):
         score(tokens, ["the cat"])
+
+
+@pytest.mark.parametrize("stats, message", [
+    ((1, 1, 1, 5), "impossible statistics"),  # more chunks than matches: gave -61.5
+    ((2, 1, 1, 1), "impossible statistics"),  # more matches than words: gave 1.875
+    ((-1, 1, 1, 1), "impossible statistics"),  # gave -1.5
+    ((1, 0, 1, 1), "impossible statistics"),  # gave a ZeroDivisionError
+    ((1, 1, 1, 0), "impossible statistics"),  # a match outside any chunk
+    ((1.0, 1, 1, 1), "whole numbers"),
+    ((True, 1, 1, 1), "whole numbers"),
+])
+def test_compute_refuses_statistics_no_alignment_can_have(stats, message):
+    """A tester's find: compute() is public and took any numbers."""
+    from meteor_core import MeteorStats, compute
+
+    with pytest.raises(MeteorInputError, match=message):
+        compute(MeteorStats(*stats), MeteorParams())
+
+
+def test_compute_takes_numpy_integers_and_the_empty_corpus():
+    import numpy as np
+    from meteor_core import MeteorStats, compute
+
+    assert compute(MeteorStats(*map(np.int64, (3, 4, 5, 2))), MeteorParams()).score == \
+        compute(MeteorStats(3, 4, 5, 2), MeteorParams()).score
+    assert compute(MeteorStats(0, 0, 0, 0), MeteorParams()).score == 0.0
