@@ -899,18 +899,21 @@ def coverage_rows(tokens: Sequence, bleu) -> list[tuple[str, str]]:
 def show_bleu(exploration: Exploration) -> None:
     bleu, sacre = exploration.bleu, exploration.sacrebleu
     case = "kept" if exploration.result.best.config.keep_case else "lowercased"
-    st.markdown(markdown_table(("", "score", "tokens", "case", "smoothing"), (
-        ("BLEU beside METEOR (nltk)", f"{bleu.score:.4f}", "METEOR's", case,
+    # One scale in the column (sacreBLEU's 0-100): 0.0000 beside 12.22 read as two scales (a tester).
+    st.markdown(markdown_table(("", "score (0-100)", "tokens", "case", "smoothing"), (
+        ("BLEU beside METEOR (nltk)", f"{100 * bleu.score:.2f} (= {bleu.score:.4f} on 0-1)", "METEOR's", case,
          f"{bleu.smoothing} (sacreBLEU: {md_escape(bleu.sacrebleu_equivalent)})"),
         ("sacreBLEU, sentence", f"{sacre.sentence.score:.2f}", "13a", "kept", "exp, effective order"),
         ("sacreBLEU, corpus of this pair", f"{sacre.corpus.score:.2f}", "13a", "kept", "exp"),
     ), align="lrlll"))
-    st.caption(md_escape(sacre.why_different) + " sacreBLEU prints 0-100; its signatures: "
+    st.caption(md_escape(sacre.why_different) + " sacreBLEU's signatures: "
                f"`{sacre.sentence.signature}` (sentence), `{sacre.corpus.signature}` (corpus).")
     coverage = dict(coverage_rows(exploration.result.best.candidate_tokens, bleu))
     st.markdown(markdown_table(
         ("n-gram", "matched", "total", "precision", "candidate tokens in a matched n-gram (clipped, as BLEU counts)"),
-        [(f"{o.n}-gram", o.matched, o.total, f"{o.precision:.4f}", coverage[f"{o.n}-gram"]) for o in bleu.orders],
+        [(f"{o.n}-gram", o.matched,
+          o.total if bleu.ngram_count(o.n) == o.total else f"0 (nltk divides by {o.total})",
+          f"{o.precision:.4f}", coverage[f"{o.n}-gram"]) for o in bleu.orders],
         align="lrrrl"))
     st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length} tokens, "
                f"closest reference {bleu.reference_length}).")

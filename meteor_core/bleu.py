@@ -52,6 +52,11 @@ class BleuResult:
     def precisions(self) -> tuple[float, ...]:
         return tuple(o.precision for o in self.orders)
 
+    def ngram_count(self, n: int) -> int:
+        """The candidate's n-grams: orders[n - 1].total is nltk's denominator, at least 1 even
+        when the candidate is shorter than n (a 3-token candidate "has" one 4-gram there)."""
+        return max(0, self.candidate_length - n + 1)
+
     @property
     def sacrebleu_equivalent(self) -> str:
         return SACREBLEU_EQUIVALENT.get(self.smoothing, "no direct sacrebleu equivalent")

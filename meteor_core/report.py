@@ -183,7 +183,9 @@ def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> 
     lines.append("")
     lines.append(f"BLEU {bleu.score:.4f} (smoothing {bleu.smoothing}; sacrebleu: {bleu.sacrebleu_equivalent})")
     for o in bleu.orders:
-        lines.append(f"  {o.n}-grams: {o.matched}/{o.total} = {o.precision:.4f}")
+        lines.append(f"  {o.n}-grams: {o.matched}/{o.total} = {o.precision:.4f}"
+                     + (f"   (the candidate has no {o.n}-gram; nltk divides by at least 1)"
+                        if bleu.ngram_count(o.n) < o.total else ""))
     lines.append(f"  brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length}, "
                  f"closest reference {bleu.reference_length})")
     if bleu.zero_reason:

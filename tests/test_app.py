@@ -16,6 +16,7 @@ from lens import figures
 from lens.ui import markdown_table, md_escape, read_link
 from meteor_core import MeteorConfig, score
 from meteor_core.methods import walkthrough
+from meteor_core.report import bleu_for, explain
 
 ROOT = Path(__file__).resolve().parents[1]
 COUPON = {"cand": "o cupom vale só até domingo", "ref": "o cupom vale para toda a loja até domingo",
@@ -453,6 +454,22 @@ def test_sacrebleu_in_the_app_equals_sacrebleus_own(wordnet_reader):
         f"{sacrebleu.corpus_bleu([cand], [[r] for r in refs]).score:.2f}"
     assert any("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp" in c.value for c in at.caption)
     assert not at.metric and not at.table and not at.latex  # the light elements only (see bench_browser)
+    # One scale in the score column (a tester: 0.0000 beside 12.22, captioned "both 0-100").
+    ours = bleu_for(score(cand, refs))
+    assert _metric(at, "BLEU beside METEOR (nltk)") == f"{100 * ours.score:.2f} (= {ours.score:.4f} on 0-1)"
+
+
+def test_the_ngram_table_does_not_count_ngrams_a_short_candidate_lacks(wordnet_reader, capsys):
+    """A tester's find: "the the cat" showed "4-gram: matched 0, total 1", nltk's denominator
+    (at least 1) as if it were a count."""
+    at = _app(cand="the the cat", ref="the cat sat on the mat")
+    rows = {row[0]: row for row in _table_rows(at)}
+    assert rows["3-gram"][2] == "1" and rows["4-gram"][2] == "0 (nltk divides by 1)"
+    result = score("the the cat", ["the cat sat on the mat"])
+    assert [bleu_for(result).ngram_count(n) for n in (1, 2, 3, 4)] == [3, 2, 1, 0]
+    text = explain(result)
+    assert "4-grams: 0/1 = 0.0000   (the candidate has no 4-gram; nltk divides by at least 1)" in text
+    assert "  3-grams: 0/1 = 0.0000\n" in text  # a 3-gram it has: no note
 
 
 def test_usage_statistics_are_off_in_the_shipped_config():
