@@ -37,7 +37,7 @@ MODE_NAMES = {"paper": "paper", "nltk": "nltk", "meteor15": "METEOR 1.5"}
 class Cause:
     """One reason two modes score the pair differently."""
 
-    # "stages" | "parameters" | "tokens" | "paraphrase" | "relation" (stemmer, synonym source)
+    # "single chunk" | "stages" | "parameters" | "tokens" | "paraphrase" | "relation" (stemmer, synonym source)
     # | "alignment" (both could relate the words: the search chose differently)
     kind: str
     text: str  # plain text (quotes the user's words)
@@ -260,6 +260,25 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause
                            f"{side(chosen)}; {side(other)}. Links are compared by their words.")
 
 
+def _uses_a_stage_the_other_lacks(chosen: SegmentResult, other: SegmentResult) -> bool:
+    return (any(l.stage not in other.config.stages for l in chosen.links)
+            or any(l.stage not in chosen.config.stages for l in other.links))
+
+
+def _single_chunk_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause]:
+    """When one side set the penalty to 0 for a single chunk and the other charged it: on
+    identical sentences the whole difference (paper 0.9977 vs METEOR 1.5 1.0), which the
+    panel blamed on stages and parameters (a tester)."""
+    if chosen.breakdown.single_chunk_rule == other.breakdown.single_chunk_rule:
+        return None
+    zeroed, charged = (chosen, other) if chosen.breakdown.single_chunk_rule else (other, chosen)
+    rule = ("its rule" if zeroed.config.mode == "meteor15" else "the option No penalty for one chunk")
+    return Cause("single chunk",
+                 f"One chunk: every word on both sides matched in one chunk, and {MODE_NAMES[zeroed.config.mode]} "
+                 f"sets the penalty to 0 then ({rule}); {MODE_NAMES[charged.config.mode]} charges "
+                 f"{charged.breakdown.penalty:.4f} ({charged.stats.chunks} chunk(s), {charged.stats.matches} matches).")
+
+
 def _compare(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
              result: MultiReferenceResult, other_mode: str) -> ModeComparison:
     other_config = _config_for(config, other_mode)
@@ -268,6 +287,9 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
     chosen = result.best
     theirs = other.per_reference[k]
     causes: list[Cause] = []
+    one_chunk = _single_chunk_cause(chosen, theirs)
+    if one_chunk is not None:
+        causes.append(one_chunk)
     same_stages = None
     like = chosen
     if tuple(config.stages) != tuple(other_config.stages):
@@ -280,7 +302,9 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
                     f"Stages: {other_config.mode} mode runs {', '.join(other_config.stages)}; this view uses "
                     f"{', '.join(config.stages)}. With {other_config.mode}'s stages, {config.mode} mode gives "
                     f"{like.score:.4f} (instead of {chosen.score:.4f})."))
-        else:
+        elif _uses_a_stage_the_other_lacks(chosen, theirs):
+            # Named only when a link comes from a stage the other mode does not run: on identical
+            # sentences "runs ... paraphrase" was listed though nothing but exact matched (a tester).
             causes.append(Cause("stages", f"Stages: {MODE_NAMES[other_mode]} runs {', '.join(other_config.stages)}; "
                                           f"{MODE_NAMES[config.mode]} here runs {', '.join(config.stages)}."))
     if _parameters(config) != _parameters(other_config):

@@ -78,12 +78,14 @@ def test_paraphrase_and_synonym_source_are_told_apart(wordnet_reader, meteor15_d
     candidate, references = PARAPHRASE_PAIR
     e = explore(candidate, references, MeteorConfig(mode="meteor15"))
     paper = e.comparison_with("paper")
-    assert [c.kind for c in paper.causes] == ["stages", "parameters", "paraphrase", "relation"]
-    assert "passed away [1:3] → died [1] (paraphrase): paraphrase table entry" in paper.causes[2].text
+    # METEOR 1.5 matches every word in one chunk (penalty 0); paper leaves "away" unmatched
+    assert [c.kind for c in paper.causes] == ["single chunk", "stages", "parameters", "paraphrase", "relation"]
+    assert "paper charges" in paper.causes[0].text
+    assert "passed away [1:3] → died [1] (paraphrase): paraphrase table entry" in paper.causes[3].text
     # nltk's WordNet relates passed~died (the synset of "pass away"); the jar's synonym files do not
     assert "paper links passed [1] → died [1] (synonym), which METEOR 1.5 mode's stages cannot relate" \
-        in paper.causes[3].text
-    assert "delta 0.75" in paper.causes[1].text and "alpha 0.9, beta 3, gamma 0.5" in paper.causes[1].text
+        in paper.causes[4].text
+    assert "delta 0.75" in paper.causes[2].text and "alpha 0.9, beta 3, gamma 0.5" in paper.causes[2].text
     (link,) = paper.only_in_chosen
     assert (link.candidate, link.candidate_stop, link.reference, link.reference_stop) == (1, 3, 1, 2)
 
@@ -143,3 +145,25 @@ def test_a_mode_that_refuses_the_pair_is_left_out_not_fatal():
     assert exploration.comparison is exploration.comparisons[0]
     [(mode, why)] = exploration.left_out
     assert mode == "meteor15" and "more than 20,000 possible matches" in why
+
+
+def test_identical_sentences_name_the_single_chunk_rule_not_the_stages(wordnet_reader, meteor15_data):
+    """A tester's find: the same sentence scores 0.9977 in paper mode and 1.0 in METEOR 1.5, and
+    the panel gave stages ("runs ... paraphrase") and parameters as the reasons; the reason is
+    METEOR 1.5's penalty of 0 for one chunk. Stages are named only when a link comes from a
+    stage the other mode does not run."""
+    sentence = "the cat sat on the mat"
+    for mode, other in (("paper", "meteor15"), ("meteor15", "paper"), ("meteor15", "nltk")):
+        comparison = explore(sentence, [sentence], MeteorConfig(mode=mode)).comparison_with(other)
+        kinds = [c.kind for c in comparison.causes]
+        assert kinds[0] == "single chunk" and "stages" not in kinds, kinds
+        assert "METEOR 1.5 sets the penalty to 0" in comparison.causes[0].text
+        assert f"charges {0.5 * (1 / 6) ** 3:.4f} (1 chunk(s), 6 matches)" in comparison.causes[0].text
+    # paper with the option on and nltk without it (nltk has no such rule)
+    comparison = explore(sentence, [sentence], MeteorConfig(zero_penalty_single_chunk=True)).comparison_with("nltk")
+    assert [c.kind for c in comparison.causes][0] == "single chunk"
+    assert "the option No penalty for one chunk" in comparison.causes[0].text
+    # no one-chunk rule on either side: no such cause
+    kinds = [c.kind for c in explore("he runs fast", ["he was running fast"],
+                                     MeteorConfig(mode="meteor15")).comparison_with("paper").causes]
+    assert "single chunk" not in kinds and "stages" not in kinds
