@@ -436,15 +436,29 @@ def _write_query_params(references: list[str]) -> None:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
         text = {}
+    st.query_params.from_dict({**text, **_settings_query()})
+
+
+def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
+    """A link (relative to the current page) that opens this pair in the Segment Explorer with
+    the current settings, or None when the pair is too long for a link."""
+    text = {"cand": candidate, "ref": list(references)}
+    if len(urlencode(text, doseq=True)) > MAX_LINK_QUERY:
+        return None
+    return "segment?" + urlencode({**text, **_settings_query()}, doseq=True)
+
+
+def _settings_query() -> dict:
+    """The settings part of a Segment Explorer link, from the sidebar's values."""
     # Stages only where the page uses them (paper mode): other modes run their own.
     stages = {"stages": ",".join(_v("stages"))} if _v("mode") in STAGE_CHOICE_MODES else {}
-    st.query_params.from_dict({
-        **text, "mode": _v("mode"), "objective": _v("objective"),
+    return {
+        "mode": _v("mode"), "objective": _v("objective"),
         **stages, "alpha": repr(float(_v("alpha"))), "beta": repr(float(_v("beta"))),
         "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok"),
         # Case, the single-chunk rule and BLEU smoothing change the numbers too: a link without
         # them showed its recipient another score.
-        **{name: link_text(bool(_v(name))) for name in SWITCHES}, "smoothing": _v("smoothing")})
+        **{name: link_text(bool(_v(name))) for name in SWITCHES}, "smoothing": _v("smoothing")}
 
 
 def show_link_problems() -> None:

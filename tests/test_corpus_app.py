@@ -294,3 +294,26 @@ def test_an_empty_second_reference_keeps_its_segment_with_a_note():
     expected = analyze_corpus(corpus_from_table(read_table(data, "two_refs.tsv"), "candidate",
                                                 ["reference", "reference2"], "id"), MeteorConfig())
     assert list(_segments_table(at)["meteor"]) == [s.score for s in expected.corpus.segments]
+
+
+def test_a_selected_segment_opens_in_the_segment_explorer_with_the_same_settings():
+    """A teacher's wish: a corpus segment could not be opened in the Segment Explorer (step
+    through, Which METEOR?, BLEU's n-grams). The link carries the pair and the settings."""
+    from urllib.parse import parse_qs, urlsplit
+
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    _select_row(at, "corpus", "table", 2)  # s3: on the mat sat the cat
+    (markdown,) = [m.value for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
+    url = markdown.split("](", 1)[1].split(")", 1)[0]
+    assert urlsplit(url).path == "segment"
+    query = parse_qs(urlsplit(url).query)
+    assert query["cand"] == ["on the mat sat the cat"] and query["ref"] == ["the cat sat on the mat"]
+    assert query["mode"] == ["paper"]
+    segment = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for key, values in query.items():
+        segment.query_params[key] = values if len(values) > 1 else values[0]
+    segment.run()
+    _clean(segment)
+    corpus_score = _segments_table(at).set_index("id").loc["s3", "meteor"]
+    shown = [m.value for m in segment.markdown if "**METEOR**" in m.value]
+    assert shown and f"**{corpus_score:.4f}**" in shown[0]
