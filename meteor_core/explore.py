@@ -235,14 +235,14 @@ def _choice(config: MeteorConfig) -> str:
     return describe(config).search
 
 
-def _parameters(config: MeteorConfig) -> str:
+def _parameters(config: MeteorConfig, with_rule: bool = True) -> str:
     p = config.params
     text = f"alpha {p.alpha:g}, beta {p.beta:g}, gamma {p.gamma:g}"
     if config.mode == "meteor15":
         weights = ", ".join(f"{s} {w:g}" for s, w in zip(config.stages, config.weights))
         text += (f", delta {p.delta:g} (content words weigh {p.delta:g}, function words {1 - p.delta:g}); "
                  f"module weights {weights}")
-    if config.zero_penalty_single_chunk:
+    if config.zero_penalty_single_chunk and with_rule:
         text += "; no penalty when everything matches in one chunk"
     return text
 
@@ -307,9 +307,10 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
             # sentences "runs ... paraphrase" was listed though nothing but exact matched (a tester).
             causes.append(Cause("stages", f"Stages: {MODE_NAMES[other_mode]} runs {', '.join(other_config.stages)}; "
                                           f"{MODE_NAMES[config.mode]} here runs {', '.join(config.stages)}."))
-    if _parameters(config) != _parameters(other_config):
-        causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config)}; "
-                                          f"{MODE_NAMES[other_mode]} {_parameters(other_config)}."))
+    with_rule = one_chunk is None  # else that cause says it; alone it is no difference of parameters
+    if _parameters(config, with_rule) != _parameters(other_config, with_rule):
+        causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config, with_rule)}; "
+                                          f"{MODE_NAMES[other_mode]} {_parameters(other_config, with_rule)}."))
     tokens = _tokens_cause(chosen, theirs)
     if tokens is not None:
         causes.append(tokens)
