@@ -445,7 +445,9 @@ def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
     text = {"cand": candidate, "ref": list(references)}
     if len(urlencode(text, doseq=True)) > MAX_LINK_QUERY:
         return None
-    return "segment?" + urlencode({**text, **_settings_query()}, doseq=True)
+    # The Segment Explorer is the default page, served at the app's root ("segment" is "Page
+    # not found"); "./" is that root from any page, under any server.baseUrlPath.
+    return "./?" + urlencode({**text, **_settings_query()}, doseq=True)
 
 
 def _settings_query() -> dict:

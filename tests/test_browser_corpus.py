@@ -288,3 +288,33 @@ def test_compare_segment_names_each_systems_reference(streamlit_server, browser_
     assert "Reference 1 of 2 (its best): the cat sat on the mat" in body
     assert "Reference 2 of 2 (its best): a feline was sitting upon a rug" in body
     assert_clean(page, streamlit_server, screenshot="compare_two_references.png")
+
+
+def test_a_segment_opens_in_the_segment_explorer_with_the_same_score(streamlit_server, browser_page):
+    """The drill-down's link opens the Segment Explorer in a new tab on the same pair and
+    settings. Its first form pointed at /segment, the default page's path, which Streamlit
+    answers with "Page not found" (AppTest, which runs no router, did not see it)."""
+    import csv
+    from pathlib import Path
+
+    from meteor_core import score
+
+    page = browser_page
+    _open(page, streamlit_server, "/corpus")
+    page.get_by_text("nltk", exact=True).click()
+    wait_for_app(page)
+    _click_row(page, _table(page, "corpus-table"), 2)  # s03
+    _wait_heading(page, "Segment s03 (line 4)")
+    sample = Path(__file__).resolve().parents[1] / "lens" / "data" / "sample_corpus.tsv"
+    row = next(r for r in csv.DictReader(sample.open(encoding="utf-8"), delimiter="\t") if r["id"] == "s03")
+    expected = score(row["system_a"], [row["reference"]], mode="nltk").score
+    link = page.get_by_text("Open this segment in the Segment Explorer")
+    with page.context.expect_page() as opened:
+        link.click()
+    tab = opened.value
+    tab.get_by_role("heading", name=f"Alignment — METEOR {expected:.4f}").wait_for(timeout=180_000)
+    wait_for_app(tab)
+    assert tab.get_by_text("Page not found").count() == 0
+    assert tab.get_by_role("radio", name="nltk").is_checked()
+    tab.close()
+    assert_clean(page, streamlit_server, screenshot="corpus_open_in_segment_explorer.png")
