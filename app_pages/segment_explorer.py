@@ -14,7 +14,7 @@ if exploration is not None:
     if len(result.per_reference) > 1:
         st.subheader("References")
         st.markdown(ui.markdown_table(("", "reference", "METEOR", "matches", "chunks"), [
-            ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.6f}", r.stats.matches,
+            ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.4f}", r.stats.matches,
              r.stats.chunks)
             for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="llrrr"))
         shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
