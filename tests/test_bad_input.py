@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from meteor_core import MAX_TOKENS, MeteorConfig, MeteorInputError, MeteorParameterError, MeteorParams, score, tokenize
+from meteor_core import (MAX_TOKENS, MeteorConfig, MeteorInputError, MeteorParameterError, MeteorParams, Scorer, score,
+                         tokenize)
 
 
 @pytest.mark.parametrize("candidate, message", [
@@ -369,3 +370,38 @@ def test_compute_takes_numpy_integers_and_the_empty_corpus():
     assert compute(MeteorStats(*map(np.int64, (3, 4, 5, 2))), MeteorParams()).score == \
         compute(MeteorStats(3, 4, 5, 2), MeteorParams()).score
     assert compute(MeteorStats(0, 0, 0, 0), MeteorParams()).score == 0.0
+
+
+def test_a_call_whose_references_hold_too_many_tokens_is_refused_before_any_alignment(monkeypatch):
+    """A tester's find: each pair is bounded, but 100 references of 2,000 tokens took 36 s in
+    one call. Ten references of the longest allowed is the most one call takes (2.5 s measured
+    on that attack), and the refusal comes before any alignment."""
+    text = " ".join(["good"] * MAX_TOKENS)
+    scorer = Scorer(MeteorConfig(stages=("exact",)))
+    assert len(scorer.score(text, [text] * 10).per_reference) == 10
+    assert len(scorer.score("a b", ["a b"] * 100).per_reference) == 100  # many short references are fine
+    monkeypatch.setattr("meteor_core.scorer.align_stages", lambda *a, **k: pytest.fail("aligned before refusing"))
+    with pytest.raises(MeteorInputError, match=r"the 11 references hold 22,000 tokens together; the limit is 20,000"):
+        scorer.score(text, [text] * 11)
+    small = Scorer(MeteorConfig(stages=("exact",), max_tokens=5))  # the limit follows max_tokens
+    with pytest.raises(MeteorInputError, match="the limit is 50 per candidate"):
+        small.score("a b", ["a b c d e"] * 11)
+
+
+def test_meteor15_bounds_the_possible_matches_of_a_call(wordnet_reader, meteor15_data):
+    """A tester's find: 66 references of 300 repetitive tokens, each just under the per-pair
+    limit of possible matches, took 45 s in one call; now at most three such pairs' worth."""
+    import random
+
+    from meteor_core.meteor15.align import MATCHES_PER_CALL, MAX_MATCHES
+
+    rng = random.Random(0)
+    words = "the prime minister premier spoke said stated told in order to so as to".split()
+    candidate = " ".join(rng.choice(words) for _ in range(300))
+    references = [" ".join(rng.choice(words) for _ in range(300)) for _ in range(5)]
+    scorer = Scorer(MeteorConfig(mode="meteor15"))
+    one = scorer.score(candidate, references[:1]).best.meteor15
+    assert MAX_MATCHES // 2 < sum(one.proposed_matches) <= MAX_MATCHES  # near the per-pair limit
+    with pytest.raises(MeteorInputError, match=f"more than {MATCHES_PER_CALL:,} possible matches together"):
+        scorer.score(candidate, references)
+    assert scorer.score(candidate, references[:2]).best.score > 0  # a call below the bound

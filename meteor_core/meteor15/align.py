@@ -33,6 +33,9 @@ BEAM_SIZE = 40
 #: alignments), so a pair of long, repetitive texts is refused instead of taking minutes.
 #: Real sentence pairs have tens to a few thousand (see bench/validate_meteor15.py).
 MAX_MATCHES = 20_000
+#: Possible matches of one candidate's references together: each pair near MAX_MATCHES takes
+#: about 0.7 s, and 66 such references took 45 s in one call (a tester).
+MATCHES_PER_CALL = 3 * MAX_MATCHES
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 #: What the jar's scorer hands its aligner as search weights (MeteorScorer), by module kind.
 SEARCH_WEIGHTS = {"exact": 1.0, "stem": 0.5, "synonym": 0.5, "paraphrase": 0.5}
@@ -87,16 +90,22 @@ class _Pool(list):
     """The matches of every module, one list per reference position, with a running count
     checked against MAX_MATCHES before matches are made."""
 
-    def __init__(self, positions: int):
+    def __init__(self, positions: int, call_allowance: Optional[int] = None):
         super().__init__([] for _ in range(positions))
         self.size = 0
+        self.limit = MAX_MATCHES if call_allowance is None else min(MAX_MATCHES, call_allowance)
 
     def reserve(self, count: int) -> None:
         self.size += count
-        if self.size > MAX_MATCHES:
+        if self.size > self.limit:
+            if self.limit == MAX_MATCHES:
+                raise MeteorInputError(
+                    f"this pair has more than {MAX_MATCHES:,} possible matches (long, repetitive texts): METEOR "
+                    "1.5's search would take too long; score shorter segments")
             raise MeteorInputError(
-                f"this pair has more than {MAX_MATCHES:,} possible matches (long, repetitive texts): METEOR 1.5's "
-                "search would take too long; score shorter segments")
+                f"this candidate's references have more than {MATCHES_PER_CALL:,} possible matches together (long, "
+                "repetitive texts): METEOR 1.5's search would take too long; score it against fewer or shorter "
+                "references at a time")
 
 
 class Matcher:
@@ -191,13 +200,14 @@ class Matcher:
                     out[j].append(Match(j, length[para], i, n, k, entry, "candidate"))
 
     # -- alignment ----------------------------------------------------------------------------
-    def align(self, words1: Sequence[str], words2: Sequence[str]) -> JarAlignment:
-        """words1: the candidate (the jar's test), words2: the reference."""
+    def align(self, words1: Sequence[str], words2: Sequence[str], call_allowance: Optional[int] = None) -> JarAlignment:
+        """words1: the candidate (the jar's test), words2: the reference. call_allowance: the
+        possible matches the call's earlier references left of MATCHES_PER_CALL."""
         h1 = [java_hash(w) for w in words1]
         h2 = [java_hash(w) for w in words2]
         identical = len(h1) == len(h2) and h1 == h2
         modules = self.modules[:1] if identical else self.modules
-        out = _Pool(len(words2))
+        out = _Pool(len(words2), call_allowance)
         counts = []
         for k, module in enumerate(modules):
             before = out.size

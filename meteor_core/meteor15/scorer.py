@@ -20,7 +20,7 @@ from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15
 from ..references import ReferencesInput, score_each_reference
 from ..tokenize import TextOrTokens, Token, Tokens, check_text, token_pieces
 from . import data as data_module
-from .align import BEAM_SIZE, JarAlignment, Match, Matcher, is_function_word
+from .align import BEAM_SIZE, MATCHES_PER_CALL, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
 from .normalize import words_of
 from .snowball import stem
@@ -100,10 +100,11 @@ class Meteor15Scorer:
         return _locate(words, text if isinstance(text, str) else " ".join(text))
 
     # -- one pair -------------------------------------------------------------------------------
-    def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
+    def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token],
+                     call_allowance: Optional[int] = None) -> SegmentResult:
         candidate, reference = Tokens.of(candidate), Tokens.of(reference)  # empty sides score 0, as in the jar
         words1, words2 = list(candidate.norms), list(reference.norms)
-        alignment = self.matcher.align(words1, words2)
+        alignment = self.matcher.align(words1, words2, call_allowance)
         function1 = tuple(is_function_word(w, self._function_words) for w in words1)
         function2 = tuple(is_function_word(w, self._function_words) for w in words2)
         stats = _weighted_stats(alignment.matches, self._modules, function1, function2, alignment.chunks)
@@ -155,8 +156,16 @@ class Meteor15Scorer:
 
     # -- public entry points --------------------------------------------------------------------
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
-        return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature(),
-                                    self.config.max_references)
+        left = MATCHES_PER_CALL  # local to the call: a Scorer is shared between threads
+
+        def score_within_the_call(cand: Sequence[Token], ref: Sequence[Token]) -> SegmentResult:
+            nonlocal left
+            result = self.score_tokens(cand, ref, left)
+            left -= sum(result.meteor15.proposed_matches)
+            return result
+
+        return score_each_reference(candidate, references, self.tokenize, score_within_the_call, self.signature(),
+                                    self.config.max_references, 10 * self.config.max_tokens)
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,
