@@ -512,6 +512,9 @@ def _sidebar(segment_page: bool) -> None:
                 format_func=lambda o: "fewest crossings" if o == "crossings" else "fewest chunks (METEOR 1.5)",
                 disabled=not method.has_objective,
                 help=None if method.has_objective else f"{MODE_LABELS.get(mode, mode)} mode: {method.search}.")
+        if not method.has_objective:  # greyed out, still showing a choice: say it is not used (a teacher)
+            st.caption(f"Not used in {MODE_LABELS.get(mode, mode)} mode ({method.search}); "
+                       "kept for when you switch back to paper.")
         if mode not in STAGE_CHOICE_MODES:
             fixed = list(default_stages(mode))
             st.session_state["w_stages_fixed"] = fixed

@@ -638,7 +638,10 @@ def test_switching_to_meteor15_brings_its_parameters_and_back(wordnet_reader, me
     assert not at.exception
     assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.85", "0.2", "0.6")
     assert _metric(at, "METEOR") == "0.8390"
+    # the greyed-out objective says it is not used (a teacher read it as METEOR 1.5's setting)
+    assert any(c.value.startswith("Not used in METEOR 1.5 mode (beam search") for c in at.sidebar.caption)
     at.radio(key="w_mode").set_value("paper").run()
+    assert not any(c.value.startswith("Not used in") for c in at.sidebar.caption)
     assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == ("0.9", "3.0", "0.5")
     assert _metric(at, "METEOR") == f"{score(PARAPHRASE['cand'], [PARAPHRASE['ref']]).score:.4f}"
     # parameters the user set stay when the mode changes
