@@ -302,8 +302,16 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
             elif isinstance(value, str):
                 segment_refs.append(value)
                 sources.append(repr(column))
+            elif value is None and column not in row and not table.has_header:
+                # A JSONL line without this key (records are ragged; a table's row has every
+                # column): like an empty cell. Lines mixing "reference" and "references" each
+                # lacked one and all were refused (a tester).
+                segment_refs.append("")
+                sources.append(f"{column!r} (no such key on this line)")
             else:
                 bad = bad or f"{column!r} is missing or not text"
+        if segment_refs and all(source.endswith("(no such key on this line)") for source in sources):
+            bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
         segment_refs, reference_note = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
         seg_id = str(line)

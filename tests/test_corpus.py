@@ -317,6 +317,28 @@ def test_corpus_sacrebleu_is_sacrebleus_own_on_the_raw_text():
     assert analysis.summary()["sacrebleu"]["signature"].startswith("nrefs:var|case:mixed|eff:no|tok:13a")  # 2 and 1 references
 
 
+def test_jsonl_lines_may_name_their_reference_differently():
+    """A tester's find: a JSONL file whose lines use "reference" on some and "references" on
+    others had every line refused for the key it lacked ("'references' is missing or not
+    text"). A key a line does not have is like an empty cell; a line with none of them is
+    refused, saying so. A key that is there but not text is still an error."""
+    from meteor_core import score
+
+    jsonl = ('{"candidate": "the cat sat", "reference": "the cat sat"}\n'
+             '{"candidate": "a dog", "references": ["the dog", "a dog barked"]}\n'
+             '{"candidate": "x y", "other": "z"}\n'
+             '{"candidate": "x y", "reference": 3, "references": ["x y"]}\n').encode()
+    data = corpus_from_table(read_table(jsonl, "m.jsonl"), "candidate", ["reference", "references"])
+    assert data.references == (("the cat sat",), ("the dog", "a dog barked"))
+    assert [(p.line, p.message) for p in data.problems] == [
+        (3, "no reference: none of 'reference', 'references' is a key on this line"),
+        (4, "'reference' is missing or not text")]
+    assert [p.line for p in data.reference_notes] == [1, 2]
+    assert "no such key on this line" in data.reference_notes[0].message
+    analysis = analyze_corpus(data, MeteorConfig())
+    assert analysis.corpus.segments[1].score == score("a dog", ["the dog", "a dog barked"]).score
+
+
 def test_an_empty_reference_cell_is_left_out_not_the_row():
     """A tester's table with a second reference on some lines only: 3 of 6 rows were lost to
     "reference 2 is empty". Now an empty cell beside a non-empty reference is left out (with a
