@@ -117,12 +117,7 @@ if analysis is not None:
         ui.show_breakdown(segment.best, key="drill-breakdown")
         bleu = analysis.bleu[k]
         st.write(f"BLEU {bleu.score:.4f}" + (f" — {plain(bleu.zero_reason)}" if bleu.zero_reason else ""))
-        link = ui.segment_link(segment.candidate, segment.references)
-        if link is not None:  # percent-encoded: no user text reaches the markdown as markup
-            st.markdown(f"[Open this segment in the Segment Explorer]({link}) (new tab, same settings): "
-                        "the stage-by-stage view, “Which METEOR?” and BLEU's n-grams.")
-        else:
-            st.caption("This segment is too long for a link to the Segment Explorer; paste it there.")
+        ui.show_segment_link(segment.candidate, segment.references)
         if st.button("Clear selection", key="clear-selection"):
             selection.set(None)
             selection.reset_widget("table")

@@ -156,6 +156,7 @@ if comparison is not None:
                 if not same_reference:  # each diagram says which reference it is drawn against
                     st.text(reference_line(segment))
                 ui.show_diagram(segment.best, key=f"diagram-{label}")
+                ui.show_segment_link(segment.candidate, segment.references, f"{label}'s segment")
             corpus_ui.breakdown_table({f"A: {name_a}": seg_a.best, f"B: {name_b}": seg_b.best})
         else:
             st.info("Select a row to see both alignments one above the other.")

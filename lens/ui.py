@@ -450,6 +450,16 @@ def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
     return "./?" + urlencode({**text, **_settings_query()}, doseq=True)
 
 
+def show_segment_link(candidate: str, references: Sequence[str], what: str = "this segment") -> None:
+    """The link to the Segment Explorer for a corpus page's opened segment, or why there is none."""
+    link = segment_link(candidate, references)
+    if link is not None:  # percent-encoded: no user text reaches the markdown as markup
+        st.markdown(f"[Open {what} in the Segment Explorer]({link}) (new tab, same settings): "
+                    "the stage-by-stage view, “Which METEOR?” and BLEU's n-grams.")
+    else:
+        st.caption(f"{what[0].upper()}{what[1:]} is too long for a link to the Segment Explorer; paste it there.")
+
+
 def _settings_query() -> dict:
     """The settings part of a Segment Explorer link, from the sidebar's values."""
     # Stages only where the page uses them (paper mode): other modes run their own.

@@ -166,6 +166,8 @@ def test_system_comparison_on_the_sample():
     _select_row(at, "compare", "delta-table", list(deltas.index).index(disagreeing.index[0]))
     chosen = _heading(at)
     assert chosen == [f"Segment {disagreeing['id'].iloc[0]} (line {disagreeing['line'].iloc[0]})"]
+    links = [m.value.split("](")[0] for m in at.markdown if "in the Segment Explorer](./?" in m.value]
+    assert links == ["[Open A's segment in the Segment Explorer", "[Open B's segment in the Segment Explorer"]
     at.checkbox(key="disagree").check().run()  # select, then filter: the segment stays (it disagrees)
     _clean(at)
     assert _heading(at) == chosen
