@@ -198,7 +198,11 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
                 problems.append(RowProblem(name, line, "empty line"))
                 continue
             if len(row) != len(header):
-                problems.append(RowProblem(name, line, f"{len(row)} fields, the header has {len(header)}"))
+                # A row read over several lines in a CSV is a quoted field that ran on: say so
+                # (an unclosed " swallowed the rest of the file as "2 fields": a tester).
+                spans = f"; a quoted field runs from line {line} to line {reader.line_num} (an unclosed \"?)" \
+                    if reader.line_num > line else ""
+                problems.append(RowProblem(name, line, f"{len(row)} fields, the header has {len(header)}{spans}"))
                 continue
             rows.append(dict(zip(header, row)))
             line_numbers.append(line)

@@ -529,3 +529,14 @@ def test_comparison_counts_add_up_with_lines_scored_nowhere():
     assert (len(comparison.common_lines), comparison.left_out, comparison.scored_nowhere) == (2, (2,), 1)
     assert comparison.left_out_sentence() == "1 line(s) scored in some systems only and 1 line(s) scored in none left out"
     assert comparison.to_dict()["lines_scored_nowhere"] == 1
+
+
+def test_an_unclosed_quote_in_a_csv_is_named_as_such():
+    """A tester's find: an unclosed quote swallowed the rest of the file into one field,
+    reported only as "2 fields, the header has 3"."""
+    table = read_table(b'id,candidate,reference\na,"the cat,the cat\nb,a dog,a dog\n', "q.csv")
+    assert [(p.line, p.message) for p in table.problems] == [
+        (2, '2 fields, the header has 3; a quoted field runs from line 2 to line 3 (an unclosed "?)')]
+    table = read_table(b'id,candidate,reference\na,"the cat\nsat",the cat sat\nb,a dog\n', "q.csv")
+    assert table.rows[0]["candidate"] == "the cat\nsat"  # a quoted line break is fine
+    assert [(p.line, p.message) for p in table.problems] == [(4, "2 fields, the header has 3")]
