@@ -31,11 +31,14 @@ BEAM_SIZE = 40
 #: Possible matches (all modules pooled) one pair may have. The jar has no limit; its search
 #: does work in proportion to this number (each match can be tried from 40 partial
 #: alignments), so a pair of long, repetitive texts is refused instead of taking minutes.
-#: Real sentence pairs have tens to a few thousand (see bench/validate_meteor15.py).
-MAX_MATCHES = 20_000
-#: Possible matches of one candidate's references together: each pair near MAX_MATCHES takes
-#: about 0.7 s, and 66 such references took 45 s in one call (a tester).
-MATCHES_PER_CALL = 3 * MAX_MATCHES
+#: Real sentence pairs have tens to a few thousand (see bench/validate_meteor15.py); 2,000
+#: tokens of news prose about 80,000 (1,894 tokens of joined WMT22 segments: 71,080, scored in
+#: 3.2 s), where 20,000 refused documents of 750 words (a tester). At about 40 us per possible
+#: match, this bounds a pair at about 4 s.
+MAX_MATCHES = 100_000
+#: Possible matches of one candidate's references together: two such documents. Without it 66
+#: references near the old per-pair limit took 45 s in one call (a tester).
+MATCHES_PER_CALL = 2 * MAX_MATCHES
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 #: What the jar's scorer hands its aligner as search weights (MeteorScorer), by module kind.
 SEARCH_WEIGHTS = {"exact": 1.0, "stem": 0.5, "synonym": 0.5, "paraphrase": 0.5}
@@ -100,11 +103,11 @@ class _Pool(list):
         if self.size > self.limit:
             if self.limit == MAX_MATCHES:
                 raise MeteorInputError(
-                    f"this pair has more than {MAX_MATCHES:,} possible matches (long, repetitive texts): METEOR "
+                    f"this pair has more than {MAX_MATCHES:,} possible matches (long or repetitive texts): METEOR "
                     "1.5's search would take too long; score shorter segments")
             raise MeteorInputError(
-                f"this candidate's references have more than {MATCHES_PER_CALL:,} possible matches together (long, "
-                "repetitive texts): METEOR 1.5's search would take too long; score it against fewer or shorter "
+                f"this candidate's references have more than {MATCHES_PER_CALL:,} possible matches together (long "
+                "or repetitive texts): METEOR 1.5's search would take too long; score it against fewer or shorter "
                 "references at a time")
 
 
