@@ -122,6 +122,22 @@ def test_seed_reproduces_and_identical_systems_are_not_significant():
     assert same.pairs[0].verdict().startswith("not significant")
 
 
+@pytest.mark.parametrize("low, high, p_boot, p_rand, expected", [
+    (0.001, 0.02, 0.01, 0.02, "significant (both tests p < 0.05)"),
+    (-0.0084, 0.0001, 0.027, 0.041, "significant (both tests p < 0.05), but borderline: the 95% interval of "
+                                    "the difference includes 0"),
+    (-0.0084, 0.0001, 0.027, 0.06, "uncertain (only bootstrap p < 0.05)"),
+    (-0.02, 0.01, 0.4, 0.5, "not significant (p >= 0.05)"),
+])
+def test_a_verdict_never_contradicts_the_interval_printed_beside_it(low, high, p_boot, p_rand, expected):
+    """A tester's find on WMT22 (nltk mode): -0.0042 [-0.0084, +0.0001], p 0.027 / 0.041 was
+    printed as plain "significant", beside an interval that includes 0."""
+    from meteor_core.significance import PairTest
+
+    pair = PairTest("METEOR", "a", "b", 0.5, 0.5 + (low + high) / 2, (low + high) / 2, low, high, p_boot, p_rand, 0.5)
+    assert pair.verdict() == expected
+
+
 # -- cross-check with sacreBLEU ----------------------------------------------------------
 def _noisy(rng, words, vocabulary, rate):
     return [rng.choice(vocabulary) if rng.random() < rate else w for w in words]
