@@ -720,6 +720,10 @@ def _run(args) -> int:
         # multiprocessing (about 20 ms) into every command's start-up.
         if type(error).__name__ != "BrokenProcessPool":
             raise
-        print("error: a worker process ended before its work was done (killed, or out of memory); "
-              "the lines written so far are whole", file=sys.stderr)
+        # batch streams (what it wrote is whole lines); corpus and compare write their report
+        # at the end, so nothing was written ("the lines written so far" misled: a tester).
+        written = ("the lines written so far are whole" if getattr(args, "command", "") == "batch"
+                   else "no report was written")
+        print(f"error: a worker process ended before its work was done (killed, or out of memory); {written}",
+              file=sys.stderr)
         return 1

@@ -358,7 +358,27 @@ def test_a_worker_killed_alone_gives_one_clear_error(tmp_path):
     assert process.wait(timeout=180) == 1  # a liveness bound: 60 s ran out once with the machine at load 10+
     message = errors.read_text()
     assert message.startswith("error: a worker process ended before its work was done") and "Traceback" not in message
+    assert message.endswith("the lines written so far are whole\n")
     assert "terminated" not in message
+
+
+@pytest.mark.parametrize("command, said", [("batch", "the lines written so far are whole"),
+                                           ("corpus", "no report was written"), ("compare", "no report was written")])
+def test_a_dead_worker_message_says_what_was_written(command, said, capsys):
+    """A tester's find: corpus, which writes its report at the end, said "the lines written so
+    far are whole" when it had written nothing."""
+    import argparse
+
+    from meteor_core.cli import _run
+
+    class BrokenProcessPool(Exception):  # matched by name, as concurrent.futures' is
+        pass
+
+    def dies(args):
+        raise BrokenProcessPool("a child process terminated abruptly")
+
+    assert _run(argparse.Namespace(command=command, func=dies)) == 1
+    assert capsys.readouterr().err.rstrip().endswith(said)
 
 
 def test_sigterm_while_corpus_writes_its_report_leaves_it_whole(tmp_path):
