@@ -32,6 +32,12 @@ if exploration is not None:
 
     st.subheader(f"Alignment — METEOR {segment.score:.4f}")
     view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed", key="w_view")
+    longest = max(len(segment.candidate_tokens), len(segment.reference_tokens))
+    if view == "matrix" and longest > figures.MATRIX_MAX_TOKENS:
+        st.info(f"The matrix is drawn for pairs of up to {figures.MATRIX_MAX_TOKENS} tokens a side; this one has "
+                f"{len(segment.candidate_tokens)} × {len(segment.reference_tokens)}, too many squares to read. "
+                "The diagram shows it instead.")
+        view = "diagram"
     if view == "diagram":
         ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode")
         st.caption("Candidate above, reference below. Lines: links, coloured by stage"

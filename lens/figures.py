@@ -283,6 +283,12 @@ def _add_crossings(fig: go.Figure, result: SegmentResult, crossings: Sequence, y
                              hovertext=hover, hoverinfo="text", meta={"kind": "crossings"}))
 
 
+#: Longest side the matrix is drawn for: past it a square per token is wider than the page
+#: (300 tokens: 6,800 px squeezed into the column, a square over ten tokens; 2,000 never
+#: finished drawing: a tester).
+MATRIX_MAX_TOKENS = 150
+
+
 def alignment_matrix(result: SegmentResult) -> go.Figure:
     """Candidate x reference grid, a coloured square per link."""
     cand, ref = result.candidate_tokens, result.reference_tokens

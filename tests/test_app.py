@@ -804,3 +804,18 @@ def test_a_worked_example_in_another_language_says_why_the_mode_changed(wordnet_
     assert at.query_params["mode"] == "paper" and at.query_params["lang"] == "pt-BR"
     assert any("nltk mode reproduces an English-only tool: switched to paper mode for this Portuguese (Brazil) example"
                in i for i in _infos(at)), _infos(at)
+
+
+def test_the_matrix_of_a_long_pair_gives_way_to_the_diagram(wordnet_reader):
+    """A tester's find: at 300 tokens the matrix asked for 6,800 px and was squeezed into the
+    column (a square over ten tokens); at 2,000 it never finished drawing."""
+    words = " ".join(f"w{k}" for k in range(figures.MATRIX_MAX_TOKENS + 1))
+    at = _app(cand=words, ref=words, stages="exact")
+    at.radio(key="w_view").set_value("matrix").run()
+    assert not at.exception
+    assert any(f"up to {figures.MATRIX_MAX_TOKENS} tokens a side" in i.value for i in at.info)
+    assert any(t.get("meta", {}).get("kind") == "stage" for t in _figures(at)[0]["data"])  # the diagram
+    short = _app(cand="the cat sat", ref="the cat sat", stages="exact")
+    short.radio(key="w_view").set_value("matrix").run()
+    assert not any("tokens a side" in i.value for i in short.info)
+    assert _figures(short)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
