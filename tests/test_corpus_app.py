@@ -319,3 +319,25 @@ def test_a_selected_segment_opens_in_the_segment_explorer_with_the_same_settings
     corpus_score = _segments_table(at).set_index("id").loc["s3", "meteor"]
     shown = [m.value for m in segment.markdown if "**METEOR**" in m.value]
     assert shown and f"**{corpus_score:.4f}**" in shown[0]
+
+
+def test_the_segment_link_keeps_a_reference_with_a_line_break_whole():
+    """A tester's find: a JSONL reference holding a line break became two references in the
+    Segment Explorer (one per line of its box): 0.9960 there for 0.5791 in the corpus."""
+    from urllib.parse import parse_qs, urlsplit
+
+    data = (b'{"id": "n1", "candidate": "a quick test of this", '
+            b'"reference": "nothing here at all\\na quick test of this"}\n')
+    at = _upload(_page("corpus_explorer.py"), "nl.jsonl", data)
+    _select_row(at, "corpus", "table", 0)
+    (markdown,) = [m.value for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
+    query = parse_qs(urlsplit(markdown.split("](", 1)[1].split(")", 1)[0]).query)
+    assert query["ref"] == ["nothing here at all a quick test of this"]
+    segment = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for key, values in query.items():
+        segment.query_params[key] = values if len(values) > 1 else values[0]
+    segment.run()
+    _clean(segment)
+    corpus_score = _segments_table(at)["meteor"].iloc[0]
+    assert [m.value for m in segment.markdown if "**METEOR**" in m.value][0].count(f"**{corpus_score:.4f}**") == 1
+    assert f"{corpus_score:.4f}" == "0.5791"
