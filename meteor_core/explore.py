@@ -242,7 +242,9 @@ def _parameters(config: MeteorConfig, with_rule: bool = True) -> str:
         weights = ", ".join(f"{s} {w:g}" for s, w in zip(config.stages, config.weights))
         text += (f", delta {p.delta:g} (content words weigh {p.delta:g}, function words {1 - p.delta:g}); "
                  f"module weights {weights}")
-    if config.zero_penalty_single_chunk and with_rule:
+    # METEOR 1.5 always has the rule (its config flag is for paper mode): naming it only on the
+    # paper side implied the jar charges a penalty there (a tester).
+    if (config.zero_penalty_single_chunk or config.mode == "meteor15") and with_rule:
         text += "; no penalty when everything matches in one chunk"
     return text
 

@@ -30,7 +30,7 @@ _ZERO_AT_MOST = (0).__le__
 NLTK_STAGE_DESCRIPTIONS = {
     "exact": "same lowercased word, greedy right-to-left (nltk)",
     "stem": "same Porter stem, greedy right-to-left (nltk)",
-    "synonym": "reference word is a WordNet lemma of the hypothesis *stem* (nltk, asymmetric)",
+    "synonym": "reference word is a WordNet lemma of the hypothesis's stem, not of the word (nltk, asymmetric)",
 }
 
 

@@ -167,3 +167,13 @@ def test_identical_sentences_name_the_single_chunk_rule_not_the_stages(wordnet_r
     kinds = [c.kind for c in explore("he runs fast", ["he was running fast"],
                                      MeteorConfig(mode="meteor15")).comparison_with("paper").causes]
     assert "single chunk" not in kinds and "stages" not in kinds
+
+
+def test_meteor15_is_named_with_its_single_chunk_rule_among_the_parameters(wordnet_reader, meteor15_data):
+    """A tester's find: with paper's one-chunk option on, the parameters line named the rule on
+    the paper side only, as if METEOR 1.5 charged a penalty there; the jar always has it."""
+    e = explore("the cat sat on the mat", ["the cat sat on the mat"], MeteorConfig(zero_penalty_single_chunk=True))
+    text = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "parameters")
+    paper, meteor15 = text.split("; METEOR 1.5 ")
+    assert "no penalty when everything matches in one chunk" in paper
+    assert "no penalty when everything matches in one chunk" in meteor15
