@@ -135,6 +135,9 @@ class Chosen:
     corpora: tuple[CorpusInput, ...]
     names: tuple[str, ...]
     digest: str
+    #: The references' identity alone: a line is the same segment while it holds, whichever
+    #: systems are chosen (removing one system cleared the opened segment: a tester).
+    source: str = ""
 
 
 def _digest(*parts) -> str:
@@ -203,7 +206,7 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
         _error(str(error))
         return None
     names = tuple(_file_names(cand_files)) if multi else ("candidates",)
-    return Chosen(corpora, names, _digest(names, *corpora))
+    return Chosen(corpora, names, _digest(names, *corpora), _digest(refs))
 
 
 def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
@@ -271,7 +274,9 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
         _error(str(error))
         return None
     names = tuple(candidate_columns) if multi else ("candidates",)
-    return Chosen(corpora, names, _digest(table.name, names, *corpora))
+    source = _digest(table.name, tuple(reference_columns),
+                     tuple(tuple(row.get(c) for c in reference_columns) for row in table.rows))
+    return Chosen(corpora, names, _digest(table.name, names, *corpora), source)
 
 
 # -- scoring, cached and bounded ------------------------------------------------------------

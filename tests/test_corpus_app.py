@@ -234,10 +234,15 @@ def test_removing_system_a_keeps_a_and_b_apart():
     first system, which B held: both showed system_b and the page only an error."""
     at = _page("system_comparison.py")
     assert (at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value) == ("system_a", "system_b")
+    _select_row(at, "compare", "delta-table", 0)
+    opened = _heading(at)
+    assert opened and opened[0].startswith("Segment ")
     at.multiselect(key="compare-cand-cols").set_value(["system_b", "system_c"]).run()
     _clean(at)
     a, b = at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value
     assert {a, b} == {"system_b", "system_c"} and not at.error
+    # the opened segment stays: it is scored in both remaining systems (it was dropped silently)
+    assert _heading(at) == opened
 
 
 def test_segment_table_shows_the_scores_and_hides_the_details():
