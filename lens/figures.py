@@ -22,6 +22,8 @@ CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,1
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
 FUNCTION_WORD_COLOR = "#6E6E6E"
+#: Pairs longer than this (tokens a side) build their diagram without Plotly's property checks.
+UNCHECKED_FIGURE_TOKENS = 200
 #: Half the width of a phrase band's end around its first and last token.
 SPAN_PAD = 0.3
 
@@ -103,7 +105,11 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     links = tuple(result.links if links is None else links)
     highlight = set(highlight)
     cand, ref = result.candidate_tokens, result.reference_tokens
-    fig = go.Figure()
+    # Plotly checks every property of every shape and annotation as it is set: for a long pair
+    # (thousands of bands, numbers and slanted labels) that was most of the page's time, 2 s of
+    # 2.3 at 1,000 tokens a side. The same code builds short pairs with the checks on, so the
+    # tests' figures are checked.
+    fig = go.Figure(_validate=max(len(cand), len(ref)) <= UNCHECKED_FIGURE_TOKENS)
     y_cand, y_ref = 1.0, 0.0
     if new_links:  # under the links: drawn first
         xs, ys = [], []
@@ -197,7 +203,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
             x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",
-            text=None if slanted else texts,
+            **({} if slanted else {"text": texts}),
             textposition="top center" if row == 0 else "bottom center",
             textfont=dict(color=text_colors, size=14),
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
@@ -237,13 +243,17 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     # double-click for the whole pair.
     window = tokens_in_view(result, max_width)
     width = max_width if window < n else max(700, unit * n + 120)
+    # No None values: unchecked (a long pair), Plotly would send them as nulls, not leave them out.
+    optional = {}
+    if title:
+        optional["title"] = dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container")
+    if window < n:
+        optional["dragmode"] = "pan"
     fig.update_layout(
-        shapes=shapes, annotations=annotations + label_annotations,
-        title=dict(text=title, x=0.01, y=0.99, xanchor="left", yanchor="top", yref="container") if title else None,
+        shapes=shapes, annotations=annotations + label_annotations, **optional,
         height=height, width=width,
         margin=dict(l=90, r=20, t=top_margin, b=20),
         xaxis=dict(visible=False, range=[-0.8, window - 0.2]),
-        dragmode="pan" if window < n else None,
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",

@@ -327,6 +327,12 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
                           by_position, k)
 
 
+#: Longest side for which "Which METEOR?" also runs METEOR 1.5 (a view the user did not ask
+#: for): its beam search takes about 50 us per possible match, 0.5 s at 300 tokens, 5 s at
+#: 1,000 (random text of 18 words), and made the page that slow.
+COMPARE_METEOR15_TOKENS = 300
+
+
 def explore(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,
             synonym_tables: Sequence[SynonymTable] = ()) -> Exploration:
     scorer = Scorer(config, synonym_tables) if synonym_tables else scorer_for(config)
@@ -335,7 +341,13 @@ def explore(candidate: TextOrTokens, references: ReferencesInput, config: Meteor
     left_out: list[tuple[str, str]] = []
     others = _other_modes(config)
     if not synonym_tables and config.language == "en":  # nltk and METEOR 1.5 modes exist for English only
+        longest = max(len(result.best.candidate_tokens), max(len(r.reference_tokens) for r in result.per_reference))
         for mode in others:
+            if mode == "meteor15" and longest > COMPARE_METEOR15_TOKENS:
+                left_out.append((mode, f"a pair over {COMPARE_METEOR15_TOKENS} tokens a side ({longest}): its search "
+                                       "takes seconds at this length, so the comparison leaves it out; choose METEOR "
+                                       "1.5 mode to score the pair with it"))
+                continue
             try:
                 comparisons.append(_compare(candidate, references, config, result, mode))
             except MeteorInputError as error:  # a limit of the other mode, not of this view

@@ -819,3 +819,28 @@ def test_the_matrix_of_a_long_pair_gives_way_to_the_diagram(wordnet_reader):
     short.radio(key="w_view").set_value("matrix").run()
     assert not any("tokens a side" in i.value for i in short.info)
     assert _figures(short)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
+
+
+def test_a_long_pairs_unchecked_diagram_is_the_checked_one(monkeypatch):
+    """Past UNCHECKED_FIGURE_TOKENS the diagram is built without Plotly's property checks (2 s
+    of 2.3 at 1,000 tokens a side); the figure sent must be the same, null for null."""
+    import random
+
+    import plotly.utils
+
+    rng = random.Random(1)
+    words = "the a of and to in cat dog sat on mat car big fast run house".split()
+    n = figures.UNCHECKED_FIGURE_TOKENS + 1
+    best = score(" ".join(rng.choice(words) for _ in range(n)), [" ".join(rng.choice(words) for _ in range(n))],
+                 stages=("exact",)).best
+    for options in ({}, dict(highlight=best.links[:3], crossings=[(best.links[0], best.links[1])],
+                             new_links=best.links[:2], title="t")):
+        unchecked = figures.alignment_diagram(best, **options)
+        assert unchecked._validate is False
+        monkeypatch.setattr(figures, "UNCHECKED_FIGURE_TOKENS", n)
+        checked = figures.alignment_diagram(best, **options)
+        monkeypatch.undo()
+        assert checked._validate is True
+        as_json = [json.dumps(f.to_plotly_json(), cls=plotly.utils.PlotlyJSONEncoder, sort_keys=True)
+                   for f in (unchecked, checked)]
+        assert as_json[0] == as_json[1]

@@ -33,8 +33,8 @@ BEAM_SIZE = 40
 #: alignments), so a pair of long, repetitive texts is refused instead of taking minutes.
 #: Real sentence pairs have tens to a few thousand (see bench/validate_meteor15.py); 2,000
 #: tokens of news prose about 80,000 (1,894 tokens of joined WMT22 segments: 71,080, scored in
-#: 3.2 s), where 20,000 refused documents of 750 words (a tester). At about 40 us per possible
-#: match, this bounds a pair at about 4 s.
+#: 3.2 s), where 20,000 refused documents of 750 words (a tester). At 40-70 us per possible
+#: match, this bounds a pair at about 7 s.
 MAX_MATCHES = 100_000
 #: Possible matches of one candidate's references together: two such documents. Without it 66
 #: references near the old per-pair limit took 45 s in one call (a tester).
