@@ -297,6 +297,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
             continue
         segment_refs: list[str] = []
         sources: list[str] = []  # the column of each reference, for notes
+        absent_keys = 0
         bad = bad_text(candidate) and f"{candidate_column!r} {bad_text(candidate)}"
         for column in reference_columns:
             value = row.get(column)
@@ -312,9 +313,10 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 # lacked one and all were refused (a tester).
                 segment_refs.append("")
                 sources.append(f"{column!r} (no such key on this line)")
+                absent_keys += 1
             else:
                 bad = bad or f"{column!r} is missing or not text"
-        if segment_refs and all(source.endswith("(no such key on this line)") for source in sources):
+        if absent_keys == len(reference_columns):
             bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
         segment_refs, reference_note = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)

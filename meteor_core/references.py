@@ -12,9 +12,10 @@ from .frozen import build
 from .result import MultiReferenceResult, SegmentResult
 from .tokenize import MAX_REFERENCES, MAX_TOKENS, UNORDERED, TextOrTokens, Token, token_pieces
 
-#: Tokens of all references of one candidate together, by default: ten references of the
-#: longest allowed. Each pair's work is bounded; this bounds a call's (a few seconds).
-REFERENCE_TOKENS_PER_CALL = 10 * MAX_TOKENS
+#: The tokens of all references of one candidate together may be those of this many
+#: references of the longest allowed (max_tokens). Each pair's work is bounded; this bounds a
+#: call's (a few seconds).
+LONGEST_REFERENCES_PER_CALL = 10
 
 ReferencesInput = Union[str, Sequence[TextOrTokens]]
 
@@ -81,11 +82,12 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          tokenize: Callable[[TextOrTokens, str], Sequence[Token]],
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
                          signature: str, max_references: int = MAX_REFERENCES,
-                         max_reference_tokens: int = REFERENCE_TOKENS_PER_CALL) -> MultiReferenceResult:
+                         max_tokens: int = MAX_TOKENS) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was.
     Every reference is tokenized before any is aligned, so that a call whose references hold
-    more than `max_reference_tokens` tokens together is refused before the work starts: each
-    pair is bounded, but 100 references of 2,000 tokens took 36 s in paper mode (a tester)."""
+    more than LONGEST_REFERENCES_PER_CALL * max_tokens tokens together is refused before the
+    work starts: each pair is bounded, but 100 references of 2,000 tokens took 36 s in paper
+    mode (a tester)."""
     if not isinstance(candidate, str):  # read a one-shot iterable once: tokens and text both come from it
         candidate = token_pieces(candidate, "candidate")
     reference_list = as_reference_list(references, max_references)  # too many: refused before any alignment
@@ -102,6 +104,7 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
     reference_tokens = [tokenize(reference, reference_field(number, len(reference_list)))
                         for number, reference in enumerate(reference_list, start=1)]
     total = sum(map(len, reference_tokens))
+    max_reference_tokens = LONGEST_REFERENCES_PER_CALL * max_tokens
     if total > max_reference_tokens:
         raise MeteorInputError(
             f"the {len(reference_list)} references hold {total:,} tokens together; the limit is "

@@ -188,7 +188,7 @@ class Scorer:
     def score(self, candidate: TextOrTokens, references: ReferencesInput) -> MultiReferenceResult:
         """Score a candidate against one or more references (strings or token lists)."""
         return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature(),
-                                    self.config.max_references, 10 * self.config.max_tokens)
+                                    self.config.max_references, self.config.max_tokens)
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,

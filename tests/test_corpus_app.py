@@ -303,6 +303,22 @@ def test_an_empty_second_reference_keeps_its_segment_with_a_note():
     assert list(_segments_table(at)["meteor"]) == [s.score for s in expected.corpus.segments]
 
 
+def _segment_link(at: AppTest) -> str:
+    """The URL of the opened segment's link to the Segment Explorer."""
+    (markdown,) = [m.value for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
+    return markdown.split("](", 1)[1].split(")", 1)[0]
+
+
+def _meteor_row_of_link(query: dict) -> str:
+    """The Segment Explorer opened with a link's query (as parse_qs gives it): its METEOR row."""
+    segment = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for key, values in query.items():
+        segment.query_params[key] = values if len(values) > 1 else values[0]
+    segment.run()
+    _clean(segment)
+    return next(m.value for m in segment.markdown if "**METEOR**" in m.value)
+
+
 def test_a_selected_segment_opens_in_the_segment_explorer_with_the_same_settings():
     """A teacher's wish: a corpus segment could not be opened in the Segment Explorer (step
     through, Which METEOR?, BLEU's n-grams). The link carries the pair and the settings."""
@@ -310,20 +326,13 @@ def test_a_selected_segment_opens_in_the_segment_explorer_with_the_same_settings
 
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     _select_row(at, "corpus", "table", 2)  # s3: on the mat sat the cat
-    (markdown,) = [m.value for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
-    url = markdown.split("](", 1)[1].split(")", 1)[0]
+    url = _segment_link(at)
     assert urlsplit(url).path == "./"  # the default page, at the app's root
     query = parse_qs(urlsplit(url).query)
     assert query["cand"] == ["on the mat sat the cat"] and query["ref"] == ["the cat sat on the mat"]
     assert query["mode"] == ["paper"]
-    segment = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    for key, values in query.items():
-        segment.query_params[key] = values if len(values) > 1 else values[0]
-    segment.run()
-    _clean(segment)
     corpus_score = _segments_table(at).set_index("id").loc["s3", "meteor"]
-    shown = [m.value for m in segment.markdown if "**METEOR**" in m.value]
-    assert shown and f"**{corpus_score:.4f}**" in shown[0]
+    assert f"**{corpus_score:.4f}**" in _meteor_row_of_link(query)
 
 
 def test_the_segment_link_keeps_a_reference_with_a_line_break_whole():
@@ -335,14 +344,8 @@ def test_the_segment_link_keeps_a_reference_with_a_line_break_whole():
             b'"reference": "nothing here at all\\na quick test of this"}\n')
     at = _upload(_page("corpus_explorer.py"), "nl.jsonl", data)
     _select_row(at, "corpus", "table", 0)
-    (markdown,) = [m.value for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
-    query = parse_qs(urlsplit(markdown.split("](", 1)[1].split(")", 1)[0]).query)
+    query = parse_qs(urlsplit(_segment_link(at)).query)
     assert query["ref"] == ["nothing here at all a quick test of this"]
-    segment = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    for key, values in query.items():
-        segment.query_params[key] = values if len(values) > 1 else values[0]
-    segment.run()
-    _clean(segment)
     corpus_score = _segments_table(at)["meteor"].iloc[0]
-    assert [m.value for m in segment.markdown if "**METEOR**" in m.value][0].count(f"**{corpus_score:.4f}**") == 1
+    assert _meteor_row_of_link(query).count(f"**{corpus_score:.4f}**") == 1
     assert f"{corpus_score:.4f}" == "0.5791"

@@ -165,7 +165,7 @@ class Meteor15Scorer:
             return result
 
         return score_each_reference(candidate, references, self.tokenize, score_within_the_call, self.signature(),
-                                    self.config.max_references, 10 * self.config.max_tokens)
+                                    self.config.max_references, self.config.max_tokens)
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,
