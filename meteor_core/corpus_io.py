@@ -207,7 +207,7 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
             rows.append(dict(zip(header, row)))
             line_numbers.append(line)
             if len(rows) > MAX_SEGMENTS:
-                raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS} rows; the limit is {MAX_SEGMENTS} segments")
+                raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
     except csv.Error as error:
         raise MeteorInputError(f"{name}: line {reader.line_num}: {error}") from None
     return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
@@ -244,7 +244,7 @@ def _read_jsonl(text: str, name: str) -> Table:
         rows.append(row)
         line_numbers.append(number)
         if len(rows) > MAX_SEGMENTS:
-            raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS} rows; the limit is {MAX_SEGMENTS} segments")
+            raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
     if not rows:
         raise MeteorInputError(f"{name}: no JSON object on any line")
     return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines), has_header=False)

@@ -388,6 +388,11 @@ def test_empty_and_malformed_lines_count_toward_a_limit():
         read_table(('{"candidate": "a", "reference": "a"}\n' + blank).encode(), "f.jsonl")
     with pytest.raises(MeteorInputError, match="20,001 lines; the limit is 20,000 segments"):
         read_lines(("a\n" * MAX_SEGMENTS + "b").encode(), "f.txt")
+    # one row past the limit, in either table format: the count with its separator, like the others
+    with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
+        read_table(("candidate,reference\n" + "a,a\n" * (MAX_SEGMENTS + 1)).encode(), "f.csv")
+    with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
+        read_table(('{"candidate": "a", "reference": "a"}\n' * (MAX_SEGMENTS + 1)).encode(), "f.jsonl")
     # at the limits, and blank lines between good rows, still read
     table = read_table(("candidate,reference\n" + "a,a\n\n" * MAX_SEGMENTS).encode(), "ok.csv")
     assert len(table.rows) == MAX_SEGMENTS and len(table.problems) == MAX_SEGMENTS
