@@ -84,6 +84,8 @@ class LinkProblem:
 
     @property
     def message(self) -> str:
+        if self.parameter in TEXT_PARAMETERS and not self.value:
+            return f"The link gives no {self.parameter}=: {self.reason}."
         if not self.used:
             return f"Link parameter {self.parameter}={self.value!r} ignored: {self.reason}."
         return (f"Link parameter {self.parameter}={self.value!r} not used: {self.reason}. "
@@ -152,6 +154,14 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):
         settings["refs"] = list(params["ref"])
+    # A link with one text and not the other leaves the other box empty: the example's text
+    # beside a linked one gave a score of a pair nobody chose (a tester: ref= alone).
+    for parameter, setting, given in (("cand", "cand", "references"), ("ref", "refs", "candidate")):
+        if setting not in settings and len(settings.keys() & {"cand", "refs"}) == 1:
+            settings[setting] = "" if setting == "cand" else []
+            problems.append(LinkProblem(parameter, "", f"it has the {given} only, so the "
+                                        f"{'candidate' if parameter == 'cand' else 'references'} box is left "
+                                        "empty (not filled with an example): type it there", ""))
     language = DEFAULT_CONFIG.language
     for name in ("lang", "mode", "objective", "stages", "alpha", "beta", "gamma", "tok", *SWITCHES,
                  "smoothing"):  # lang first: tok needs it

@@ -372,6 +372,24 @@ def test_read_link_uses_the_core_rules():
     assert "nltk mode reproduces nltk's English pipeline" in problems[1].reason
 
 
+def test_a_link_with_one_text_leaves_the_other_box_empty():
+    """A tester's link with ref= only scored the example's candidate against the linked
+    reference: a pair nobody chose. The other box is now empty and the page says why."""
+    settings, problems = read_link({"ref": ["the cat sat"]})
+    assert settings == {"refs": ["the cat sat"], "cand": ""}
+    assert [(p.parameter, p.value) for p in problems] == [("cand", "")]
+    assert problems[0].message.startswith("The link gives no cand=: it has the references only")
+    settings, problems = read_link({"cand": ["the cat sat"], "mode": ["nltk"]})
+    assert settings == {"cand": "the cat sat", "refs": [], "mode": "nltk"}
+    assert [p.parameter for p in problems] == ["ref"]
+    assert read_link({"cand": ["a"], "ref": ["b"]}) == ({"cand": "a", "refs": ["b"]}, ())
+    assert read_link({"mode": ["nltk"]}) == ({"mode": "nltk"}, ())  # no text at all: the example stays
+    at = _app(ref="the cat sat")
+    assert [t.value for t in at.text_area] == ["", "the cat sat"]
+    assert any(w.startswith("The link gives no cand") for w in _warnings(at))
+    assert not at.metric  # nothing scored
+
+
 def test_link_text_is_not_markdown():
     """Issue 12 item 7: a link parameter quoted in a warning must not become an image or a link."""
     at = _app(cand="a b", ref="a b", lang="![x](http://HOST/p.png)")
