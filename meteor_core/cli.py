@@ -667,8 +667,42 @@ def _utf8_output() -> None:
             pass
 
 
+#: Options whose value is a number: a negative one may follow as its own word.
+_NUMBER_OPTIONS = ("--alpha", "--beta", "--gamma", "--delta", "--node-budget", "--workers", "--resamples", "--trials",
+                   "--seed")
+
+
+def _join_negative_numbers(argv: Sequence[str]) -> list[str]:
+    """`--beta -inf` as `--beta=-inf`: argparse reads a word starting with "-" as an option
+    unless it looks like a plain negative number, so "-inf" or "-1e3" ended in "expected one
+    argument" instead of the parameter's own message (a tester)."""
+    argv = list(argv)
+    joined: list[str] = []
+    at = 0
+    while at < len(argv):
+        word = argv[at]
+        if word == "--":  # the rest is not options
+            return joined + argv[at:]
+        if word in _NUMBER_OPTIONS and at + 1 < len(argv) and argv[at + 1].startswith("-") and _is_number(argv[at + 1]):
+            joined.append(f"{word}={argv[at + 1]}")
+            at += 2
+            continue
+        joined.append(word)
+        at += 1
+    return joined
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(_join_negative_numbers(argv))
     _utf8_output()
     # Signal handlers belong to the main thread; main() called from another thread (a test, an
     # embedding program) keeps the process's handler, whatever it is.

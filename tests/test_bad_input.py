@@ -272,6 +272,20 @@ def test_negative_zero_is_zero_in_parameters_and_signatures(capsys):
     assert math.copysign(1.0, data["penalty"]) == 1.0
 
 
+def test_a_negative_number_after_its_option_gets_the_parameters_own_message(capsys):
+    """`--beta -inf` ended in argparse's "expected one argument" (it reads "-inf" as an
+    option), while `--beta=-inf` gave the parameter's message. Both now give it."""
+    from meteor_core.cli import _join_negative_numbers, main
+
+    for value, message in (("-inf", "beta must be a finite number, got -inf"), ("-1e3", "beta must be >= 0, got -1000.0")):
+        assert main(["score", "--candidate", "a b", "--reference", "a b", "--beta", value]) == 2
+        assert capsys.readouterr().err.strip() == f"error: {message}"
+    assert _join_negative_numbers(["--beta", "-inf", "--candidate", "-x", "--", "--alpha", "-1"]) == [
+        "--beta=-inf", "--candidate", "-x", "--", "--alpha", "-1"]  # text values and words after -- untouched
+    for unchanged in (["--alpha", "--beta", "2"], ["--gamma"], ["--beta", "0.5"], ["--beta", "-x"]):
+        assert _join_negative_numbers(unchanged) == unchanged  # argparse says what is missing or wrong
+
+
 def test_library_misuse_gets_messages_that_name_the_mistake():
     """A tester's list: each of these gave a misleading message, a TypeError, or was accepted."""
     import numpy as np
