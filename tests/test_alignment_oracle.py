@@ -122,6 +122,50 @@ def test_budget_exhaustion_keeps_a_maximum_matching(objective, cand, ref, matche
     assert limited.nodes <= 50 + 10  # the budget, plus a step past it
 
 
+def test_fewest_chunks_puts_one_more_link_above_any_number_of_crossings():
+    """A mutation test's find: with the chunks objective's link unit at n + 1 instead of
+    n * n + 1, 9 crossings outweighed a link (5 chunks and 4 crossings, score 0.6005, called
+    optimal, instead of 4 chunks and 13 crossings, 0.7199). The random cases above are too
+    short for a link to be worth more than n crossings."""
+    cand, ref = "b c c c a a a b".split(), "a b a a c b f".split()
+    relations = [RELATIONS["exact"]]
+    for path in ("enumeration", "programme"):
+        with pytest.MonkeyPatch.context() as patch:
+            if path == "programme":
+                patch.setattr(align_module, "_SMALL", 0)
+            outcome = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
+        pairs = sorted((l.candidate, l.reference) for l in outcome.links)
+        assert pairs == paper_oracle.align(cand, ref, relations, "chunks"), path
+        assert (count_chunks(pairs), count_crossings(pairs), outcome.optimal) == (4, 13, True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cand=st.lists(st.sampled_from(["a", "b", "c"]), min_size=5, max_size=11),
+       ref=st.lists(st.sampled_from(["a", "b", "c"]), min_size=5, max_size=11),
+       objective=st.sampled_from(["crossings", "chunks"]), budget=st.sampled_from([20, 50, 100, 300]))
+def test_a_stage_called_optimal_under_a_small_budget_is_the_optimum(solver_path, cand, ref, objective, budget):
+    """The optimal flag is a claim: whatever the budget, a stage that says it is optimal equals
+    the oracle (and its links are a maximum matching either way)."""
+    relations = [RELATIONS["exact"]]
+    assume(paper_oracle.count_matchings(cand, ref, relations, objective, limit=20000) < 20000)
+    outcome = align_paper(cand, ref, (exact_stage(),), objective, node_budget=budget)[0]
+    pairs = sorted((l.candidate, l.reference) for l in outcome.links)
+    best = paper_oracle.align(cand, ref, relations, objective)
+    assert len(pairs) == len(best)
+    if outcome.optimal:
+        assert pairs == best
+
+
+def test_a_search_stopped_by_its_budget_is_flagged():
+    """A mutation test's find: _Search.solve could return optimal=True after its budget ran
+    out and no test noticed. This pair reaches the programme and spends its budget there."""
+    cand, ref = "c a b a a a c c a b c".split(), "b c a c a b b c a b a".split()
+    limited = align_paper(cand, ref, (exact_stage(),), "crossings", node_budget=50)[0]
+    assert limited.optimal is False and limited.nodes >= 50
+    exact = align_paper(cand, ref, (exact_stage(),), "crossings")[0]
+    assert exact.optimal and len(limited.links) == len(exact.links)
+
+
 def test_a_partly_related_component_prefers_no_crossing_over_the_first_vector():
     """One component of a table stage, not a complete block: c0~r1, c1~r0, c1~r3. Its two
     maximum matchings are {c0-r1, c1-r0} (vector [1, 0], one crossing) and {c0-r1, c1-r3}

@@ -363,6 +363,8 @@ def test_unordered_token_collections_are_refused(tokens):
 @pytest.mark.parametrize("stats, message", [
     ((1, 1, 1, 5), "impossible statistics"),  # more chunks than matches: gave -61.5
     ((2, 1, 1, 1), "impossible statistics"),  # more matches than words: gave 1.875
+    ((3, 3, 2, 1), "impossible statistics"),  # more matches than reference words only: recall 1.5, score 1.402
+    ((3, 2, 3, 1), "impossible statistics"),  # more matches than candidate words only
     ((-1, 1, 1, 1), "impossible statistics"),  # gave -1.5
     ((1, 0, 1, 1), "impossible statistics"),  # gave a ZeroDivisionError
     ((1, 1, 1, 0), "impossible statistics"),  # a match outside any chunk
