@@ -105,3 +105,33 @@ def test_reordered_example_fewest_chunks_vs_crossings():
     assert crossings.best.stats.chunks == 6 and crossings.score == pytest.approx(0.5, abs=1e-12)
     # 3 chunks of 6 matches: 1 - 0.5 (1/2)^3 = 0.9375 (the option's zeroing needs one chunk)
     assert chunks.best.stats.chunks == 3 and chunks.score == pytest.approx(0.9375, abs=1e-12)
+
+
+def test_snapshots_hold_every_link_so_far_and_the_result_is_optimal_only_if_every_stage_is(wordnet_reader):
+    """A mutation audit's finds: a snapshot holding only its own stage's links, and the
+    result's flag taken from any stage instead of all, passed every test. "cats a" vs "a
+    cat": exact links a-a, stem adds cats-cat, which crosses it (the walkthrough says so)."""
+    from meteor_core import MeteorConfig, Scorer
+
+    best = Scorer(MeteorConfig()).score("cats a", ["a cat"]).best
+    pairs = [[(link.candidate, link.reference) for link in snap.links] for snap in best.snapshots]
+    assert pairs == [[(1, 0)], [(0, 1), (1, 0)], [(0, 1), (1, 0)]]
+    assert [[(link.candidate, link.reference) for link in snap.new_links] for snap in best.snapshots] == [
+        [(1, 0)], [(0, 1)], []]
+    assert [(snap.unmatched_candidate, snap.unmatched_reference) for snap in best.snapshots] == [
+        ((0,), (1,)), ((), ()), ((), ())]
+    assert best.crossings == 1
+    # one stage stopped by its budget: the result is not proven, whatever the others say
+    limited = Scorer(MeteorConfig(node_budget=5)).score("a b c", ["a a c c c"]).best
+    assert [snap.optimal for snap in limited.snapshots] == [False, True, True] and limited.optimal is False
+
+
+def test_the_mean_segment_score_counts_only_scored_segments():
+    """A mutation audit's find: dividing by every segment (skipped ones too) passed the tests.
+    "the cat" scores 15/16 (P = R = 1, one chunk of two: penalty 0.5 * (1/2)^3); the second
+    segment is refused, so the mean is 15/16, not 15/32."""
+    from meteor_core import MeteorConfig, Scorer
+
+    result = Scorer(MeteorConfig()).score_corpus(["the cat", "\x01"], [["the cat"], ["the dog"]], skip_invalid=True)
+    assert [s.index for s in result.skipped] == [1]
+    assert result.mean_segment_score == pytest.approx(Fraction(15, 16))
