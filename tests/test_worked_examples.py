@@ -135,3 +135,16 @@ def test_the_mean_segment_score_counts_only_scored_segments():
     result = Scorer(MeteorConfig()).score_corpus(["the cat", "\x01"], [["the cat"], ["the dog"]], skip_invalid=True)
     assert [s.index for s in result.skipped] == [1]
     assert result.mean_segment_score == pytest.approx(Fraction(15, 16))
+
+
+@pytest.mark.parametrize("candidate, reference, evidence", [
+    ("big", "large", "large.a.01"),  # big and large share 4 synsets; alphabetically big.s.12 comes first
+    ("large", "big", "large.a.01"),
+    ("get", "acquire", "get.v.01"),  # not grow.v.08, the alphabetically first shared one
+])
+def test_synonym_evidence_is_the_first_shared_synset_in_wordnet_sense_order(wordnet_reader, candidate, reference,
+                                                                            evidence):
+    """The evidence names the most common shared sense (the candidate word's sense order); a
+    mutation that named the alphabetically first passed every test."""
+    (link,) = score(candidate, [reference]).best.links
+    assert (link.stage, link.evidence) == ("synonym", evidence)
