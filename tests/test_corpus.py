@@ -251,6 +251,50 @@ def test_ranking_and_refusals():
         comparison.pair_rows(1, 1)
 
 
+def test_ranking_is_by_corpus_meteor_where_the_mean_of_segments_disagrees():
+    """A mutation audit's find: ranking by the mean of segment scores passed, as every fixture
+    ranked both ways alike. Reference 1 is ten words, reference 2 'yes'.
+    - A: line 1 identical (1 chunk of 10), line 2 'no' (0). Corpus m 10 of 11 and 11, 1 chunk:
+      10/11 (1 - 0.5/1000); mean (1 - 0.5/1000) / 2.
+    - B: line 1 the first five words (P 1, R 1/2, Fmean 10/19, 1 chunk of 5), line 2 'yes' (1 -
+      0.5). Corpus m 6 of 6 and 11, 2 chunks: Fmean 4/7, times 1 - 0.5/27; mean higher than A's."""
+    data = (b"id\tA\tB\treference\n"
+            b"1\tone two three four five six seven eight nine ten\tone two three four five\t"
+            b"one two three four five six seven eight nine ten\n"
+            b"2\tno\tyes\tyes\n")
+    table = read_table(data, "t.tsv")
+    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B")]
+    ranking = compare_systems(systems, EXACT, ("A", "B"), resamples=20, trials=20).ranking()
+    assert [(r["rank"], r["system"]) for r in ranking] == [(1, "A"), (2, "B")]
+    assert ranking[0]["corpus_meteor"] == pytest.approx(10 / 11 * (1 - 0.5 / 1000), abs=1e-12)
+    assert ranking[1]["corpus_meteor"] == pytest.approx(4 / 7 * (1 - 0.5 / 27), abs=1e-12)
+    assert ranking[0]["mean_segment_meteor"] == pytest.approx((1 - 0.5 / 1000) / 2, abs=1e-12)
+    assert ranking[1]["mean_segment_meteor"] == pytest.approx((10 / 19 * (1 - 0.5 / 125) + 0.5) / 2, abs=1e-12)
+    assert ranking[1]["mean_segment_meteor"] > ranking[0]["mean_segment_meteor"]
+
+
+def test_pair_rows_pair_segments_by_line_when_one_system_has_a_line_unscored():
+    """A mutation audit's find: swapping the two systems' segment indices in the BLEU delta
+    passed, because every fixture had both systems scored on the same lines (same indices).
+    A's line 2 is empty, so A's segments are lines 3, 4 and B's lines 2, 3, 4."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    data = (b"id\tA\tB\treference\n"
+            b"1\t\tthe cat\tthe cat sat\n"
+            b"2\tthe dog ran away\tthe dog ran away\tthe dog ran away\n"
+            b"3\ta b c d\ta b c e\ta b c d\n")
+    table = read_table(data, "t.tsv")
+    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B")]
+    config = MeteorConfig(stages=("exact",), bleu_smoothing="method1")
+    rows = compare_systems(systems, config, ("A", "B"), resamples=20, trials=20).pair_rows(0, 1)
+    assert [r["line"] for r in rows] == [4, 3]
+    line4 = rows[0]
+    expected_b = sentence_bleu(["a b c d".split()], "a b c e".split(), smoothing_function=SmoothingFunction().method1)
+    assert (line4["bleu_a"], line4["bleu_b"]) == (1.0, pytest.approx(expected_b, abs=1e-12))
+    assert line4["bleu_delta"] == pytest.approx(expected_b - 1.0, abs=1e-12)
+    assert (rows[1]["bleu_a"], rows[1]["bleu_b"], rows[1]["bleu_delta"]) == (1.0, 1.0, 0.0)
+
+
 def test_csv_export_neutralizes_formulas():
     from meteor_core.corpus import rows_to_csv
 
