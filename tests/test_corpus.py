@@ -90,17 +90,23 @@ def test_json_values_that_used_to_crash():
              "[" * 100_000 + "]" * 100_000,
              '{"candidate": "bad \\ud800 text", "reference": "x"}',
              "{}",
-             json.dumps({"candidate": "the dog", "reference": "the dog", "human": "1e400"})]
+             json.dumps({"candidate": "the dog", "reference": "the dog", "human": "1e400"}),
+             # a list of references with a number past its first item (a mutation audit: checking
+             # the first item only crashed with AttributeError)
+             json.dumps({"candidate": "the cat", "reference": ["the cat", 5]}),
+             json.dumps({"candidate": "the cat", "reference": ["the cat", None, "a cat"]})]
     table = read_table("\n".join(lines).encode(), "odd.jsonl")
     corpus = corpus_from_table(table, "candidate", ["reference"], human_column="human")
     assert [str(p) for p in corpus.problems] == [
         "odd.jsonl, line 2: not valid JSON (a number too long to read)",
         "odd.jsonl, line 3: not valid JSON (nested too deeply)",
         "odd.jsonl, line 4: 'candidate' holds an unpaired surrogate escape (such as \\ud800), which is not text",
-        "odd.jsonl, line 5: 'candidate' is missing or not text"]
+        "odd.jsonl, line 5: 'candidate' is missing or not text",
+        "odd.jsonl, line 7: 'reference' is missing or not text",
+        "odd.jsonl, line 8: 'reference' is missing or not text"]
     assert corpus.lines == (1, 6) and corpus.human == (None, None)
     assert [p.line for p in corpus.human_notes] == [1, 6]
-    assert corpus.data_lines == 6
+    assert corpus.data_lines == 8
     only_empty = read_table(b"{}\n{}\n", "empty.jsonl")
     assert only_empty.columns == () and only_empty.data_lines == 2
 
