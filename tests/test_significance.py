@@ -120,6 +120,15 @@ def test_seed_reproduces_and_identical_systems_are_not_significant():
                                resamples=300, trials=300)
     assert same.pairs[0].p_value_bootstrap == 1.0 and same.pairs[0].p_value_randomization == 1.0
     assert same.pairs[0].verdict().startswith("not significant")
+    # Koehn's share counts resamples where b is strictly better: ties are not (a mutation
+    # counting them gave 1.0 for identical systems)
+    assert same.pairs[0].b_better_share == 0.0
+    better = a.copy()
+    better[:, 0] = better[:, 1].clip(max=better[:, 2])  # every possible word matched: better on every segment
+    better[:, 3] = 1
+    strictly = paired_significance(["a", "b"], {"METEOR": [a, better]}, {"METEOR": meteor_from_sums(PARAMS)},
+                                   resamples=300, trials=300)
+    assert strictly.pairs[0].b_better_share == 1.0
 
 
 @pytest.mark.parametrize("low, high, p_boot, p_rand, expected", [
