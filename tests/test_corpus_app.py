@@ -80,6 +80,28 @@ def test_upload_scores_and_correlates():
     assert table["meteor"].iloc[0] == pytest.approx(1 - 0.5 / 216)
 
 
+def test_choosing_another_human_column_recomputes_the_correlations():
+    """A mutation audit's find: the scored corpus's cache key could leave the human scores
+    out, and then the correlations of the column chosen before were shown for the new one.
+    Human column "da" ranks the four segments the other way round from "human"."""
+    data = GOOD.decode().replace("\thuman\n", "\thuman\tda\n", 1)
+    lines = data.split("\n")
+    for k, da in zip(range(1, 5), (40, 85, 95, 60)):
+        lines[k] += f"\t{da}"
+    at = _upload(_page("corpus_explorer.py"), "two.tsv", "\n".join(lines).encode())
+
+    def kendall_of_meteor():
+        corr = next(d.value for d in at.dataframe if "Kendall tau-b" in d.value.columns)
+        return corr[corr["metric"] == "METEOR"].iloc[0]["Kendall tau-b"]
+
+    meteor = list(_segments_table(at)["meteor"])
+    assert kendall_of_meteor() == pytest.approx(brute_force_tau_b(meteor, [95, 60, 40, 85]), abs=1e-9)
+    at.selectbox(key="corpus-human-col").set_value("da").run()
+    _clean(at)
+    assert kendall_of_meteor() == pytest.approx(brute_force_tau_b(meteor, [40, 85, 95, 60]), abs=1e-9)
+    assert brute_force_tau_b(meteor, [40, 85, 95, 60]) != brute_force_tau_b(meteor, [95, 60, 40, 85])
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("latin.tsv", "id\tcandidate\treference\n1\tcaf\xe9\tx\n".encode("latin-1"), "latin.tsv: line 2 is not UTF-8"),
     ("claims.tsv", b"id,candidate,reference\n1,a,b\n", "has no tab"),
