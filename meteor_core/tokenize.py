@@ -312,6 +312,35 @@ def token_pieces(text, field: str) -> list:
     raise MeteorInputError(f"{field} must be a string or a list of token strings, not {type(text).__name__}")
 
 
+def joined_words(pieces: list, field: str, max_chars: int) -> str:
+    """Token pieces joined by single spaces, once each is known to be a word: a string, not
+    empty, without whitespace (MeteorInputError naming the first that is not). Format-only
+    tokens are the callers' to refuse (they know whether forms are normalized)."""
+    try:
+        joined = " ".join(pieces)
+    except TypeError:  # a token that is not a string: the loop below names it
+        joined = None
+    if joined is not None and len(joined) > max_chars:
+        raise MeteorInputError(f"{field} has {len(joined):,} characters; the limit is {max_chars:,} per side")
+    # Fast check: every token a non-empty string without whitespace <=> the joined text
+    # splits back into exactly the same tokens. Only on failure look for the culprit.
+    if joined is None or joined.split(" ") != pieces or len(joined.split()) != len(pieces):
+        for position, piece in enumerate(pieces):
+            if not isinstance(piece, str):
+                raise MeteorInputError(f"{field} token {position} is not a string: {piece!r}")
+            if not piece or any(ch.isspace() for ch in piece):
+                raise MeteorInputError(
+                    f"{field} token {position} ({piece!r}) is empty or contains whitespace")
+    return joined
+
+
+def refuse_format_only(pieces: Sequence[str], field: str) -> None:
+    """A token of invisible format characters only (a lone zero-width joiner) is not a word."""
+    for position, piece in enumerate(pieces):
+        if _only_format(piece):
+            raise MeteorInputError(f"{field} token {position} ({piece!r}) has only invisible format characters")
+
+
 def tokenize(
     text: TextOrTokens,
     *,
@@ -350,21 +379,7 @@ def tokenize(
         pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:
             raise MeteorInputError(f"{field} has {len(pieces)} tokens; the limit is {max_tokens} per side")
-        try:
-            joined = " ".join(pieces)
-        except TypeError:  # a token that is not a string: the loop below names it
-            joined = None
-        if joined is not None and len(joined) > MAX_CHARS:
-            raise MeteorInputError(f"{field} has {len(joined):,} characters; the limit is {MAX_CHARS:,} per side")
-        # Fast check: every token a non-empty string without whitespace <=> the joined text
-        # splits back into exactly the same tokens. Only on failure look for the culprit.
-        if joined is None or joined.split(" ") != pieces or len(joined.split()) != len(pieces):
-            for position, piece in enumerate(pieces):
-                if not isinstance(piece, str):
-                    raise MeteorInputError(f"{field} token {position} is not a string: {piece!r}")
-                if not piece or any(ch.isspace() for ch in piece):
-                    raise MeteorInputError(
-                        f"{field} token {position} ({piece!r}) is empty or contains whitespace")
+        joined = joined_words(pieces, field, MAX_CHARS)
         check_text(joined, field)
         if joined.isascii():
             # The common case: no format characters to look for, and the matching form of an

@@ -69,6 +69,25 @@ def test_tokenizer_keeps_offsets_and_pretokenized_input():
         tokenize(["New York"])
 
 
+@pytest.mark.parametrize("mode", ["paper", "nltk", "meteor15"])
+@pytest.mark.parametrize("tokens, message", [
+    (["New York", "is"], r"candidate token 0 \('New York'\) is empty or contains whitespace"),
+    (["a", ""], r"candidate token 1 \(''\) is empty or contains whitespace"),
+    (["\u200d", "a"], r"candidate token 0 \('\\u200d'\) has only invisible format characters"),
+    (["a", 5], "candidate token 1 is not a string: 5"),
+])
+def test_a_token_list_must_hold_words_in_every_mode(meteor15_data, wordnet_reader, mode, tokens, message):
+    """The README says so for every mode; METEOR 1.5 mode joined the tokens and normalized them
+    again ("New York" scored as two words 0.4604, ["a", ""] against ["a"] 1.0: a tester)."""
+    from meteor_core import MeteorConfig, Scorer
+
+    scorer = Scorer(MeteorConfig(mode=mode))
+    with pytest.raises(MeteorInputError, match=message):
+        scorer.score(tokens, [["New", "York"]])
+    with pytest.raises(MeteorInputError, match=message.replace("candidate token", "reference token")):
+        scorer.score(["New", "York"], [tokens])
+
+
 def test_unicode_words():
     assert [t.text for t in tokenize("até domingo — São Paulo")] == ["até", "domingo", "—", "São", "Paulo"]
 

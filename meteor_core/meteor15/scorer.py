@@ -18,7 +18,7 @@ from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats, nothing_scored)
 from ..references import ReferencesInput, score_each_reference
-from ..tokenize import TextOrTokens, Token, Tokens, check_text, token_pieces
+from ..tokenize import TextOrTokens, Token, Tokens, check_text, joined_words, refuse_format_only, token_pieces
 from . import data as data_module
 from .align import BEAM_SIZE, MATCHES_PER_CALL, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute
@@ -81,12 +81,15 @@ class Meteor15Scorer:
     # -- tokens ---------------------------------------------------------------------------------
     def words(self, text: "TextOrTokens", field: str) -> list[str]:
         """The words the jar aligns for one side (after its normalization)."""
-        if not isinstance(text, str):
-            pieces = token_pieces(text, field)
-            if not all(isinstance(p, str) for p in pieces):
-                raise MeteorInputError(f"{field}: tokens must be strings")
-            text = " ".join(pieces)
         limit = self.config.max_tokens * CHARS_PER_TOKEN
+        if not isinstance(text, str):
+            # Token lists follow the other modes' rule (a token is a word: ["New York"] or ""
+            # was re-split or dropped here without a word, a tester), then the jar's
+            # normalization runs on them as on text.
+            pieces = token_pieces(text, field)
+            text = joined_words(pieces, field, limit)
+            if not text.isascii():
+                refuse_format_only(pieces, field)
         if len(text) > limit:
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
         check_text(text, field)  # the other modes' rule: no control characters, no lone surrogates
