@@ -436,8 +436,12 @@ def test_empty_and_malformed_lines_count_toward_a_limit():
         read_table(("candidate,reference\n" + "x\n" * MAX_DATA_LINES + "a,a\n").encode(), "f.csv")
     with pytest.raises(MeteorInputError, match="40,001 lines; the limit is 40,000 lines"):
         read_table(('{"candidate": "a", "reference": "a"}\n' + blank).encode(), "f.jsonl")
-    with pytest.raises(MeteorInputError, match="20,001 lines; the limit is 20,000 segments"):
+    with pytest.raises(MeteorInputError, match="20,001 lines with text; the limit is 20,000 segments"):
         read_lines(("a\n" * MAX_SEGMENTS + "b").encode(), "f.txt")
+    with pytest.raises(MeteorInputError, match="40,001 lines; the limit is 40,000 lines"):
+        read_lines(("\n" * MAX_DATA_LINES + "b").encode(), "f.txt")
+    # empty lines besides the segments, as in tables (20,000 segments and one empty line were refused)
+    assert len(read_lines(("a\n" * MAX_SEGMENTS + "\n" * 5).encode(), "ok.txt")) == MAX_SEGMENTS + 5
     # one row past the limit, in either table format: the count with its separator, like the others
     with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
         read_table(("candidate,reference\n" + "a,a\n" * (MAX_SEGMENTS + 1)).encode(), "f.csv")
