@@ -432,7 +432,9 @@ def _with_case_of(word: str, stem: str) -> str:
     return word[: len(stem)]
 
 
-def language_synonym_stage(language: str) -> Stage:
+def language_synonym_stage(language: str, tables_given: bool = False) -> Stage:
+    """tables_given: user synonym tables run as stages of their own; the advice to add one is
+    then left out of the reason (it was printed beside a table in use: a tester)."""
     from .languages import Thesaurus, resolve, thesaurus_path
 
     lang = resolve(language)
@@ -445,8 +447,9 @@ def language_synonym_stage(language: str) -> Stage:
                                     f"the {lang.name} thesaurus is not installed: the synonym stage is unavailable. "
                                     f"Fix: apt-get install {lang.debian_package}")
         return ThesaurusStage(Thesaurus(path), lang.name)
-    return UnavailableStage("synonym", "synonyms", f"no synonym resource for {lang.name} on this machine; "
-                                                   "add a user synonym table (CSV/TSV) for domain terms")
+    advice = ("the synonym table(s) given run as their own stage" if tables_given
+              else "add a user synonym table (CSV/TSV) for domain terms")
+    return UnavailableStage("synonym", "synonyms", f"no synonym resource for {lang.name} on this machine; {advice}")
 
 
 def build_stages(names: Sequence[str], keep_case: bool = False,
@@ -459,7 +462,7 @@ def build_stages(names: Sequence[str], keep_case: bool = False,
         elif name == "stem":
             result.append(language_stem_stage(language, keep_case))
         elif name == "synonym":
-            result.append(language_synonym_stage(language))
+            result.append(language_synonym_stage(language, bool(tables)))
         elif name in by_table:
             result.append(by_table[name].stage())
         else:

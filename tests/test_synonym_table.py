@@ -55,3 +55,15 @@ def test_a_table_saved_with_a_bom_or_in_nfd_matches_like_any_other(tmp_path, cap
     scorer = Scorer(MeteorConfig(stages=("exact",)), synonym_tables=(nfd,))
     for spelling in ("NFC", "NFD"):
         assert scorer.score(unicodedata.normalize(spelling, "a café"), ["a coffee"]).best.stats.matches == 2
+
+
+def test_a_language_without_synonyms_does_not_ask_for_the_table_it_was_given():
+    """A tester: Spanish with a user table still said "add a user synonym table"."""
+    table = SynonymTable("es", (("grande", "largo"),))
+    given = Scorer(MeteorConfig(language="es"), (table,)).score("casa grande", ["casa largo"]).best
+    assert [l.stage for l in given.links] == ["exact", "table:es"]
+    assert given.warnings == ("no synonym resource for Spanish on this machine; the synonym table(s) given run as "
+                              "their own stage",)
+    alone = Scorer(MeteorConfig(language="es")).score("casa grande", ["casa largo"]).best
+    assert alone.warnings == ("no synonym resource for Spanish on this machine; add a user synonym table (CSV/TSV) "
+                              "for domain terms",)
