@@ -197,7 +197,10 @@ class SegmentResult:
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        notes = [s.message for s in self.stage_status if not s.available]
+        notes = []
+        for status in self.stage_status:  # each reason once: METEOR 1.5's missing data disables two modules
+            if not status.available and status.message not in notes:
+                notes.append(status.message)
         if self.meteor15 is not None:
             notes.extend(n for n in self.meteor15.notes if n not in notes)
         if not self.optimal:

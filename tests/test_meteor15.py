@@ -427,3 +427,21 @@ def test_a_document_of_a_thousand_words_is_scored(scorer):
     best = scorer.score(candidate, [reference]).best
     assert len(best.candidate_tokens) == 980 and 20_000 < sum(best.meteor15.proposed_matches) < 100_000
     assert 0.4 < best.score < 0.5
+
+
+def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch):
+    """The synonym and paraphrase modules share the reason they are unavailable: the CLI
+    printed it twice (a tester)."""
+    from meteor_core.meteor15 import data as m15data
+    from meteor_core.meteor15.scorer import Meteor15Scorer
+
+    monkeypatch.setenv("METEOR15_DATA", str(tmp_path))
+    m15data.reset()
+    try:
+        best = Meteor15Scorer(MeteorConfig(mode="meteor15")).score("a b", ["a b"]).best
+        missing = [w for w in best.warnings if "METEOR 1.5 data not found" in w]
+        assert len(missing) == 1
+        assert sum(not s.available for s in best.stage_status) == 2
+    finally:
+        monkeypatch.delenv("METEOR15_DATA")
+        m15data.reset()
