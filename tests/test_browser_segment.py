@@ -242,6 +242,8 @@ def test_mode_radio_shows_the_mode_after_page_changes(streamlit_server, browser_
     """After a page change the Mode radio showed "paper" on every other change while nltk mode
     was in effect (the URL, the numbers and "Which METEOR?" said nltk), and a click on "paper"
     then did nothing."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     page = browser_page
     _open(page, streamlit_server, "/")
     page.locator("[data-testid=stSidebar]").get_by_text("nltk", exact=True).click()
@@ -249,9 +251,18 @@ def test_mode_radio_shows_the_mode_after_page_changes(streamlit_server, browser_
     page.locator("[data-testid=stSidebar]").get_by_text("Options and parameters").click()  # closed on every change
     _settle(page)
     shown = []
+    paths = {"System Comparison": "/compare", "Segment Explorer": "/", "Corpus Explorer": "/corpus",
+             "How METEOR works": "/how"}
     for name in ["System Comparison", "Segment Explorer", "Corpus Explorer", "How METEOR works", "Segment Explorer"]:
         page.locator("[data-testid=stSidebar]").get_by_role("link", name=name).click()
+        # The new page's URL first, then its run: under load a fixed pause was sometimes over
+        # before the page change began, and the sidebar was read half drawn (a tester's run).
+        page.wait_for_url(lambda url: urlparse(url).path.rstrip("/") == paths[name].rstrip("/"), timeout=60_000)
         _settle(page)
+        try:
+            page.get_by_text("Parameter preset").first.wait_for(timeout=30_000)
+        except PlaywrightTimeoutError:
+            pass  # counted as 0 below: the assertion says which page lacked it
         shown.append((name, _checked_mode(page), page.get_by_text("Parameter preset").count()))
     assert shown == [(name, "nltk", 1) for name, _, _ in shown]
     assert "mode=nltk" in page.url
