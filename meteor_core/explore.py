@@ -26,7 +26,8 @@ RELATION_SOURCES = {
     ("paper", "stem"): "Porter stems", ("nltk", "stem"): "Porter stems",
     ("meteor15", "stem"): "the jar's Snowball stems",
     ("paper", "synonym"): "a shared WordNet 3.0 synset (nltk's WordNet)",
-    ("nltk", "synonym"): "WordNet lemma names of the candidate's Porter stem (nltk's rule)",
+    ("nltk", "synonym"): "WordNet lemma names of the candidate's Porter stem, against the reference's Porter stem "
+                         "(nltk's rule)",
     ("meteor15", "synonym"): "the jar's own WordNet-derived synonym files",
     ("meteor15", "paraphrase"): "the jar's paraphrase table",
 }

@@ -76,8 +76,9 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
         searches=False, tie_breaks="", minimizes_crossings=False, fixed_stages=True,
         search="greedy right-to-left scan",
         notes=("Stages are fixed: exact, then Porter stem, then WordNet synonym.",
-               "The synonym stage receives the Porter stems of the words still unmatched, and a reference word "
-               "qualifies when it is a lemma name of a WordNet synset of the candidate stem (one direction only)."))
+               "The synonym stage receives the Porter stems of the words still unmatched, on both sides: a "
+               "reference word qualifies when its stem is a lemma name of a WordNet synset of the candidate stem "
+               "(one direction only). So big~large does not match (large is stemmed to larg), nor auto~automobile.",))
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).

@@ -30,7 +30,8 @@ _ZERO_AT_MOST = (0).__le__
 NLTK_STAGE_DESCRIPTIONS = {
     "exact": "same lowercased word, greedy right-to-left (nltk)",
     "stem": "same Porter stem, greedy right-to-left (nltk)",
-    "synonym": "reference word is a WordNet lemma of the hypothesis's stem, not of the word (nltk, asymmetric)",
+    "synonym": "the reference word's Porter stem is a WordNet lemma name of the hypothesis word's Porter stem "
+               "(nltk: both sides stemmed, one direction; big~large fails, large -> larg)",
 }
 
 

@@ -148,3 +148,21 @@ def test_synonym_evidence_is_the_first_shared_synset_in_wordnet_sense_order(word
     mutation that named the alphabetically first passed every test."""
     (link,) = score(candidate, [reference]).best.links
     assert (link.stage, link.evidence) == ("synonym", evidence)
+
+
+def test_nltk_mode_says_its_synonym_rule_stems_both_sides(wordnet_reader):
+    """A teacher-tester: the app said nltk matches a reference word that is a WordNet lemma of
+    the candidate's stem, which predicts big~large ("large" is a lemma of big's synsets); nltk
+    stems the reference too (large -> larg), so it does not match. The texts now say so."""
+    from nltk.translate.meteor_score import meteor_score
+
+    from meteor_core import MeteorConfig, Scorer
+    from meteor_core.methods import describe
+
+    result = score("a big house", ["a large house"], mode="nltk")
+    assert result.score == meteor_score([["a", "large", "house"]], ["a", "big", "house"], wordnet=wordnet_reader)
+    assert [l.stage for l in result.best.links] == ["exact", "exact"]  # no synonym link
+    assert score("a big house", ["a large house"]).best.matches_by_stage()["synonym"] == 1  # paper mode: it matches
+    synonym = next(s for s in Scorer(MeteorConfig(mode="nltk")).stage_status if s.stage == "synonym")
+    assert "the reference word's Porter stem" in synonym.description and "big~large fails" in synonym.description
+    assert any("big~large does not match" in note for note in describe(MeteorConfig(mode="nltk")).notes)
