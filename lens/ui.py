@@ -28,7 +28,7 @@ from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
-from meteor_core.methods import METHODS, describe
+from meteor_core.methods import METHODS, describe, recall_weight
 from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages, number
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
@@ -822,6 +822,27 @@ def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
     return "`" + "█" * filled + "▒" * removed + "░" * (width - filled - removed) + "`"
 
 
+def _weights_in_words(alpha: float) -> str:
+    """The "Where people go wrong" note on Fmean, for the α in use (it said 9x at any α)."""
+    if 0 < alpha < 1:
+        if alpha == 0.9:
+            return f"{recall_weight(alpha)} with α = 0.9 (Fmean = 10PR/(R+9P))"
+        return f"{recall_weight(alpha)} with α = {alpha:g}"
+    return f"with α = {alpha:g}, Fmean is {'R' if alpha == 1 else 'P'} alone"
+
+
+def _beta_in_words(beta: float) -> str:
+    """What β does to a little fragmentation (the METEOR 1.5 note said "even a little is
+    expensive" whatever β was; true only below 1)."""
+    if beta == 0:
+        return "Its β = 0 makes the penalty γ whatever the fragmentation"
+    if beta < 1:
+        return f"Its β = {beta:g} (below 1) makes even a little fragmentation expensive"
+    if beta == 1:
+        return "Its β = 1 makes the penalty grow in proportion to the fragmentation"
+    return f"Its β = {beta:g} (above 1) makes a little fragmentation cheap and much of it expensive"
+
+
 def _fmean_lean(alpha: float) -> str:
     """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one)."""
     if alpha == 0.5:
@@ -864,9 +885,9 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     ), align="lrll"))
     if b.note:
         st.caption(md_escape(b.note))
-    st.caption("Where people go wrong: recall carries 9x the weight of precision with alpha = 0.9 "
-               "(Fmean = 10PR/(R+9P)); the penalty divides chunks by the *matched* unigrams, not the "
-               "candidate length; with the 2005 parameters the penalty cuts at most 50%.")
+    st.caption(f"Where people go wrong: {_weights_in_words(p.alpha)}; the penalty divides chunks by the "
+               f"*matched* unigrams, not the candidate length; with γ = {p.gamma:g} the penalty cuts at most "
+               f"{100 * min(p.gamma, 1):g}%.")
 
 
 def meteor15_breakdown_rows(result: SegmentResult) -> tuple[list[tuple], list[tuple]]:
@@ -927,8 +948,8 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
     if w.note:
         st.caption(md_escape(w.note))
     st.caption(f"METEOR 1.5 weighs words: content words δ = {d:g}, function words (the jar's English list, italic on "
-               f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. Its β = "
-               f"{result.config.params.beta:g} makes even a little fragmentation expensive; a single chunk costs "
+               f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. "
+               f"{_beta_in_words(result.config.params.beta)}; every word of both sides matched in one chunk costs "
                "nothing.")
 
 

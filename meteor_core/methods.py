@@ -147,6 +147,16 @@ CHANGES_2005_TO_15: tuple[Change, ...] = (
 )
 
 
+def recall_weight(alpha: float) -> str:
+    """How Fmean weighs R against P for 0 < alpha < 1, in words ("recall weighs 1 times as much
+    as precision" at 0.5: a teacher-tester)."""
+    if alpha == 0.5:
+        return "recall and precision weigh the same (the plain harmonic mean)"
+    if alpha > 0.5:
+        return f"recall weighs {alpha / (1 - alpha):.3g} times as much as precision"
+    return f"precision weighs {(1 - alpha) / alpha:.3g} times as much as recall"
+
+
 def describe(config: MeteorConfig) -> MethodDescription:
     try:
         return METHODS[config.mode](config)
@@ -346,8 +356,9 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         f"|reference| = {s.matches}/{s.reference_length} = {b.recall:.4f}.",
         links=links, show_chunks=True, formula="P and R"))
     if 0 < p.alpha < 1:
-        weight = (f" With alpha = {p.alpha:g}, recall weighs {p.alpha / (1 - p.alpha):.3g} times as much as "
-                  f"precision" + (", so Fmean is pulled toward R." if p.alpha > 0.5 else "."))
+        weight = (f" With alpha = {p.alpha:g}, {recall_weight(p.alpha)}"
+                  + (", so Fmean is pulled toward R." if p.alpha > 0.5 else
+                     ", so Fmean is pulled toward P." if p.alpha < 0.5 else "."))
     else:
         weight = " With alpha = 1, Fmean is R." if p.alpha == 1 else " With alpha = 0, Fmean is P."
     steps.append(Step(
@@ -405,8 +416,7 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
     steps.append(Step(
         "Fmean", "Fmean",
         f"Fmean = 1 / ((1 - alpha) / P + alpha / R) = 1 / ({1 - p.alpha:g} / {w.precision:.4f} + {p.alpha:g} / "
-        f"{w.recall:.4f}) = {w.fmean:.4f}. With alpha = {p.alpha:g}, recall weighs "
-        f"{p.alpha / (1 - p.alpha):.3g} times as much as precision." if 0 < p.alpha < 1 else
+        f"{w.recall:.4f}) = {w.fmean:.4f}. With alpha = {p.alpha:g}, {recall_weight(p.alpha)}." if 0 < p.alpha < 1 else
         f"Fmean = 1 / ((1 - alpha) / P + alpha / R) = {w.fmean:.4f} (alpha = {p.alpha:g}).",
         links=links, show_chunks=True, formula="Fmean"))
     if w.single_chunk_rule:

@@ -862,3 +862,29 @@ def test_a_long_pairs_unchecked_diagram_is_the_checked_one(monkeypatch):
         as_json = [json.dumps(f.to_plotly_json(), cls=plotly.utils.PlotlyJSONEncoder, sort_keys=True)
                    for f in (unchecked, checked)]
         assert as_json[0] == as_json[1]
+
+
+def test_notes_on_the_parameters_follow_the_parameters(wordnet_reader, meteor15_data):
+    """A teacher-tester: with α 0.5, β 2, γ 0.3 the page still said recall carries 9x the
+    weight and the penalty cuts at most 50%, METEOR 1.5's note said β = 2 makes a little
+    fragmentation expensive (0.3 · 0.3333² = 0.0333 beside it), and How METEOR works said
+    "recall weighs 1 times as much as precision"."""
+    from meteor_core import MeteorConfig, MeteorParams, Scorer
+    from meteor_core.methods import recall_weight, walkthrough
+
+    pair = dict(cand="the president spoke to the audience", ref="the president then spoke to the audience")
+    captions = lambda at: " ".join(c.value.replace("\\", "") for c in at.caption)
+    paper = captions(_app(**pair, alpha="0.5", beta="2", gamma="0.3"))
+    assert "recall and precision weigh the same (the plain harmonic mean) with α = 0.5" in paper
+    assert "with γ = 0.3 the penalty cuts at most 30%" in paper and "9x" not in paper
+    default = captions(_app(**pair))
+    assert "recall weighs 9 times as much as precision with α = 0.9 (Fmean = 10PR/(R+9P))" in default
+    assert "with γ = 0.5 the penalty cuts at most 50%" in default
+    meteor15 = captions(_app(**pair, mode="meteor15", alpha="0.5", beta="2", gamma="0.3"))
+    assert "Its β = 2 (above 1) makes a little fragmentation cheap and much of it expensive" in meteor15
+    assert "even a little fragmentation expensive" in captions(_app(**pair, mode="meteor15"))  # its own β = 0.2
+    assert recall_weight(0.25) == "precision weighs 3 times as much as recall"
+    result = Scorer(MeteorConfig(params=MeteorParams(alpha=0.5, beta=1, gamma=0.2))).score(
+        pair["cand"], [pair["ref"]]).best
+    fmean_step = next(step for step in walkthrough(result) if step.key == "Fmean")
+    assert "recall and precision weigh the same" in fmean_step.text and "1 times" not in fmean_step.text
