@@ -911,6 +911,8 @@ def meteor15_breakdown_rows(result: SegmentResult) -> tuple[list[tuple], list[tu
 
     if w.single_chunk_rule:
         fragmentation = "0: every word on both sides matched in one chunk (METEOR 1.5's rule)"
+    elif not s.candidate_matches + s.reference_matches:
+        fragmentation = "0: nothing matched (chunks / mean matched words would divide by 0)"
     else:
         fragmentation = (f"chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
                          f"{s.reference_matches}) / 2)")
@@ -928,7 +930,10 @@ def meteor15_breakdown_rows(result: SegmentResult) -> tuple[list[tuple], list[tu
          f"{w.reference_weighted_matches:.4f} / {w.reference_weighted_length:.4f}"),
         ("Fmean", f"{w.fmean:.4f}", text_bar(w.fmean),
          f"1 / ((1 − α) / P + α / R) = 1 / ({1 - p.alpha:g} / {w.precision:.4f} + {p.alpha:g} / {w.recall:.4f}), "
-         f"α = {p.alpha:g}"),
+         f"α = {p.alpha:g}" if w.precision and w.recall else
+         # a teacher-tester saw "1 / (0.15 / 0.0000 + 0.85 / 0.0000)" printed as if it were a number
+         f"0: {'P and R are' if not (w.precision or w.recall) else ('P is' if not w.precision else 'R is')} 0, "
+         "where 1 / ((1 − α) / P + α / R) divides by 0; the jar gives 0"),
         ("chunks", s.chunks, "", "runs of matches adjacent on both sides, in the same order"),
         ("fragmentation", f"{w.fragmentation:.4f}", "", fragmentation),
         ("penalty", f"{w.penalty:.4f}", "", f"γ·frag^β = {p.gamma:g} · {w.fragmentation:.4f}^{p.beta:g}"),

@@ -888,3 +888,17 @@ def test_notes_on_the_parameters_follow_the_parameters(wordnet_reader, meteor15_
         pair["cand"], [pair["ref"]]).best
     fmean_step = next(step for step in walkthrough(result) if step.key == "Fmean")
     assert "recall and precision weigh the same" in fmean_step.text and "1 times" not in fmean_step.text
+
+
+def test_meteor15_breakdown_with_nothing_matched_divides_by_nothing(meteor15_data):
+    """A teacher-tester saw "1 / (0.15 / 0.0000 + 0.85 / 0.0000)" and "0 / ((0 + 0) / 2)"."""
+    from lens.ui import meteor15_breakdown_rows
+    from meteor_core import MeteorConfig, Scorer
+
+    result = Scorer(MeteorConfig(mode="meteor15")).score("dogs bark loudly", ["the cat sat on the mat"]).best
+    rows = {row[0]: row for row in meteor15_breakdown_rows(result)[1]}
+    assert rows["Fmean"][1] == "0.0000" and rows["Fmean"][3].startswith("0: P and R are 0")
+    assert rows["fragmentation"][3].startswith("0: nothing matched")
+    assert not any("/ 0.0000 +" in str(row[3]) or "(0 + 0)" in str(row[3]) for row in rows.values())
+    matched = Scorer(MeteorConfig(mode="meteor15")).score("the cat sat", ["the cat sat on the mat"]).best
+    assert meteor15_breakdown_rows(matched)[1][6][3].startswith("1 / ((1 − α) / P + α / R) = 1 / (0.15 / ")
