@@ -85,7 +85,7 @@ if comparison is not None:
                                "p (approx. randomization)", "95% CI of B − A"],
                  column_config={
         "metric": text("metric", width="small"),
-        "B − A": number("B − A", format="%+.4f", help="Difference of corpus scores on the 0-1 scale"),
+        "B − A": number("B − A", format="%+.4f", help="Difference of corpus scores on the 0-1 scale (unrounded)"),
         "95% CI of B − A": text("95% CI", help="95% interval of B − A from the paired bootstrap"),
         "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05"),
         "p (paired bootstrap)": number("p boot.", format="%.4f", help="p-value of the paired bootstrap"),
@@ -93,7 +93,9 @@ if comparison is not None:
                                             help="p-value of approximate randomization")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
-               "same settings give the same numbers. A difference counts as significant when both tests give "
+               "same settings give the same numbers. B − A comes from the unrounded scores, so its last digit can "
+               "differ from the difference of the rounded scores above. A difference counts as significant when "
+               "both tests give "
                "p < 0.05. The interval is the 2.5-97.5 percentile range of the resampled differences; the "
                "bootstrap p-value compares the observed difference with those differences shifted to mean 0 "
                "(sacreBLEU's method), so an interval that includes 0 can go with p < 0.05, or the reverse. "
