@@ -57,7 +57,9 @@ if exploration is not None:
     st.subheader("Which METEOR?")
     if exploration.comparisons:
         st.caption("The same pair in each METEOR this app reproduces (on the best reference of this view): the 2005 "
-                   "paper, nltk's meteor_score and the METEOR 1.5 jar most papers report, and what makes them differ.")
+                   "paper, nltk's meteor_score and the METEOR 1.5 jar most papers report, and what makes them differ. "
+                   "The other modes run with their own default parameters (each row names them); switching to one "
+                   "keeps the parameters you changed here, so its score can differ from its row.")
         ui.show_which_meteor(exploration, overlay=on_best)
     elif config.language != "en":
         st.caption("nltk and METEOR 1.5 modes exist for English only: no comparison for this language.")
