@@ -719,6 +719,9 @@ SHARED_CACHE_CHARS = 5_000
 
 
 def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> Optional[Exploration]:
+    if not candidate.strip():  # an empty box is nothing typed yet, not a mistake (nor a score of 0)
+        st.info("Type a candidate (the system output) to score it.")
+        return None
     if not references:
         st.info("Add at least one reference.")
         return None

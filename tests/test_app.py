@@ -233,7 +233,7 @@ def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"cand": "   ", "ref": "the cat"}, "candidate is empty"),
+    ({"cand": "\u200b\u200d", "ref": "the cat"}, "candidate is empty"),  # text, but no token (blank: an info)
     ({"cand": "the cat", "ref": "the cat", "alpha": "abc"}, "must be a number"),
     ({"cand": " ".join(["w"] * 2001), "ref": "w"}, "limit is 2000"),
 ])
@@ -387,7 +387,8 @@ def test_a_link_with_one_text_leaves_the_other_box_empty():
     at = _app(ref="the cat sat")
     assert [t.value for t in at.text_area] == ["", "the cat sat"]
     assert any(w.startswith("The link gives no cand") for w in _warnings(at))
-    assert not at.metric  # nothing scored
+    assert not at.metric and not at.error  # nothing scored, and an empty box is not an error
+    assert [i.value for i in at.info] == ["Type a candidate (the system output) to score it."]
 
 
 def test_link_text_is_not_markdown():
