@@ -290,17 +290,13 @@ def _follow_history() -> None:
             or current not in ss.get("_query_history", [])
             or time.monotonic() - ss.get("_written_at", 0.0) < HISTORY_GRACE_SECONDS):
         return
-    # A link of a pair too long for links has the settings only: the text on the page stays.
-    with_text = "cand" in current or "ref" in current
     for name, value in SETTING_DEFAULTS.items():
-        if name.startswith("show_") or (name in ("cand", "refs", "example") and not with_text):
-            continue  # panels open or closed are not in links; nor is a long pair's text
-        _set(name, list(value) if isinstance(value, list) else value)
+        if not name.startswith("show_"):  # panels open or closed are not in links
+            _set(name, list(value) if isinstance(value, list) else value)
     _apply_link(current)
-    if with_text:
-        example = next((e.key for e in EXAMPLES
-                        if (e.candidate, "\n".join(e.references)) == (_v("cand"), _v("refs"))), NO_EXAMPLE)
-        _set("example", example)
+    example = next((e.key for e in EXAMPLES
+                    if (e.candidate, "\n".join(e.references)) == (_v("cand"), _v("refs"))), NO_EXAMPLE)
+    _set("example", example)
     reset_how_step()
 
 
