@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
@@ -247,16 +246,10 @@ def _init_state() -> None:
     """First run of a session: the settings come from the link (shareable state)."""
     ss = st.session_state
     if ss.get("_initialized"):
-        _follow_history()
         return
     for name, value in SETTING_DEFAULTS.items():
         _set(name, list(value) if isinstance(value, list) else value)
-    _apply_link(_query_params())
-    ss["_initialized"] = True
-
-
-def _apply_link(params: Mapping[str, Sequence[str]]) -> None:
-    settings, problems = read_link(params)
+    settings, problems = read_link(_query_params())
     if "cand" in settings or "refs" in settings:
         _set("example", NO_EXAMPLE)
         _set("lang", DEFAULT_CONFIG.language)
@@ -265,43 +258,11 @@ def _apply_link(params: Mapping[str, Sequence[str]]) -> None:
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     _set("preset", _matching_preset())
-    st.session_state["_link_problems"] = problems
-
-
-#: Links written in this session that Back and Forward may return to (the newest last).
-HISTORY_LENGTH = 50
-#: A URL that differs from the last one written is taken as Back or Forward only this long
-#: after the write changed the browser's URL: sooner, it may be the URL from before the write,
-#: sent with a click made while the write was on its way.
-HISTORY_GRACE_SECONDS = 0.5
-
-
-def _follow_history() -> None:
-    """Back and Forward: the browser returns to a URL this session wrote, and Streamlit reruns
-    with it; its settings are applied as a link's (the page kept its state and wrote it back
-    over the URL, so Back did nothing: a tester). Not on a run a widget started (its change
-    wins), nor for a URL this session never wrote, nor one without parameters (another page's
-    link to this one)."""
-    ss = st.session_state
-    widget_run = ss.pop("_widget_changed", False)
-    written = ss.get("_written_query")
-    current = _query_params()
-    if (widget_run or written is None or not current or current == written
-            or current not in ss.get("_query_history", [])
-            or time.monotonic() - ss.get("_written_at", 0.0) < HISTORY_GRACE_SECONDS):
-        return
-    for name, value in SETTING_DEFAULTS.items():
-        if not name.startswith("show_"):  # panels open or closed are not in links
-            _set(name, list(value) if isinstance(value, list) else value)
-    _apply_link(current)
-    example = next((e.key for e in EXAMPLES
-                    if (e.candidate, "\n".join(e.references)) == (_v("cand"), _v("refs"))), NO_EXAMPLE)
-    _set("example", example)
-    reset_how_step()
+    ss["_link_problems"] = problems
+    ss["_initialized"] = True
 
 
 def _sync(name: str) -> None:
-    st.session_state["_widget_changed"] = True  # this run is the user's change, not Back (_follow_history)
     value = st.session_state[f"w_{name}"]
     if name == "stages":  # in pipeline order, whatever order they were clicked in
         value = [s for s in BUILTIN_STAGES if s in value]
@@ -399,7 +360,6 @@ def _example_edited() -> bool:
 
 
 def _reload_example() -> None:
-    st.session_state["_widget_changed"] = True  # the button's run: see _follow_history
     example = BY_KEY.get(_v("example"))
     if example is not None:
         _set("cand", example.candidate)
@@ -486,16 +446,7 @@ def _write_query_params(references: list[str]) -> None:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
         text = {}
-    query = {**text, **_settings_query()}
-    ss = st.session_state
-    written = {name: list(value) if isinstance(value, list) else [value] for name, value in query.items()}
-    if written != _query_params():
-        ss["_written_at"] = time.monotonic()  # the browser's URL changes now (not after Back: it has it)
-    st.query_params.from_dict(query)
-    if written != ss.get("_written_query"):
-        ss["_written_query"] = written
-        history = [q for q in ss.get("_query_history", []) if q != written][-(HISTORY_LENGTH - 1):]
-        ss["_query_history"] = history + [written]
+    st.query_params.from_dict({**text, **_settings_query()})
 
 
 def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
