@@ -205,9 +205,18 @@ def _batch_with_workers(tmp_path):
 
     root = Path(__file__).resolve().parents[1]
     errors = tmp_path / "stderr.txt"
+    import signal
+
+    def as_from_a_shell():
+        # The batch starts as from a shell: SIGINT at its default and no signal blocked. A
+        # child inherits both from this test process, where earlier in-process tests may have
+        # left them otherwise (the Ctrl-C test hung in 3 fresh-clone CI runs, never alone).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
     process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors.open("wb"),
-                               cwd=root, start_new_session=True)
+                               cwd=root, start_new_session=True, preexec_fn=as_from_a_shell)
     line = json.dumps({"candidate": "the cat sat on the mat", "references": ["a cat was on the mat"]}) + "\n"
     process.stdin.write(line.encode() * 600)
     process.stdin.flush()
@@ -258,12 +267,19 @@ def test_ctrl_c_stops_a_pooled_batch_with_one_message(tmp_path):
     says "interrupted" once (exit code 130), with no traceback from each worker."""
     import os
     import signal
+    import subprocess
     import time
 
+    # What this process's own state is, for a failure's message (see _batch_with_workers).
+    state = f"test process: SIGINT handler {signal.getsignal(signal.SIGINT)}, blocked {signal.pthread_sigmask(signal.SIG_BLOCK, set())}"
     process, workers, errors = _batch_with_workers(tmp_path)
     time.sleep(0.5)
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(timeout=180) == 130  # a liveness bound (60 s ran out once in CI with the machine loaded)
+    try:
+        assert process.wait(timeout=180) == 130  # a liveness bound (60 s ran out once in CI with the machine loaded)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError(f"batch did not stop on Ctrl-C within 180 s; {state}") from None
     process.stdin.close()
     deadline = time.monotonic() + 30
     while any(map(_running, workers)) and time.monotonic() < deadline:
