@@ -257,6 +257,13 @@ def test_ranking_and_refusals():
         comparison.pair_rows(1, 1)
 
 
+def _compare_a_and_b(data: bytes, config: MeteorConfig):
+    """Systems A and B of a TSV with a 'reference' column, compared (20 resamples and trials)."""
+    table = read_table(data, "t.tsv")
+    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B")]
+    return compare_systems(systems, config, ("A", "B"), resamples=20, trials=20)
+
+
 def test_ranking_is_by_corpus_meteor_where_the_mean_of_segments_disagrees():
     """A mutation audit's find: ranking by the mean of segment scores passed, as every fixture
     ranked both ways alike. Reference 1 is ten words, reference 2 'yes'.
@@ -268,9 +275,7 @@ def test_ranking_is_by_corpus_meteor_where_the_mean_of_segments_disagrees():
             b"1\tone two three four five six seven eight nine ten\tone two three four five\t"
             b"one two three four five six seven eight nine ten\n"
             b"2\tno\tyes\tyes\n")
-    table = read_table(data, "t.tsv")
-    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B")]
-    ranking = compare_systems(systems, EXACT, ("A", "B"), resamples=20, trials=20).ranking()
+    ranking = _compare_a_and_b(data, EXACT).ranking()
     assert [(r["rank"], r["system"]) for r in ranking] == [(1, "A"), (2, "B")]
     assert ranking[0]["corpus_meteor"] == pytest.approx(10 / 11 * (1 - 0.5 / 1000), abs=1e-12)
     assert ranking[1]["corpus_meteor"] == pytest.approx(4 / 7 * (1 - 0.5 / 27), abs=1e-12)
@@ -289,10 +294,7 @@ def test_pair_rows_pair_segments_by_line_when_one_system_has_a_line_unscored():
             b"1\t\tthe cat\tthe cat sat\n"
             b"2\tthe dog ran away\tthe dog ran away\tthe dog ran away\n"
             b"3\ta b c d\ta b c e\ta b c d\n")
-    table = read_table(data, "t.tsv")
-    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B")]
-    config = MeteorConfig(stages=("exact",), bleu_smoothing="method1")
-    rows = compare_systems(systems, config, ("A", "B"), resamples=20, trials=20).pair_rows(0, 1)
+    rows = _compare_a_and_b(data, MeteorConfig(stages=("exact",), bleu_smoothing="method1")).pair_rows(0, 1)
     assert [r["line"] for r in rows] == [4, 3]
     line4 = rows[0]
     expected_b = sentence_bleu(["a b c d".split()], "a b c e".split(), smoothing_function=SmoothingFunction().method1)
