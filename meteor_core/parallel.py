@@ -149,6 +149,7 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
         initializer, initargs = _init_worker, (scorer.config, scorer.synonym_tables)
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=initializer,
                                initargs=initargs)
+    watch = _Watch(pool)
     try:
         pending: deque = deque()  # (future, bytes)
         iterator = iter(items)
@@ -166,11 +167,81 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
                                or not chunk or (ready is not None and not ready())):
                 future, weight = pending.popleft()
                 in_flight -= weight
-                yield future.result()
+                yield watch.result(future)
             if not chunk:
                 return
     finally:
+        if watch.stuck:
+            watch.unblock()
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: How often a caller waiting for a result looks for a worker that died unnoticed (_Watch).
+WATCH_SECONDS = 1.0
+
+
+class _Watch:
+    """A pool's results, watched for a worker that died without the pool noticing.
+
+    A worker killed while it sends its result (SIGTERM or SIGKILL to it alone, the OOM killer)
+    leaves half a message in the result pipe: the pool's manager thread then waits for the rest
+    forever, the other workers wait for the send lock the dead one held, and batch hung (1 in
+    40 kills in a stress run; CPython 3.11's ProcessPoolExecutor). Otherwise a pool notices a
+    death within milliseconds, so one that has not after WATCH_SECONDS more is stuck: the
+    caller gets the BrokenProcessPool the pool would have given, and unblock() lets the pool
+    shut down. Reads the pool's private `_processes` and `_result_queue` (stable since 3.2);
+    without them there is no watch, as before."""
+
+    def __init__(self, pool: ProcessPoolExecutor):
+        self.pool = pool
+        self.stuck = False
+
+    def result(self, future):
+        dead_since = None
+        while True:
+            try:
+                return future.result(timeout=WATCH_SECONDS)
+            except TimeoutError:  # concurrent.futures.TimeoutError is this builtin since 3.11
+                pass
+            if not self._a_worker_ended():
+                dead_since = None
+            elif dead_since is None:
+                dead_since = time.monotonic()
+            elif time.monotonic() - dead_since >= WATCH_SECONDS:
+                from concurrent.futures.process import BrokenProcessPool
+
+                self.stuck = True
+                raise BrokenProcessPool("a worker process ended while sending its results")
+
+    def _processes(self) -> list:
+        return list((getattr(self.pool, "_processes", None) or {}).values())
+
+    def _a_worker_ended(self) -> bool:
+        """A worker's sentinel is ready (nothing is reaped or waited for)."""
+        from multiprocessing.connection import wait
+
+        try:
+            sentinels = [process.sentinel for process in self._processes()]
+        except ValueError:  # a process object already closed: the pool is shutting down
+            return False
+        return bool(sentinels) and bool(wait(sentinels, timeout=0))
+
+    def unblock(self) -> None:
+        """End the workers still there (one may wait forever for the lock the dead one held),
+        then close this process's copy of the result pipe's write end: the manager's read of
+        the half message ends (end of file) and the pool breaks as for any dead worker. Without
+        it, shutdown, and the interpreter's exit after it, waited forever."""
+        for process in self._processes():
+            try:
+                process.kill()
+            except (OSError, ValueError, AttributeError):  # already gone, or closed
+                pass
+        writer = getattr(getattr(self.pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            try:
+                writer.close()
+            except OSError:
+                pass
 
 
 def score_or_error(scorer, pair):

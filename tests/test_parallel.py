@@ -378,6 +378,54 @@ def test_a_worker_killed_alone_gives_one_clear_error(tmp_path):
     assert "terminated" not in message
 
 
+_DIES_WHILE_SENDING = r"""
+import os, struct, sys, time
+from meteor_core import parallel
+
+def dies_while_sending(scorer, item):
+    # In a worker: take the result pipe's send lock, write the start of a message, and end,
+    # as a worker killed in the middle of sending its results does.
+    if item != "die":
+        return item
+    time.sleep(0.2)  # the other worker's results are under way
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:
+        frame = frame.f_back
+    queue = frame.f_locals["result_queue"]
+    queue._wlock.acquire()
+    os.write(queue._writer.fileno(), struct.pack("!i", 1 << 20) + b"half")
+    os._exit(1)
+
+assert parallel._start_method() == "fork"
+items = ["a"] * 20 + ["die"] + ["b"] * 200
+try:
+    for chunk in parallel.map_ordered(None, dies_while_sending, items, workers=2, chunk_size=1):
+        pass
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_worker_that_dies_while_sending_its_results_breaks_the_pool_instead_of_hanging(tmp_path):
+    """The full suite hung once in test_a_worker_killed_alone_gives_one_clear_error (180 s),
+    then 1 of 40 kills in a stress run: the worker died in the middle of sending its results,
+    and CPython's pool waited for the rest of the message forever. Here the worker dies there
+    on purpose: the caller gets BrokenProcessPool and the process exits."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "dies.py"
+    script.write_text(_DIES_WHILE_SENDING)
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "BrokenProcessPool a worker process ended while sending its results"
+
+
 @pytest.mark.parametrize("command, said", [("batch", "the lines written so far are whole"),
                                            ("corpus", "no report was written"), ("compare", "no report was written")])
 def test_a_dead_worker_message_says_what_was_written(command, said, capsys):
