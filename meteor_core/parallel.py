@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout  # the builtin from 3.11, its own class before
 from itertools import islice
 from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
@@ -201,7 +202,7 @@ class _Watch:
         while True:
             try:
                 return future.result(timeout=WATCH_SECONDS)
-            except TimeoutError:  # concurrent.futures.TimeoutError is this builtin since 3.11
+            except FutureTimeout:
                 pass
             if not self._a_worker_ended():
                 dead_since = None
