@@ -174,7 +174,7 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
     finally:
         if watch.stuck:
             watch.unblock()
-        pool.shutdown(wait=True, cancel_futures=True)
+        watch.shut_down()
 
 
 #: How often a caller waiting for a result looks for a worker that died unnoticed (_Watch).
@@ -226,6 +226,40 @@ class _Watch:
         except ValueError:  # a process object already closed: the pool is shutting down
             return False
         return bool(sentinels) and bool(wait(sentinels, timeout=0))
+
+    def shut_down(self) -> None:
+        """pool.shutdown(wait=True), except that workers left waiting forever are ended. A worker
+        killed while it waited for a task held the task pipe's read lock: the other worker then
+        waits for that lock forever, never reads the pool's "stop", and shutdown waited for it
+        forever (9 of 25 kills in a stress run with the input closed right after). Once some
+        worker has ended and another is still there WATCH_SECONDS later, the rest are ended too:
+        by now every result the caller wanted has been taken, or the run is being abandoned."""
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        processes = self._processes()
+        self.pool.shutdown(wait=manager is None, cancel_futures=True)
+        if manager is None:
+            return
+        from multiprocessing.connection import wait
+
+        ended_since = None
+        while True:
+            manager.join(WATCH_SECONDS)
+            if not manager.is_alive():
+                return
+            try:
+                ended = wait([process.sentinel for process in processes], timeout=0)
+            except (ValueError, OSError):  # closed by the pool meanwhile: it is finishing
+                continue
+            if not ended:
+                continue
+            if ended_since is None:
+                ended_since = time.monotonic()
+            elif time.monotonic() - ended_since >= WATCH_SECONDS:
+                for process in processes:
+                    try:
+                        process.kill()
+                    except (OSError, ValueError, AttributeError):
+                        pass
 
     def unblock(self) -> None:
         """End the workers still there (one may wait forever for the lock the dead one held),

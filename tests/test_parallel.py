@@ -426,6 +426,42 @@ def test_a_worker_that_dies_while_sending_its_results_breaks_the_pool_instead_of
     assert done.stdout.strip() == "BrokenProcessPool a worker process ended while sending its results"
 
 
+def _sleep_forever():
+    import time
+
+    time.sleep(3600)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_shutdown_ends_a_worker_left_waiting_after_another_ended():
+    """A stress run hung in shutdown 9 times in 25: a worker killed while it held the task
+    pipe's read lock left the other waiting for that lock forever, and the pool's manager
+    waited for that worker. The pool's internals are stood in for here: a manager that joins
+    its workers, one worker that has ended, one that never will."""
+    import multiprocessing
+    import threading
+
+    context = multiprocessing.get_context("fork")
+    ended, stuck = context.Process(target=int), context.Process(target=_sleep_forever)
+    ended.start(), stuck.start()
+    ended.join()
+
+    class Pool:
+        _processes = {ended.pid: ended, stuck.pid: stuck}
+        _executor_manager_thread = threading.Thread(target=lambda: [p.join() for p in (ended, stuck)], daemon=True)
+
+        def shutdown(self, wait, cancel_futures):
+            assert wait is False and cancel_futures
+
+    pool = Pool()
+    pool._executor_manager_thread.start()
+    closing = threading.Thread(target=parallel._Watch(pool).shut_down, daemon=True)
+    closing.start()
+    closing.join(120)  # a liveness bound: without the watch it never returns
+    assert not closing.is_alive()
+    assert not stuck.is_alive() and stuck.exitcode == -9
+
+
 @pytest.mark.parametrize("command, said", [("batch", "the lines written so far are whole"),
                                            ("corpus", "no report was written"), ("compare", "no report was written")])
 def test_a_dead_worker_message_says_what_was_written(command, said, capsys):
