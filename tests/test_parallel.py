@@ -442,7 +442,7 @@ def test_shutdown_ends_a_worker_left_waiting_after_another_ended():
     import threading
 
     context = multiprocessing.get_context("fork")
-    ended, stuck = context.Process(target=int), context.Process(target=_sleep_forever)
+    ended, stuck = context.Process(target=int, daemon=True), context.Process(target=_sleep_forever, daemon=True)
     ended.start(), stuck.start()
     ended.join()
 
