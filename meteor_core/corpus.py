@@ -150,7 +150,23 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[Opt
 
 def _skipped_rows(data: CorpusInput, skipped) -> tuple[RowProblem, ...]:
     """The segments the scorer refused, with the file and line each came from."""
-    return tuple(RowProblem(data.source or "input", data.lines[s.index], s.reason) for s in skipped)
+    return tuple(RowProblem(_file_of_reason(data, s.index, s.reason), data.lines[s.index], s.reason)
+                 for s in skipped)
+
+
+def _file_of_reason(data: CorpusInput, index: int, reason: str) -> str:
+    """The file a refusal is about: with plain-text input, a reason about a reference names
+    its reference file (references.reference_field: "reference ..." for one, "reference N
+    ..." for several), not the candidate file (a tester saw an empty reference line listed
+    under the candidates' file)."""
+    if data.reference_files and reason.startswith("reference"):
+        files = data.reference_files[index]
+        number = reason.split(" ", 2)[1]
+        if number.isdigit() and 1 <= int(number) <= len(files):
+            return files[int(number) - 1]
+        if len(files) == 1:
+            return files[0]
+    return data.source or "input"
 
 
 def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,

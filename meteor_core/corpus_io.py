@@ -81,6 +81,9 @@ class CorpusInput:
     human_source: str = ""  # where human scores come from ("the 'human' column"); "" when none
     # Empty reference cells beside a non-empty one: left out, segment scored against the others.
     reference_notes: tuple[RowProblem, ...] = ()
+    # Plain-text input: the file each of a segment's references came from, so that a reference
+    # the scorer refuses is listed under its own file (a table's row is all in one file).
+    reference_files: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self):
         if not self.lines:  # built by hand (tests, library use): lines are positions 1..n
@@ -360,6 +363,18 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                        reference_notes=tuple(reference_notes))
 
 
+def _blank_tail_hint(*files: tuple[str, list[str]]) -> str:
+    """For files whose line counts differ: when the longer one's extra lines are all empty at
+    its end (an editor's blank lines), say so; a tester saw only the counts and could not tell."""
+    (short_name, short), (long_name, long) = sorted(files, key=lambda f: len(f[1]))
+    extra = long[len(short):]
+    if any(line.strip() for line in extra):
+        return ""
+    if len(extra) == 1:
+        return f"; the last line of {long_name} is empty: delete it if it is not a segment"
+    return f"; the last {len(extra):,} lines of {long_name} are empty: delete them if they are not segments"
+
+
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
     """Plain-text files, one segment per line, same number of lines in every file."""
     cand_name, cand_data = candidates
@@ -370,19 +385,24 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
     for name, data in references:
         lines = read_lines(data, name)
         if len(lines) != len(cand_lines):
-            raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has {len(lines)}")
+            raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has "
+                                   f"{len(lines)}" + _blank_tail_hint((cand_name, cand_lines), (name, lines)))
         ref_lines.append(lines)
     n = len(cand_lines)
     names = [name for name, _ in references]
-    refs, notes = [], []
+    refs, files, notes = [], [], []
     for k in range(n):
-        kept, note = _without_empty_references([lines[k] for lines in ref_lines], names)
+        segment_refs = [lines[k] for lines in ref_lines]
+        kept, note = _without_empty_references(segment_refs, names)
         refs.append(tuple(kept))
+        files.append(tuple(names) if len(kept) == len(names) else
+                     tuple(name for name, text in zip(names, segment_refs) if text.strip()))
         if note:
             notes.append(RowProblem(cand_name, k + 1, note))
     return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines), tuple(refs),
                        lines=tuple(range(1, n + 1)), source=cand_name, data_lines=n,
-                       id_source=f"line number in {cand_name}", reference_notes=tuple(notes))
+                       id_source=f"line number in {cand_name}", reference_notes=tuple(notes),
+                       reference_files=tuple(files))
 
 
 def load_file(path: str) -> bytes:

@@ -144,8 +144,16 @@ def test_candidate_column_cannot_be_a_reference():
 
 
 def test_parallel_files_length_mismatch():
-    with pytest.raises(MeteorInputError, match="hyp.txt has 2 lines, ref.txt has 1"):
+    with pytest.raises(MeteorInputError, match="hyp.txt has 2 lines, ref.txt has 1$"):
         corpus_from_parallel(("hyp.txt", b"a\nb\n"), [("ref.txt", b"a\n")])
+    # Extra lines that are all empty, at the end of the longer file: said (a tester saw only 202 vs 200)
+    with pytest.raises(MeteorInputError, match="hyp.txt has 4 lines, ref.txt has 2; the last 2 lines of hyp.txt are "
+                                               "empty: delete them if they are not segments$"):
+        corpus_from_parallel(("hyp.txt", b"a\n\n\n \n"), [("ref.txt", b"a\n\n")])
+    with pytest.raises(MeteorInputError, match="; the last line of ref.txt is empty: delete it if it is not a segment$"):
+        corpus_from_parallel(("hyp.txt", b"a\n"), [("ref.txt", b"a\n\n")])
+    with pytest.raises(MeteorInputError, match="hyp.txt has 3 lines, ref.txt has 1$"):  # not all empty
+        corpus_from_parallel(("hyp.txt", b"a\n\nb\n"), [("ref.txt", b"a\n")])
     corpus = corpus_from_parallel(("hyp.txt", b"a b\nc\n"), [("r1.txt", b"a b\nc\n"), ("r2.txt", b"x\ny\n")])
     assert corpus.references == (("a b", "x"), ("c", "y"))
 
@@ -601,3 +609,22 @@ def test_an_unclosed_quote_in_a_csv_is_named_as_such():
     table = read_table(b'id,candidate,reference\na,"the cat\nsat",the cat sat\nb,a dog\n', "q.csv")
     assert table.rows[0]["candidate"] == "the cat\nsat"  # a quoted line break is fine
     assert [(p.line, p.message) for p in table.problems] == [(4, "2 fields, the header has 3")]
+
+
+def test_a_refused_reference_is_listed_under_its_own_file():
+    """A tester: an empty line in the reference file was listed as "cand.txt, line 3: reference
+    is empty". Each refusal names the file it is about: the candidate file, the one reference
+    file, or with several the file of the reference the reason numbers (after blank ones left
+    out)."""
+    one = analyze_corpus(corpus_from_parallel(("cand.txt", b"a b\n\nc d\n"), [("ref.txt", b"a b\nc\n\n")]), EXACT)
+    assert [str(p) for p in one.unscored] == [
+        "cand.txt, line 2: candidate is empty (no tokens after tokenization)",
+        "ref.txt, line 3: reference is empty (no tokens after tokenization)"]
+    # line 1: both reference lines blank (kept, so the scorer says why: reference 1, r1.txt);
+    # line 2: r1.txt's blank line left out, then r2.txt's "!" has no tokens when punctuation is
+    # dropped: the scorer's "reference 1" is r2.txt
+    several = analyze_corpus(corpus_from_parallel(("c.txt", b"a b\na b\nx\n"),
+                                                  [("r1.txt", b" \n\nx\n"), ("r2.txt", b"\n!\nx\n")]),
+                             EXACT.with_changes(drop_punctuation=True))
+    assert [(p.file, p.line, p.message.split(" is ")[0]) for p in several.unscored] == [
+        ("r1.txt", 1, "reference 1"), ("r2.txt", 2, "reference")]
