@@ -44,6 +44,12 @@ if analysis is not None:
                          + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
                             "the files, including those METEOR could not score"
                             if analysis.sacrebleu_counts_unscored else ""))
+    if analysis.sacrebleu and analysis.sacrebleu_counts_unscored:
+        # On the page, not only in the metric's tooltip: a sacreBLEU of 1.93 beside a BLEU of
+        # 0.36 (one 300,000-character line not scored) looked like a bug to a tester.
+        st.caption(f"sacreBLEU is over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the "
+                   f"files, including the {len(analysis.unscored):,} not scored here; the other numbers are over "
+                   f"the {len(analysis.corpus.segments):,} scored.")
     st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
                "a different number. Matches by stage: "

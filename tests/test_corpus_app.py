@@ -384,3 +384,19 @@ def test_the_segment_link_keeps_a_reference_with_a_line_break_whole():
     corpus_score = _segments_table(at)["meteor"].iloc[0]
     assert _meteor_row_of_link(query).count(f"**{corpus_score:.4f}**") == 1
     assert f"{corpus_score:.4f}" == "0.5791"
+
+
+def test_sacrebleu_over_more_segments_than_the_rest_is_said_on_the_page():
+    """A tester: sacreBLEU 1.93 beside corpus BLEU 0.36 (one huge line not scored, which
+    sacreBLEU still counts), explained only in the metric's tooltip."""
+    import sacrebleu
+
+    table = GOOD + b"s5\t\tthe cat\t50\n"  # an empty candidate: not scored by METEOR, read by sacreBLEU
+    at = _upload(_page("corpus_explorer.py"), "five.tsv", table)
+    rows = [line.split("\t") for line in table.decode().splitlines()[1:]]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["sacreBLEU"] == f"{sacrebleu.corpus_bleu([r[1] for r in rows], [[r[2] for r in rows]]).score:.2f}"
+    assert ("sacreBLEU is over all 5 segments read, as sacreBLEU scores the files, including the 1 not scored here; "
+            "the other numbers are over the 4 scored.") in [html.unescape(c.value) for c in at.caption]
+    at = _upload(at, "four.tsv", GOOD)
+    assert not any(c.value.startswith("sacreBLEU is over") for c in at.caption)
