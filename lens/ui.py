@@ -315,6 +315,15 @@ def _english_only_mode_yields(note: str) -> None:
 _YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "zero_pen": "No penalty for one chunk"}
 
 
+ZERO_PENALTY_LABEL = "No penalty when everything matches in one chunk (METEOR 1.5)"
+
+
+def _zero_penalty_applies(mode: str) -> bool:
+    """Whether the single-chunk rule is in effect: the setting in paper mode; METEOR 1.5 always
+    applies it and nltk never does."""
+    return bool(_v("zero_pen")) if mode in STAGE_CHOICE_MODES else mode == "meteor15"
+
+
 def _shown_setting(value) -> str:
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
@@ -580,13 +589,22 @@ def _sidebar(segment_page: bool) -> None:
                 with column:
                     _widget(st.number_input, name, name, on_change=partial(_change_parameter, name),
                             step=0.05 if name != "beta" else 0.5, format="%g")
-            _widget(st.checkbox, "No penalty when everything matches in one chunk (METEOR 1.5)", "zero_pen")
+            if mode in STAGE_CHOICE_MODES:
+                _widget(st.checkbox, ZERO_PENALTY_LABEL, "zero_pen")
+            else:
+                # Each other mode has its tool's rule, whatever the box said: METEOR 1.5 always
+                # applies it, nltk never. An unticked box in METEOR 1.5 mode read as "rule off"
+                # (a tester), and ticking it there changed nothing but the setting paper mode gets.
+                st.session_state["w_zero_pen_fixed"] = mode == "meteor15"
+                st.checkbox(ZERO_PENALTY_LABEL, key="w_zero_pen_fixed", disabled=True,
+                            help="METEOR 1.5 always applies this rule (the jar's own)." if mode == "meteor15" else
+                            "nltk's meteor_score charges the penalty for one chunk too.")
             _widget(st.selectbox, "BLEU smoothing", "smoothing", options=list(SMOOTHING_METHODS))
         else:
             st.caption(f"tokenizer {_v('tok')} · case {'kept' if _v('keep_case') else 'lowercased'} · "
                        f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
                        + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
-                       + (" · no penalty for one chunk" if _v("zero_pen") else "")
+                       + (" · no penalty for one chunk" if _zero_penalty_applies(mode) else "")
                        + f" · BLEU smoothing {_v('smoothing')}")
         own = default_params(mode)
         values = (float(_v("alpha")), float(_v("beta")), float(_v("gamma")))

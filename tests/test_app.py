@@ -903,3 +903,24 @@ def test_meteor15_breakdown_with_nothing_matched_divides_by_nothing(meteor15_dat
     assert not any("/ 0.0000 +" in str(row[3]) or "(0 + 0)" in str(row[3]) for row in rows.values())
     matched = Scorer(MeteorConfig(mode="meteor15")).score("the cat sat", ["the cat sat on the mat"]).best
     assert meteor15_breakdown_rows(matched)[1][6][3].startswith("1 / ((1 − α) / P + α / R) = 1 / (0.15 / ")
+
+
+def test_the_single_chunk_box_shows_each_modes_own_rule(wordnet_reader):
+    """A tester: in METEOR 1.5 mode the box "No penalty when everything matches in one chunk"
+    was unticked while the mode applies the rule (1.0000 for identical sentences), and ticking
+    it changed only what paper mode got later. Other modes now show their tool's rule, fixed."""
+    at = _app(cand="the cat sat on the mat", ref="the cat sat on the mat", mode="meteor15")
+    at.sidebar.toggle(key="w_show_options").set_value(True).run()
+    box = at.checkbox(key="w_zero_pen_fixed")
+    assert box.value is True and box.disabled
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    box = at.checkbox(key="w_zero_pen_fixed")
+    assert box.value is False and box.disabled
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert not at.checkbox(key="w_zero_pen").disabled and at.checkbox(key="w_zero_pen").value is False
+    assert at.query_params["zero_pen"] == "false"
+    # Collapsed, the settings line says the rule is in effect exactly where it is
+    at.sidebar.toggle(key="w_show_options").set_value(False).run()
+    assert not any("no penalty for one chunk" in c.value for c in at.sidebar.caption)
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    assert any("no penalty for one chunk" in c.value for c in at.sidebar.caption)
