@@ -169,5 +169,9 @@ if comparison is not None:
                        json.dumps(comparison.to_dict(), ensure_ascii=False, indent=1, default=str),
                        file_name="meteor-comparison.json", mime="application/json")
     if name_a != name_b:
-        e2.download_button("Per-segment deltas (CSV)", rows_to_csv(comparison.pair_rows(a, b)),
-                           file_name="meteor-comparison-segments.csv", mime="text/csv")
+        # All segments whatever the filter shows (a tester expected the 181 shown, got 1,984):
+        # said in the label; the disagree column lets a spreadsheet filter the same way.
+        e2.download_button("Per-segment deltas, all segments (CSV)", rows_to_csv(comparison.pair_rows(a, b)),
+                           file_name="meteor-comparison-segments.csv", mime="text/csv",
+                           help="Every segment, not only those the filter above shows; the disagree column marks "
+                                "those where METEOR and BLEU move in opposite directions.")

@@ -498,9 +498,11 @@ def segment_column_order(frame: pd.DataFrame) -> list[str]:
 def downloads(rows: list[dict], summary: dict, prefix: str) -> None:
     c1, c2, c3 = st.columns(3)
     c1.download_button("Segments (CSV)", rows_to_csv(rows), file_name=f"{prefix}-segments.csv", mime="text/csv",
-                       help="Full precision; cells that a spreadsheet would run as a formula start with '")
+                       help="Every segment scored, not only those the filter shows; full precision; cells that a "
+                            "spreadsheet would run as a formula start with '")
     c2.download_button("Segments (JSON)", json.dumps(rows, ensure_ascii=False, default=str),
-                       file_name=f"{prefix}-segments.json", mime="application/json")
+                       file_name=f"{prefix}-segments.json", mime="application/json",
+                       help="Every segment scored, not only those the filter shows")
     c3.download_button("Summary (JSON)", json.dumps(summary, ensure_ascii=False, indent=1, default=str),
                        file_name=f"{prefix}-summary.json", mime="application/json")
 
