@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
 from .references import without_blank
@@ -419,6 +419,20 @@ def load_file(path: str) -> bytes:
         raise MeteorInputError(f"{path}: {error.strerror}") from None
 
 
+def files_read_once() -> Callable[[str], bytes]:
+    """load_file, reading each path once: several systems read the same references (or one
+    table), and a pipe (/dev/stdin, <(...)) gives its data once; the second system's read
+    found it empty ("line counts differ: ... /dev/stdin has 0": a tester)."""
+    read: dict[str, bytes] = {}
+
+    def load(path: str) -> bytes:
+        if path not in read:
+            read[path] = load_file(path)
+        return read[path]
+
+    return load
+
+
 #: Column names taken for a role nobody chose, in this order: the app's defaults and the CLI's,
 #: so one table gets the same ids and human scores in both. A name matches a word when it is
 #: that word, alone or followed by a separator or a digit ("id", "seg_id", "da-z", "human2"),
@@ -455,19 +469,22 @@ def reference_columns_of(columns: Sequence[str]) -> list[str]:
 
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
-                      human_column: Optional[str] = None, guess_human: bool = True) -> CorpusInput:
+                      human_column: Optional[str] = None, guess_human: bool = True,
+                      load: Optional[Callable[[str], bytes]] = None) -> CorpusInput:
     """The CLI's entry: paths in, CorpusInput out (I/O at the edge). A table's id column, and
     with `guess_human` its human-score column, are guessed as the app guesses them when not
     given (before, the CLI used line numbers and no human scores where the app used the
-    table's 'id' and 'human' columns: a tester)."""
+    table's 'id' and 'human' columns: a tester). `load`: path -> bytes (default load_file;
+    several systems share files_read_once)."""
+    load = load or load_file
     if format_of(candidates) == "txt":
         given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
                                           ("--id-column", id_column), ("--human-column", human_column)) if value]
         if given:
             raise MeteorInputError(f"{', '.join(given)}: {candidates} is plain text (one segment per line, the id is the "
                                    "line number); column options apply to TSV, CSV and JSONL tables")
-        return corpus_from_parallel((candidates, load_file(candidates)), [(r, load_file(r)) for r in references])
-    table = read_table(load_file(candidates), candidates)
+        return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references])
+    table = read_table(load(candidates), candidates)
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")

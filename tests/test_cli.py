@@ -515,3 +515,54 @@ def test_an_empty_reference_line_is_noted_once_by_corpus_and_compare(tmp_path, c
     assert rows["corpus"]["empty_references_left_out"] == [f"{tmp_path / 'A.txt'}, {note}"]
     code, out, err = run(capsys, "compare", *refs, "--candidates", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"))
     assert code == 0 and [line for line in err.splitlines() if line.startswith("note:")] == [f"note: {note}"]
+
+
+@pytest.mark.parametrize("writes_after", [True, False])
+def test_ctrl_c_lost_inside_a_del_still_interrupts(monkeypatch, capsys, writes_after):
+    """A tester: Ctrl-C in batch's first second was lost 3 times in 40 (the KeyboardInterrupt
+    was raised inside the regex package's __del__, where Python discards it): all 5,000 lines
+    written, exit 0. The lost interrupt now stops the next write, or ends the run with it."""
+    import signal
+
+    from meteor_core import cli
+
+    class Collected:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)  # its KeyboardInterrupt is raised here, and lost
+
+    def command(args):
+        Collected()  # made and dropped: __del__ runs now
+        if writes_after:
+            cli._write_lines(sys.stdout, "a line\n")
+        return 0
+
+    lost = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: lost.append(unraisable.exc_type))
+    monkeypatch.setattr(cli, "_cmd_presets", command)
+    assert main(["presets"]) == 130
+    assert lost == [KeyboardInterrupt]  # Python discarded it, as in the tester's run
+    assert capsys.readouterr() == ("", "interrupted\n")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+
+
+def test_compare_reads_references_from_a_pipe(tmp_path):
+    """A tester: `compare --references /dev/stdin` (or <(...)) read the pipe once per system,
+    so the second system found it empty: "line counts differ: ... /dev/stdin has 0". Each
+    file is now read once; the result equals the one from a regular file."""
+    root = Path(__file__).resolve().parents[1]
+    refs = "the cat sat on the mat\na dog barked\nhello there\n"
+    (tmp_path / "ref.txt").write_text(refs, encoding="utf-8")
+    (tmp_path / "a.txt").write_text("the cat sat on a mat\nthe dog barked\nhello\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("a cat sat on mat\ndog barked\nhello there\n", encoding="utf-8")
+
+    def compare(*args, stdin=""):
+        return subprocess.run([sys.executable, "-m", "meteor_core", "compare", "--json", "--workers", "1", *args],
+                              input=stdin, capture_output=True, text=True, cwd=root, timeout=300)
+
+    from_file = compare("--candidates", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                        "--references", str(tmp_path / "ref.txt"))
+    from_pipe = compare("--candidates", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                        "--references", "/dev/stdin", stdin=refs)
+    assert from_file.returncode == 0 and from_pipe.returncode == 0, from_pipe.stderr
+    ranking = [(s["system"], s["corpus_meteor"]) for s in json.loads(from_file.stdout)["systems"]]
+    assert [(s["system"], s["corpus_meteor"]) for s in json.loads(from_pipe.stdout)["systems"]] == ranking
