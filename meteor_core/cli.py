@@ -331,6 +331,8 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 def _cmd_batch(args) -> int:
     from .parallel import map_ordered, resolve_workers
 
+    if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
+        raise MeteorInputError("standard input is closed; batch reads its JSON lines from it")
     workers = resolve_workers(args.workers)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
@@ -694,12 +696,30 @@ def _utf8_output() -> None:
 #: Options whose value is a number: a negative one may follow as its own word.
 _NUMBER_OPTIONS = ("--alpha", "--beta", "--gamma", "--delta", "--node-budget", "--workers", "--resamples", "--trials",
                    "--seed")
+#: Options whose value is text, which may start with "-" ("-LRB-", "-5 degrees").
+_TEXT_OPTIONS = ("--candidate", "--reference")
 
 
-def _join_negative_numbers(argv: Sequence[str]) -> list[str]:
-    """`--beta -inf` as `--beta=-inf`: argparse reads a word starting with "-" as an option
-    unless it looks like a plain negative number, so "-inf" or "-1e3" ended in "expected one
-    argument" instead of the parameter's own message (a tester)."""
+def _option_strings(parser: argparse.ArgumentParser) -> frozenset[str]:
+    """Every option string of the parser and its subcommands."""
+    found = set(parser._option_string_actions)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _option_strings(sub)
+    return frozenset(found)
+
+
+def _join_dash_values(argv: Sequence[str], options: frozenset[str] = frozenset()) -> list[str]:
+    """`--beta -inf` as `--beta=-inf`, and `--candidate -LRB-` as `--candidate=-LRB-`: argparse
+    reads a word starting with "-" as an option unless it looks like a plain negative number,
+    so both ended in "expected one argument" (testers). A text value is joined only when it is
+    not one of `options` (or an abbreviation of one): `--candidate --reference x` still says
+    the candidate is missing."""
+    def is_option(word: str) -> bool:
+        name = word.split("=", 1)[0]
+        return name in options or (name.startswith("--") and any(o.startswith(name) for o in options))
+
     argv = list(argv)
     joined: list[str] = []
     at = 0
@@ -707,13 +727,32 @@ def _join_negative_numbers(argv: Sequence[str]) -> list[str]:
         word = argv[at]
         if word == "--":  # the rest is not options
             return joined + argv[at:]
-        if word in _NUMBER_OPTIONS and at + 1 < len(argv) and argv[at + 1].startswith("-") and _is_number(argv[at + 1]):
-            joined.append(f"{word}={argv[at + 1]}")
+        value = argv[at + 1] if at + 1 < len(argv) else ""
+        if value.startswith("-") and value != "--" and (
+                (word in _NUMBER_OPTIONS and _is_number(value)) or (word in _TEXT_OPTIONS and not is_option(value))):
+            joined.append(f"{word}={value}")
             at += 2
             continue
         joined.append(word)
         at += 1
     return joined
+
+
+def _as_utf8(argv: Sequence[str]) -> list[str]:
+    """Arguments as the UTF-8 they were typed in. Under a locale Python does not read as UTF-8
+    (LC_ALL=POSIX with PYTHONUTF8=0), "café" arrived as "caf" and two lone surrogates, and
+    was refused as "not valid Unicode text" (a tester); bytes that are not UTF-8 stay as they
+    are, for the tokenizer to refuse."""
+    out = []
+    for word in argv:
+        if not any("\udc80" <= character <= "\udcff" for character in word):  # read as typed
+            out.append(word)
+            continue
+        try:
+            out.append(word.encode(sys.getfilesystemencoding(), "surrogateescape").decode("utf-8"))
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            out.append(word)
+    return out
 
 
 def _is_number(text: str) -> bool:
@@ -726,7 +765,12 @@ def _is_number(text: str) -> bool:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser().parse_args(_join_negative_numbers(argv))
+    parser = build_parser()
+    args = parser.parse_args(_join_dash_values(_as_utf8(argv), _option_strings(parser)))
+    if sys.stdout is None:  # started with stdout closed (>&-): print() would drop every line silently
+        if sys.stderr is not None:
+            print("error: standard output is closed; give the command somewhere to write", file=sys.stderr)
+        return 2
     _utf8_output()
     # Signal handlers belong to the main thread; main() called from another thread (a test, an
     # embedding program) keeps the process's handler, whatever it is.

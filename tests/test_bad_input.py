@@ -3,6 +3,7 @@ import itertools
 import json
 import re
 import math
+import os
 
 import pytest
 
@@ -294,15 +295,72 @@ def test_negative_zero_is_zero_in_parameters_and_signatures(capsys):
 def test_a_negative_number_after_its_option_gets_the_parameters_own_message(capsys):
     """`--beta -inf` ended in argparse's "expected one argument" (it reads "-inf" as an
     option), while `--beta=-inf` gave the parameter's message. Both now give it."""
-    from meteor_core.cli import _join_negative_numbers, main
+    from meteor_core.cli import _join_dash_values, main
 
     for value, message in (("-inf", "beta must be a finite number, got -inf"), ("-1e3", "beta must be >= 0, got -1000.0")):
         assert main(["score", "--candidate", "a b", "--reference", "a b", "--beta", value]) == 2
         assert capsys.readouterr().err.strip() == f"error: {message}"
-    assert _join_negative_numbers(["--beta", "-inf", "--candidate", "-x", "--", "--alpha", "-1"]) == [
-        "--beta=-inf", "--candidate", "-x", "--", "--alpha", "-1"]  # text values and words after -- untouched
+    assert _join_dash_values(["--beta", "-inf", "--objective", "-x", "--", "--alpha", "-1"]) == [
+        "--beta=-inf", "--objective", "-x", "--", "--alpha", "-1"]  # other options and words after -- untouched
     for unchanged in (["--alpha", "--beta", "2"], ["--gamma"], ["--beta", "0.5"], ["--beta", "-x"]):
-        assert _join_negative_numbers(unchanged) == unchanged  # argparse says what is missing or wrong
+        assert _join_dash_values(unchanged) == unchanged  # argparse says what is missing or wrong
+
+
+def test_a_text_starting_with_a_dash_is_a_text(capsys):
+    """A tester: `--candidate "-LRB-"` (a Penn Treebank token) ended in argparse's "expected
+    one argument". A text value now follows its option as any other; an option where the text
+    should be still says the text is missing."""
+    import json
+
+    from meteor_core.cli import main
+
+    assert main(["score", "--json", "--candidate", "-LRB-", "--reference", "-LRB-", "--reference", "-"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    # "-", "LRB", "-" on both sides (the tokenizer splits punctuation): 3 of 3 in one chunk
+    assert result["candidate_tokens"] == ["-", "LRB", "-"]
+    assert result["score"] == pytest.approx(1 - 0.5 * (1 / 3) ** 3)
+    for missing in (["score", "--candidate", "--reference", "a"], ["score", "--candidate", "a", "--reference", "--ref", "b"]):
+        with pytest.raises(SystemExit):
+            main(missing)
+        assert "expected one argument" in capsys.readouterr().err
+
+
+def test_closed_standard_streams_get_a_message(tmp_path):
+    """A tester: `batch <&-` and `batch >&-` ended in AttributeError tracebacks, and `score >&-`
+    ended 0 with nothing written anywhere."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    line = b'{"candidate": "a b", "references": ["a b"]}\n'
+    for command, closed, message in (
+            (["score", "--candidate", "a", "--reference", "a"], "stdout", "error: standard output is closed; give the "
+                                                                          "command somewhere to write\n"),
+            (["batch", "--no-bleu"], "stdout", "error: standard output is closed; give the command somewhere to write\n"),
+            (["batch", "--no-bleu"], "stdin", "error: standard input is closed; batch reads its JSON lines from it\n")):
+        streams = {"input": line} if closed == "stdout" else {"stdout": subprocess.DEVNULL}
+        process = subprocess.run([sys.executable, "-m", "meteor_core", *command], cwd=root, timeout=300,
+                                 stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1 if closed == "stdout" else 0),
+                                 **streams)
+        assert (process.returncode, process.stderr.decode()) == (2, message), command
+
+
+def test_arguments_are_read_as_utf8_under_an_ascii_locale():
+    """A tester: under LC_ALL=POSIX with PYTHONUTF8=0, `--candidate café` arrived as two lone
+    surrogates and was refused as "not valid Unicode text"."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    environment = {**os.environ, "LC_ALL": "POSIX", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+    process = subprocess.run([sys.executable, "-m", "meteor_core", "score", "--json", "--candidate", "café au lait",
+                              "--reference", "café noir"], cwd=root, env=environment, capture_output=True, timeout=300)
+    assert process.returncode == 0, process.stderr
+    result = json.loads(process.stdout)
+    assert result["candidate_tokens"] == ["café", "au", "lait"] and result["matches"] == 1
 
 
 def test_library_misuse_gets_messages_that_name_the_mistake():
