@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional, Sequence
 from . import sacrebleu_view
 from .errors import MeteorInputError, MeteorParameterError
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
-                     number, parse_weights, resolve_params)
+                     number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
 from .scorer import Scorer
 from .stages import SynonymTable
@@ -58,6 +58,8 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
 
 def _scorer(args) -> Scorer:
     params = resolve_params(args.mode, args.preset, args.alpha, args.beta, args.gamma, args.delta)
+    if args.synonyms:
+        refuse_user_synonym_tables(args.mode)
     tables = [_synonym_table(path) for path in args.synonyms]
     stages = None
     if args.stages is not None:

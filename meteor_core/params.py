@@ -104,6 +104,17 @@ def default_stages(mode: str) -> tuple[str, ...]:
     return METEOR15_STAGES if mode == "meteor15" else BUILTIN_STAGES
 
 
+def refuse_user_synonym_tables(mode: str) -> None:
+    """User synonym tables are a paper-mode stage: the other modes' refusal, said before any
+    table is read (the CLI read the file first, and an empty one got "synonym table 'null'
+    has no groups" in nltk mode: a tester)."""
+    if mode == "nltk":
+        raise MeteorParameterError("nltk mode has no user synonym tables; use paper mode")
+    if mode == "meteor15":
+        raise MeteorParameterError("meteor15 mode uses the jar's own synonym files; user synonym tables "
+                                   "are a paper-mode stage")
+
+
 def default_weights(stages: Sequence[str]) -> tuple[float, ...]:
     """The jar's -m rule: the first len(stages) default weights, by position, padded with 0."""
     return tuple(METEOR15_WEIGHTS[k] if k < len(METEOR15_WEIGHTS) else 0.0 for k in range(len(stages)))

@@ -9,11 +9,11 @@ from operator import add, mul, ne, sub
 from typing import Callable, Optional, Sequence
 
 from .align import align_stages
-from .errors import MeteorInputError, MeteorParameterError
+from .errors import MeteorInputError
 from .formula import ZERO_STATS, MeteorStats, compute
 from .frozen import build, new_object, set_attribute
 from .nltk_mode import align_nltk
-from .params import MeteorConfig
+from .params import MeteorConfig, refuse_user_synonym_tables
 from .result import (ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, SkippedSegment,
                      StageSnapshot, StageStatus, nothing_scored)
 from .stages import Stage, SynonymTable, build_stages
@@ -50,8 +50,8 @@ class Scorer:
     def __init__(self, config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()):
         self.config = config or MeteorConfig()
         self.synonym_tables = tuple(synonym_tables)
-        if self.config.mode == "nltk" and self.synonym_tables:
-            raise MeteorParameterError("nltk mode has no user synonym tables; use paper mode")
+        if self.synonym_tables:
+            refuse_user_synonym_tables(self.config.mode)
         if self.config.mode == "paper":
             self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
                                                           self.synonym_tables, self.config.language)

@@ -291,12 +291,16 @@ class SynonymTable:
     groups: tuple[tuple[str, ...], ...]
 
     @classmethod
-    def from_text(cls, text: str, name: str = "user") -> "SynonymTable":
+    def from_text(cls, text: str, name: str = "user", source: str = "") -> "SynonymTable":
         """CSV or TSV, one group per row (two or more words: a pair is a group of two).
-        Blank lines and lines starting with # are skipped; a row of one word is an error. Words
-        are kept in their matching form (NFC, lowercase, no format characters), as tokens are
-        matched: a table written in NFD, or saved with a BOM (Excel's "CSV UTF-8"), matched
-        nothing in the word it touched (a tester)."""
+        Blank lines and lines starting with # are skipped; a row of one word is an error, and
+        so is an entry with a space: tokens never hold one, so "New York" or a quoted "big,
+        large" could never match (a tester's table was accepted and matched nothing there).
+        Words are kept in their matching form (NFC, lowercase, no format characters), as tokens
+        are matched: a table written in NFD, or saved with a BOM (Excel's "CSV UTF-8"), matched
+        nothing in the word it touched (a tester). `source`: how messages name the table (its
+        path; default its name)."""
+        where = f"synonym table {source or repr(name)}"
         text = text.removeprefix("\ufeff")
         sample = "\n".join(text.splitlines()[:5])
         delimiter = "\t" if "\t" in sample else ","
@@ -306,11 +310,14 @@ class SynonymTable:
             if not words or words[0].startswith("#"):
                 continue
             if len(words) < 2:
-                raise MeteorInputError(
-                    f"synonym table {name!r} line {number}: a row needs two or more words, got {row!r}")
+                raise MeteorInputError(f"{where} line {number}: a row needs two or more words, got {row!r}")
+            spaced = next((word for word in words if any(character.isspace() for character in word)), None)
+            if spaced is not None:
+                raise MeteorInputError(f"{where} line {number}: {spaced!r} is more than one word; entries are single "
+                                       "words (tokens never hold a space), one per cell")
             groups.append(words)
         if not groups:
-            raise MeteorInputError(f"synonym table {name!r} has no groups")
+            raise MeteorInputError(f"{where} has no groups")
         return cls(name, tuple(groups))
 
     @classmethod
@@ -322,7 +329,7 @@ class SynonymTable:
             raise MeteorInputError(f"synonym table {path}: not UTF-8 ({error})") from None
         except OSError as error:
             raise MeteorInputError(f"synonym table {path}: {error.strerror}") from None
-        return cls.from_text(text, name=path.stem)
+        return cls.from_text(text, name=path.stem, source=str(path))
 
     def stage(self) -> FeatureStage:
         index: dict[str, list[str]] = {}

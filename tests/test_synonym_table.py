@@ -29,6 +29,26 @@ def test_bad_tables():
         SynonymTable.from_text("a,b\nlonely\n", name="t")
     with pytest.raises(MeteorInputError, match="has no groups"):
         SynonymTable.from_text("# only a comment\n", name="t")
+    # A tester: entries with a space were accepted and could never match (tokens hold none)
+    with pytest.raises(MeteorInputError, match="synonym table 't' line 2: 'new york' is more than one word; entries "
+                                               "are single words"):
+        SynonymTable.from_text("cat,feline\nNew York,NYC\n", name="t")
+    with pytest.raises(MeteorInputError, match="line 1: 'big, large' is more than one word"):
+        SynonymTable.from_text('"big, large",huge\n', name="t")
+
+
+def test_a_bad_table_file_is_named_by_its_path_and_other_modes_refuse_before_reading(tmp_path, capsys):
+    """A tester: `--mode nltk --synonyms /dev/null` said "synonym table 'null' has no groups":
+    the file's stem, and not the real problem (nltk mode takes no table)."""
+    empty = tmp_path / "empty.csv"
+    empty.write_text("# nothing yet\n", encoding="utf-8")
+    with pytest.raises(MeteorInputError, match=f"^synonym table {empty} has no groups$"):
+        SynonymTable.from_file(empty)
+    for mode, message in (("nltk", "nltk mode has no user synonym tables; use paper mode"),
+                          ("meteor15", "meteor15 mode uses the jar's own synonym files; user synonym tables are a "
+                                       "paper-mode stage")):
+        assert main(["score", "--candidate", "a", "--reference", "a", "--mode", mode, "--synonyms", str(empty)]) == 2
+        assert capsys.readouterr().err == f"error: {message}\n"
 
 
 def test_cli_synonyms_file(tmp_path, capsys):

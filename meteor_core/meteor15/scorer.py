@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 from ..align import count_crossings
 from ..errors import MeteorInputError, MeteorParameterError
 from ..formula import MeteorBreakdown, MeteorStats
-from ..params import MeteorConfig
+from ..params import MeteorConfig, refuse_user_synonym_tables
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats, nothing_scored)
@@ -45,8 +45,7 @@ class Meteor15Scorer:
         if config.mode != "meteor15":
             raise MeteorParameterError(f"Meteor15Scorer needs mode meteor15, got {config.mode!r}")
         if tuple(synonym_tables):
-            raise MeteorParameterError("meteor15 mode uses the jar's own synonym files; user synonym tables "
-                                       "are a paper-mode stage")
+            refuse_user_synonym_tables(config.mode)
         self.config = config
         self.synonym_tables = ()
         self.data, self.data_status = data_module.load_data()
