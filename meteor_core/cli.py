@@ -331,11 +331,11 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 
 
 def _cmd_batch(args) -> int:
-    from .parallel import map_ordered, resolve_workers
+    from .parallel import map_ordered
 
     if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
         raise MeteorInputError("standard input is closed; batch reads its JSON lines from it")
-    workers = resolve_workers(args.workers)
+    workers = _workers(args)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
@@ -394,6 +394,21 @@ def _shown_id(value: str) -> str:
     return text if len(text) <= 24 else text[:23] + "…"
 
 
+def _workers(args) -> int:
+    """--workers resolved; more than the cores this process may use is allowed, with a note:
+    a tester's --workers 64 on 2 cores started 64 processes without a word."""
+    from .parallel import available_cores, resolve_workers
+
+    if args.workers is not None and args.workers < 0:  # the library's message speaks of None too
+        raise MeteorParameterError(f"--workers must be 0 (all cores) or a positive integer, got {args.workers}")
+    workers = resolve_workers(args.workers)
+    cores = available_cores()
+    if workers > cores:
+        print(f"note: {workers} workers on {cores} core{'s' if cores > 1 else ''}: more processes than cores do not "
+              "score faster, and each holds its own copy of the word data", file=sys.stderr)
+    return workers
+
+
 def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Optional[str] = None, load=None):
     from .corpus_io import read_corpus_files
 
@@ -404,14 +419,13 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
 
 def _cmd_corpus(args) -> int:
     from .corpus import analyze_corpus
-    from .parallel import resolve_workers
     from .report import segment_to_dict
 
     data = _corpus_input(args)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
-                              workers=resolve_workers(args.workers))
+                              workers=_workers(args))
     summary = analysis.summary()
     report, say = _report_buffer()
     if args.json or args.tsv:  # the table output says it on stdout, after the rows
@@ -477,7 +491,6 @@ def _system_names(paths: Sequence[str]) -> list[str]:
 def _cmd_compare(args) -> int:
     from .corpus import compare_systems
     from .corpus_io import files_read_once, format_of
-    from .parallel import resolve_workers
 
     load = files_read_once()
     if len(args.candidates) == 1 and format_of(args.candidates[0]) != "txt":
@@ -501,7 +514,7 @@ def _cmd_compare(args) -> int:
     _warn_unavailable_stages(scorer)
     comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
                                  resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
-                                 workers=resolve_workers(args.workers))
+                                 workers=_workers(args))
     for name, analysis in zip(comparison.names, comparison.analyses):
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:

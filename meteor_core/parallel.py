@@ -58,7 +58,7 @@ def resolve_workers(workers: Optional[int]) -> int:
     if workers is None or workers == 0:
         return available_cores()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-        raise MeteorParameterError(f"workers must be a positive integer (0 or None: all cores), got {workers!r}")
+        raise MeteorParameterError(f"workers must be a positive integer, or 0 or None for all cores, got {workers!r}")
     return workers
 
 

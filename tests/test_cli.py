@@ -566,3 +566,22 @@ def test_compare_reads_references_from_a_pipe(tmp_path):
     assert from_file.returncode == 0 and from_pipe.returncode == 0, from_pipe.stderr
     ranking = [(s["system"], s["corpus_meteor"]) for s in json.loads(from_file.stdout)["systems"]]
     assert [(s["system"], s["corpus_meteor"]) for s in json.loads(from_pipe.stdout)["systems"]] == ranking
+
+
+def test_workers_messages(tmp_path, capsys, monkeypatch):
+    """A tester: `--workers -1` said "positive integer (0 or None: all cores)" (None means
+    nothing on a command line), and `--workers 64` on 2 cores started 64 processes silently."""
+    from meteor_core import parallel
+
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"candidate": "a b", "references": ["a b"]}\n', encoding="utf-8")
+    for command in (["batch", "--workers", "-1"], ["corpus", "--candidates", str(source), "--workers", "-1"]):
+        assert main(command) == 2
+        assert capsys.readouterr().err == "error: --workers must be 0 (all cores) or a positive integer, got -1\n"
+    monkeypatch.setattr(parallel, "available_cores", lambda: 2)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(source.read_bytes())))
+    assert main(["batch", "--workers", "3", "--no-bleu"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["score"] == pytest.approx(1 - 0.5 / 8)  # 2 of 2 in one chunk
+    assert err == ("note: 3 workers on 2 cores: more processes than cores do not score faster, and each holds its "
+                   "own copy of the word data\n")
