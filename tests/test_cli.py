@@ -339,12 +339,6 @@ def test_corpus_uses_synonym_tables(tmp_path, capsys):
     assert json.loads(out)["corpus"]["matches_by_stage"] == {"exact": 1, "table:syn": 1}
 
 
-def test_bad_workers_is_a_clear_error(capsys, monkeypatch):
-    feed(monkeypatch, b"")
-    code, _, err = run(capsys, "batch", "--workers", "-1")
-    assert code == 2 and "workers must be a positive integer" in err
-
-
 def test_batch_json_error_message_reads_once(capsys, monkeypatch):
     """json's own message for a raw control character ends in "at": it was "...character at at column"."""
     feed(monkeypatch, b'{"candidate": "a\x01b", "references": ["a"]}\n{"candidate": "a" "b"}\n')
