@@ -300,6 +300,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                                "a system compared with its own reference column scores almost 1")
     ids, cands, refs, human, lines = [], [], [], [], []
     problems, human_notes, reference_notes = list(table.problems), [], []
+    rows_without_id = 0
     for row, line in zip(table.rows, table.lines):
         candidate = row.get(candidate_column)
         if not isinstance(candidate, str):
@@ -330,14 +331,21 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
             bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
         segment_refs, reference_note = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
-        seg_id = str(line)
+        seg_id, without_id = str(line), False
         if id_column:
             raw_id = row.get(id_column)
-            seg_id = raw_id if isinstance(raw_id, str) else ("" if raw_id is None else json.dumps(raw_id))
+            without_id = raw_id is None or (isinstance(raw_id, str) and not raw_id.strip())
+            if without_id:
+                # A row without an id (an empty cell, a JSONL null or no key) showed an empty id
+                # in every table and export (a tester): its line, marked as such.
+                seg_id = f"line {line}"
+            else:
+                seg_id = raw_id if isinstance(raw_id, str) else json.dumps(raw_id)
             bad = bad or (bad_text(seg_id) and f"{id_column!r} {bad_text(seg_id)}")
         if bad:
             problems.append(RowProblem(table.name, line, bad))
             continue
+        rows_without_id += without_id
         score = None
         if human_column:
             raw = row.get(human_column)
@@ -356,7 +364,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
                        tuple(problems), tuple(lines), table.name, table.data_lines,
-                       f"the {id_column!r} column" if id_column else
+                       f"the {id_column!r} column" + (f" ('line N' for the {rows_without_id:,} rows without one)"
+                                                      if rows_without_id else "") if id_column else
                        f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
                        human_notes=tuple(human_notes),
                        human_source=f"the {human_column!r} column" if human_column else "",

@@ -628,3 +628,21 @@ def test_a_refused_reference_is_listed_under_its_own_file():
                              EXACT.with_changes(drop_punctuation=True))
     assert [(p.file, p.line, p.message.split(" is ")[0]) for p in several.unscored] == [
         ("r1.txt", 1, "reference 1"), ("r2.txt", 2, "reference")]
+
+
+def test_a_row_without_an_id_is_named_by_its_line():
+    """A tester: JSONL lines with "id": null or no id key (beside lines that have one) showed
+    an empty id in the table, --tsv and --json. They are now "line N", and the id source says
+    how many rows that is; a TSV's blank id cell alike."""
+    jsonl = ('{"id": "a1", "candidate": "the cat", "reference": "the cat"}\n'
+             '{"id": null, "candidate": "a dog", "reference": "the dog"}\n'
+             '{"candidate": "hi", "reference": "hello"}\n'
+             '{"id": 7, "candidate": "yes", "reference": "yes"}\n').encode()
+    data = corpus_from_table(read_table(jsonl, "s.jsonl"), "candidate", ["reference"], "id")
+    assert data.ids == ("a1", "line 2", "line 3", "7")
+    assert data.id_source == "the 'id' column ('line N' for the 2 rows without one)"
+    tsv = corpus_from_table(read_table(b"id\tcandidate\treference\nx\ta\ta\n \tb\tb\n", "t.tsv"), "candidate",
+                            ["reference"], "id")
+    assert tsv.ids == ("x", "line 3") and tsv.id_source.endswith("('line N' for the 1 rows without one)")
+    assert corpus_from_table(read_table(b"id\tcandidate\treference\nx\ta\ta\n", "t.tsv"), "candidate", ["reference"],
+                             "id").id_source == "the 'id' column"
