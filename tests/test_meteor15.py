@@ -445,3 +445,14 @@ def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch):
     finally:
         monkeypatch.delenv("METEOR15_DATA")
         m15data.reset()
+
+
+def test_perfect_segments_at_corpus_level_paper_option_vs_the_jar(scorer):
+    """README: paper mode's single-chunk option is per segment, the corpus still sums every
+    chunk (1 - 0.5 * (2/6)^3 for two perfect 3-word segments); the jar's aggregate leaves a
+    perfect segment's chunk out (1.0). A tester asked which was meant."""
+    segments = ["a b c", "d e f"]
+    paper = Scorer(MeteorConfig(zero_penalty_single_chunk=True)).score_corpus(segments, [[s] for s in segments])
+    assert [s.score for s in paper.segments] == [1.0, 1.0]
+    assert paper.breakdown.score == pytest.approx(1 - 0.5 * (2 / 6) ** 3, abs=1e-15)
+    assert scorer.score_corpus(segments, [[s] for s in segments]).breakdown.score == 1.0
