@@ -17,9 +17,7 @@ if exploration is not None:
             ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.4f}", r.stats.matches,
              r.stats.chunks)
             for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="llrrr"))
-        shown = st.radio("Diagram for reference", list(range(len(result.per_reference))), horizontal=True,
-                         index=result.best_index,
-                         format_func=lambda k: f"{k + 1}" + (" (best)" if k == result.best_index else ""))
+        shown = ui.reference_choice(len(result.per_reference), result.best_index)
     else:
         shown = 0
     segment = result.per_reference[shown]
@@ -31,7 +29,7 @@ if exploration is not None:
     other_name = ui.MODE_LABELS[comparison.other_mode] if comparison is not None else ""
 
     st.subheader(f"Alignment — METEOR {segment.score:.4f}")
-    view = st.radio("View", ("diagram", "matrix"), horizontal=True, label_visibility="collapsed", key="w_view")
+    view = ui.view_choice()
     longest = max(len(segment.candidate_tokens), len(segment.reference_tokens))
     if view == "matrix" and longest > figures.MATRIX_MAX_TOKENS:
         st.info(f"The matrix is drawn for pairs of up to {figures.MATRIX_MAX_TOKENS} tokens a side; this one has "

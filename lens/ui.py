@@ -71,6 +71,10 @@ DEFAULTS: dict[str, str] = {
 #: Link parameters that are switches, written "true" / "false".
 SWITCHES = ("keep_case", "zero_pen")
 TEXT_PARAMETERS = ("cand", "ref")
+#: What the Segment Explorer shows of a result, kept in its link (a tester's shared link opened
+#: on the best reference's diagram, not the matrix of reference 2 the sender was looking at).
+VIEWS = ("diagram", "matrix")
+VIEW_PARAMETERS = ("view", "show")
 
 
 @dataclass(frozen=True)
@@ -148,8 +152,20 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
     settings: dict = {}
     problems: list[LinkProblem] = []
     for name, values in params.items():
-        if name not in DEFAULTS and name not in TEXT_PARAMETERS:
+        if name not in DEFAULTS and name not in TEXT_PARAMETERS and name not in VIEW_PARAMETERS:
             problems.append(LinkProblem(name, values[-1] if values else "", "not a parameter of this app", ""))
+    if params.get("view"):
+        raw = params["view"][-1]
+        if raw in VIEWS:
+            settings["view"] = raw
+        else:
+            problems.append(LinkProblem("view", raw, f"view must be {' or '.join(VIEWS)}", VIEWS[0]))
+    if params.get("show"):
+        raw = params["show"][-1]
+        if raw.isascii() and raw.isdigit() and int(raw) >= 1:
+            settings["show"] = int(raw)
+        else:
+            problems.append(LinkProblem("show", raw, "show must be the number of a reference (1 for the first)", ""))
     if params.get("cand"):
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):
@@ -231,6 +247,9 @@ SETTING_DEFAULTS = {
     "smoothing": DEFAULT_CONFIG.bleu_smoothing,
     # Sidebar panels, open or closed: settings too, so they stay open across pages.
     "show_capabilities": False, "show_options": False,
+    # The Segment Explorer's view, and the reference it draws when not the best: (the
+    # References box's text it was chosen for, number from 1), or None (see chosen_reference).
+    "view": VIEWS[0], "show": None,
 }
 
 
@@ -255,6 +274,8 @@ def _init_state() -> None:
         _set("lang", DEFAULT_CONFIG.language)
     for name, value in settings.items():
         _set(name, "\n".join(value) if name == "refs" else value)
+    if "show" in settings:
+        _set("show", (_v("refs"), settings["show"]))
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     _set("preset", _matching_preset())
@@ -455,7 +476,53 @@ def _write_query_params(references: list[str]) -> None:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
         text = {}
-    st.query_params.from_dict({**text, **_settings_query()})
+    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references))})
+
+
+def _view_query(count: int) -> dict:
+    """The view part of the Segment Explorer's own link: only what differs from the default.
+    A link's show= past the references it gives is said and dropped."""
+    view = {"view": _v("view")} if _v("view") != VIEWS[0] else {}
+    chosen = _v("show")
+    if chosen is not None and chosen[0] == _v("refs"):
+        if chosen[1] <= count:
+            view["show"] = str(chosen[1])
+        else:
+            st.warning(f"Link parameter show={chosen[1]} ignored: there {'is 1 reference' if count == 1 else f'are {count} references'}; "
+                       "the diagram shows the best one.")
+            _set("show", None)
+    return view
+
+
+def view_choice() -> str:
+    """The Segment Explorer's "diagram / matrix" switch (a setting: the link keeps it)."""
+    return _widget(st.radio, "View", "view", options=VIEWS, horizontal=True, label_visibility="collapsed")
+
+
+def chosen_reference(count: int) -> Optional[int]:
+    """The reference (index from 0) the user chose to draw instead of the best one, if it is
+    still among the `count` references: a choice is for the References text it was made on."""
+    chosen = _v("show")
+    if chosen is None or chosen[0] != _v("refs") or not 1 <= chosen[1] <= count:
+        return None
+    return chosen[1] - 1
+
+
+def reference_choice(count: int, best_index: int) -> int:
+    """The "Diagram for reference" radio: the chosen reference, or the best one; a click is
+    kept as the choice (None when it is the best), so the page's link carries it."""
+    ss = st.session_state
+    shown = chosen_reference(count)
+    wanted = best_index if shown is None else shown
+    if ss.get("w_show") != wanted or ss.get("_page_changed"):
+        ss["w_show"] = wanted
+
+    def keep_choice():
+        picked = ss["w_show"]
+        _set("show", None if picked == best_index else (_v("refs"), picked + 1))
+
+    return st.radio("Diagram for reference", list(range(count)), horizontal=True, key="w_show", on_change=keep_choice,
+                    format_func=lambda k: f"{k + 1}" + (" (best)" if k == best_index else ""))
 
 
 def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:

@@ -924,3 +924,44 @@ def test_the_single_chunk_box_shows_each_modes_own_rule(wordnet_reader):
     assert not any("no penalty for one chunk" in c.value for c in at.sidebar.caption)
     at.sidebar.radio(key="w_mode").set_value("meteor15").run()
     assert any("no penalty for one chunk" in c.value for c in at.sidebar.caption)
+
+
+def _alignment_heading(at) -> str:
+    return next(h.value for h in at.subheader if h.value.startswith("Alignment"))
+
+
+def test_a_link_keeps_the_view_and_the_reference_drawn(wordnet_reader):
+    """A tester: a shared link opened on the best reference's diagram, not the matrix of
+    reference 1 the sender was looking at. view= and show= are in the link while they differ
+    from the default; a choice is for the references it was made on."""
+    cand, refs = "this is a good test", ["this is also a test", "this is a test"]
+    expected = score(cand, refs)
+    assert expected.best_index == 1
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["cand"], at.query_params["ref"] = cand, refs
+    at.query_params["view"], at.query_params["show"] = "matrix", "1"
+    at.run()
+    assert not at.exception and not [w for w in _warnings(at) if "Link parameter" in w]
+    assert at.radio(key="w_show").value == 0 and at.radio(key="w_view").value == "matrix"
+    assert _alignment_heading(at) == f"Alignment — METEOR {expected.per_reference[0].score:.4f}"
+    assert _figures(at)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
+    assert (at.query_params["view"], at.query_params["show"]) == ("matrix", "1")
+    # The best one clicked: nothing to keep; the diagram: likewise
+    at.radio(key="w_show").set_value(1).run()
+    at.radio(key="w_view").set_value("diagram").run()
+    assert "show" not in at.query_params and "view" not in at.query_params
+    assert _alignment_heading(at) == f"Alignment — METEOR {expected.per_reference[1].score:.4f}"
+    # A choice, then other references: the new best is drawn
+    at.radio(key="w_show").set_value(0).run()
+    assert at.query_params["show"] == "1"
+    at.text_area(key="w_refs").set_value("this is a test\nsomething else entirely").run()
+    assert at.radio(key="w_show").value == 0 and "show" not in at.query_params
+    # A number past the references given, or a view that does not exist: said, and not used
+    bad = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    bad.query_params["cand"], bad.query_params["ref"] = cand, refs
+    bad.query_params["view"], bad.query_params["show"] = "3d", "5"
+    bad.run()
+    assert not bad.exception and bad.radio(key="w_view").value == "diagram" and bad.radio(key="w_show").value == 1
+    assert "Link parameter show=5 ignored: there are 2 references; the diagram shows the best one." in _warnings(bad)
+    assert any("view='3d' not used: view must be diagram or matrix" in w.replace("\\", "") for w in _warnings(bad))
+    assert "show" not in bad.query_params and "view" not in bad.query_params
