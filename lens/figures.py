@@ -15,8 +15,10 @@ from meteor_core.result import SegmentResult
 STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
 TABLE_COLOR = "#CC79A7"
 UNMATCHED_COLOR = "#8C8C8C"
-# Black: the stages and crossings own every hue of the palette (vermillion read as synonym orange).
-DIFF_COLOR = "#000000"
+# Grey: the stages and crossings own every hue of the palette (vermillion read as synonym orange).
+# Mid grey, drawn as a halo under the link: black over it hid the link's stage colour (a synonym
+# link looked brown), and a black legend swatch vanished on the dark theme (a tester).
+DIFF_COLOR = "#7A7A7A"
 # Four band fills: chunks that touch on either row get different ones (chunk_fills).
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,167,0.22)", "rgba(120,120,120,0.20)")
 CROSSING_COLOR = "#D55E00"
@@ -77,12 +79,18 @@ def _unit_width(result: SegmentResult) -> int:
     return max(44, 8 * min(longest, 18) + 14)
 
 
-#: Width the diagram may take on a page; longer sentences switch to slanted token labels.
+#: Width the diagram may take on a page.
 MAX_DIAGRAM_WIDTH = 1100
+#: The page's column can be this narrow (564 px measured on a 1,024-px screen, a classroom
+#: projector's, with the sidebar open), and Plotly then squeezes the figure into it while its
+#: text keeps its size: straight labels are used only when they fit this width, otherwise
+#: slanted ones ("automobile" and "halted" ran together as "automobilehalted": a tester).
+STRAIGHT_LABELS_WIDTH = 560
 
 
-#: Narrowest readable spacing of tokens, in pixels (slanted labels of 13 px text).
-MIN_UNIT = 18
+#: Narrowest spacing of tokens, in pixels, at MAX_DIAGRAM_WIDTH: squeezed into the narrowest
+#: column it is still 16 px, the room slanted labels of 13 px text need.
+MIN_UNIT = 32
 
 
 def tokens_in_view(result: SegmentResult, max_width: int = MAX_DIAGRAM_WIDTH) -> int:
@@ -118,6 +126,17 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             ys += [y_cand - 0.06, y_ref + 0.06, None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"new in this step ({len(new_links)})",
                                  line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
+    # The overlays are halos under the links, drawn first, so each link keeps its stage colour.
+    if highlight:
+        xs, ys = [], []
+        for l in sorted(highlight, key=lambda l: (l.candidate, l.reference)):
+            xs += [*_link_ends(l), None]
+            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=highlight_label,
+                                 line=dict(color=DIFF_COLOR, width=11, dash="dot"), opacity=0.7,
+                                 hoverinfo="skip", meta={"kind": "diff"}))
+    if crossings:
+        _add_crossing_halos(fig, crossings, y_cand - 0.06, y_ref + 0.06)
     stages_in_order = [s.stage for s in result.stage_status]
     for stage in stages_in_order + sorted({l.stage for l in links} - set(stages_in_order)):
         stage_links = [l for l in links if l.stage == stage]
@@ -148,20 +167,12 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         fig.add_trace(go.Scatter(x=mx, y=my, mode="markers", marker=dict(color=color, size=9, opacity=0.0),
                                  hovertext=hover, hoverinfo="text", legendgroup=stage, showlegend=False,
                                  name=f"{stage} links", meta={"kind": "link-hover", "stage": stage}))
-    if highlight:
-        xs, ys = [], []
-        for l in sorted(highlight, key=lambda l: (l.candidate, l.reference)):
-            xs += [*_link_ends(l), None]
-            ys += [y_cand - 0.06, y_ref + 0.06, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=highlight_label,
-                                 line=dict(color=DIFF_COLOR, width=7, dash="dot"), opacity=0.45,
-                                 hoverinfo="skip", meta={"kind": "diff"}))
     if crossings:
-        _add_crossings(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)
+        _add_crossing_marks(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)
 
     n = max(len(cand), len(ref))
     unit = _unit_width(result)
-    slanted = unit * n + 120 > max_width
+    slanted = unit * n + 120 > min(max_width, STRAIGHT_LABELS_WIDTH)
     if slanted:  # labels at 60 degrees need only a font height of horizontal room each
         unit = max(MIN_UNIT, (max_width - 120) // n)
     longest = max(len(t.text) for t in cand + ref)
@@ -242,7 +253,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
     # double-click for the whole pair.
     window = tokens_in_view(result, max_width)
-    width = max_width if window < n else max(700, unit * n + 120)
+    width = max_width if window < n else (unit * n + 120 if slanted else STRAIGHT_LABELS_WIDTH)
     # No None values: unchecked (a long pair), Plotly would send them as nulls, not leave them out.
     optional = {}
     if title:
@@ -268,17 +279,23 @@ def _translucent(color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
-def _add_crossings(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float, y_bottom: float) -> None:
-    """The links of crossing pairs over-drawn, and an x where each pair crosses."""
-    cand, ref = result.candidate_tokens, result.reference_tokens
+def _add_crossing_halos(fig: go.Figure, crossings: Sequence, y_top: float, y_bottom: float) -> None:
+    """A halo under each link of a crossing pair (over it, orange on blue read as brown, a
+    colour of neither legend entry: a tester)."""
     involved = {l for pair in crossings for l in pair}
     xs, ys = [], []
     for l in sorted(involved, key=lambda l: l.candidate):
         xs += [l.candidate, l.reference, None]
         ys += [y_top, y_bottom, None]
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"links in a crossing ({len(involved)})",
-                             line=dict(color=CROSSING_COLOR, width=5), opacity=0.55, hoverinfo="skip",
+                             line=dict(color=CROSSING_COLOR, width=11), opacity=0.45, hoverinfo="skip",
                              meta={"kind": "crossing-links"}))
+
+
+def _add_crossing_marks(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float,
+                        y_bottom: float) -> None:
+    """An x where each pair of links crosses."""
+    cand, ref = result.candidate_tokens, result.reference_tokens
     px, py, hover = [], [], []
     for a, b in crossings:
         # x(t) = i + (j - i) t along each link, t = 0 on the candidate row: equal where they cross
@@ -341,7 +358,7 @@ def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(_histogram_bars(meteor, "METEOR", STAGE_COLORS["exact"]))
     fig.add_trace(_histogram_bars(bleu, "BLEU", STAGE_COLORS["synonym"]))
-    fig.update_layout(barmode="overlay", height=300, margin=dict(l=20, r=20, t=30, b=30),
+    fig.update_layout(barmode="overlay", height=380,  # the scatter's height: side by side, their axes line up margin=dict(l=20, r=20, t=30, b=30),
                       xaxis=dict(title="segment score", range=[0, 1]), yaxis=dict(title="segments"),
                       legend=dict(orientation="h", y=1.1))
     return fig

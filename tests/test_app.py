@@ -750,20 +750,21 @@ def test_fmean_row_says_which_way_alpha_leans(alpha, words, wordnet_reader):
 
 def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
     """A tester's find: at 300+ tokens, labels and chunk numbers piled on each other (the
-    figure was squeezed to the page). Now it opens on the positions that fit at 18 px each, in
-    pan mode, and the page says so; a short pair is drawn whole as before."""
+    figure was squeezed to the page). Now it opens on the positions that fit at MIN_UNIT px each
+    (16 px when squeezed into a 1,024-px screen's column), in pan mode, and the page says so; a
+    short pair is drawn whole as before."""
     words = [f"w{k}" for k in range(170)]
     long_pair = score(" ".join(words), [" ".join(reversed(words))]).best
     fig = figures.alignment_diagram(long_pair)
     shown = figures.tokens_in_view(long_pair)
-    assert shown == (figures.MAX_DIAGRAM_WIDTH - 120) // figures.MIN_UNIT == 54
+    assert shown == (figures.MAX_DIAGRAM_WIDTH - 120) // figures.MIN_UNIT == 30
     assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and fig.layout.dragmode == "pan"
     assert tuple(fig.layout.xaxis.range) == (-0.8, shown - 0.2)
     short = score("the cat sat on the mat", ["the cat sat on a mat"]).best
     fig = figures.alignment_diagram(short)
     assert tuple(fig.layout.xaxis.range) == (-0.8, 6 - 0.2) and fig.layout.dragmode is None
     at = _app(cand=" ".join(words), ref=" ".join(reversed(words)))
-    assert any("the diagram opens on token positions 0-53 of 170" in c.value for c in at.caption)
+    assert any("the diagram opens on token positions 0-29 of 170" in c.value for c in at.caption)
 
 
 def _infos(at):
@@ -965,3 +966,17 @@ def test_a_link_keeps_the_view_and_the_reference_drawn(wordnet_reader):
     assert "Link parameter show=5 ignored: there are 2 references; the diagram shows the best one." in _warnings(bad)
     assert any("view='3d' not used: view must be diagram or matrix" in w.replace("\\", "") for w in _warnings(bad))
     assert "show" not in bad.query_params and "view" not in bad.query_params
+
+
+def test_straight_labels_only_where_they_fit_the_narrowest_column():
+    """A tester: at 1,024 px with the sidebar open (a 564-px column) the default example's
+    straight labels ran together ("automobilehalted"). Straight labels are used only where
+    every token gets its room within STRAIGHT_LABELS_WIDTH; otherwise they are slanted."""
+    def slanted(fig) -> bool:
+        return any(a.textangle == -60 for a in fig.layout.annotations)
+
+    example = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"])
+    fig = figures.alignment_diagram(example.best)
+    assert slanted(fig)  # 8 positions of 94 px (for "automobile") + 120 > 560
+    short = figures.alignment_diagram(score("the cat sat down", ["a cat sat down"]).best)
+    assert not slanted(short) and short.layout.width == figures.STRAIGHT_LABELS_WIDTH  # 4 x 62 + 120 <= 560

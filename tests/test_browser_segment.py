@@ -146,8 +146,9 @@ def test_user_text_is_never_markup(streamlit_server, browser_page):
     assert page.locator("img[src*='evil.example']").count() == 0
     assert page.locator("a[href*='evil.example']").count() == 0
     assert "![x](http://evil.example/p.png)" in _main_text(page).replace("\u2060", "")
+    # Token labels: point texts when straight, annotations when slanted (long tokens, as here)
     labels = page.evaluate(f"() => Array.from(document.querySelector('{MAIN} .js-plotly-plot')"
-                           ".querySelectorAll('.textpoint text')).map(t => t.textContent)")
+                           ".querySelectorAll('.textpoint text, .annotation-text')).map(t => t.textContent)")
     assert token in labels  # shown literally: Plotly would otherwise render it as bold "bold"
     assert_clean(page, streamlit_server, screenshot="segment_markup_as_text.png")
 
