@@ -35,10 +35,11 @@ if analysis is not None:
     c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
     c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
     c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
-    c[3].metric("Corpus BLEU", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
+    # Each BLEU says its scale: 0.4109 beside 41.09 read as two different results (a tester).
+    c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
                 + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
     if analysis.sacrebleu:
-        c[4].metric("sacreBLEU", f"{analysis.sacrebleu.score:.2f}",
+        c[4].metric("sacreBLEU (0-100)", f"{analysis.sacrebleu.score:.2f}",
                     help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "
                          f"signature {analysis.sacrebleu.signature}"
                          + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
@@ -122,7 +123,8 @@ if analysis is not None:
         ui.show_diagram(segment.best, key="drill-diagram")
         ui.show_breakdown(segment.best, key="drill-breakdown")
         bleu = analysis.bleu[k]
-        st.write(f"BLEU {bleu.score:.4f}" + (f" — {plain(bleu.zero_reason)}" if bleu.zero_reason else ""))
+        st.write(f"BLEU {bleu.score:.4f} on 0-1 ({100 * bleu.score:.2f} on 0-100)"
+                 + (f" — {plain(bleu.zero_reason)}" if bleu.zero_reason else ""))
         ui.show_segment_link(segment.candidate, segment.references)
         if st.button("Clear selection", key="clear-selection"):
             selection.set(None)

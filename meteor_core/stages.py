@@ -455,7 +455,8 @@ def language_synonym_stage(language: str, tables_given: bool = False) -> Stage:
                                     f"Fix: apt-get install {lang.debian_package}")
         return ThesaurusStage(Thesaurus(path), lang.name)
     advice = ("the synonym table(s) given run as their own stage" if tables_given
-              else "add a user synonym table (CSV/TSV) for domain terms")
+              else "a user synonym table (CSV/TSV: the command line's --synonyms, the library's "
+                   "synonym_tables) can add domain terms")
     return UnavailableStage("synonym", "synonyms", f"no synonym resource for {lang.name} on this machine; {advice}")
 
 

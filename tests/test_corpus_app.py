@@ -70,7 +70,7 @@ def test_sample_corpus_works_without_upload():
     assert metrics["Segments scored"] == "24 of 24"
     import sacrebleu  # sacreBLEU's own corpus BLEU on the sample's raw text, as the page says
     sample = pd.read_csv(ROOT / "lens" / "data" / "sample_corpus.tsv", sep="\t", dtype=str, keep_default_na=False)
-    assert metrics["sacreBLEU"] == f"{sacrebleu.corpus_bleu(list(sample.system_a), [list(sample.reference)]).score:.2f}"
+    assert metrics["sacreBLEU (0-100)"] == f"{sacrebleu.corpus_bleu(list(sample.system_a), [list(sample.reference)]).score:.2f}"
     assert not any("Kendall" in list(d.value.columns) for d in at.dataframe)  # no invented human scores
     assert any("24 data lines, 24 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
     table = _segments_table(at)
@@ -395,7 +395,7 @@ def test_sacrebleu_over_more_segments_than_the_rest_is_said_on_the_page():
     at = _upload(_page("corpus_explorer.py"), "five.tsv", table)
     rows = [line.split("\t") for line in table.decode().splitlines()[1:]]
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["sacreBLEU"] == f"{sacrebleu.corpus_bleu([r[1] for r in rows], [[r[2] for r in rows]]).score:.2f}"
+    assert metrics["sacreBLEU (0-100)"] == f"{sacrebleu.corpus_bleu([r[1] for r in rows], [[r[2] for r in rows]]).score:.2f}"
     assert ("sacreBLEU is over all 5 segments read, as sacreBLEU scores the files, including the 1 not scored here; "
             "the other numbers are over the 4 scored.") in [html.unescape(c.value) for c in at.caption]
     at = _upload(at, "four.tsv", GOOD)

@@ -85,5 +85,5 @@ def test_a_language_without_synonyms_does_not_ask_for_the_table_it_was_given():
     assert given.warnings == ("no synonym resource for Spanish on this machine; the synonym table(s) given run as "
                               "their own stage",)
     alone = Scorer(MeteorConfig(language="es")).score("casa grande", ["casa largo"]).best
-    assert alone.warnings == ("no synonym resource for Spanish on this machine; add a user synonym table (CSV/TSV) "
-                              "for domain terms",)
+    assert alone.warnings == ("no synonym resource for Spanish on this machine; a user synonym table (CSV/TSV: the "
+                              "command line's --synonyms, the library's synonym_tables) can add domain terms",)
