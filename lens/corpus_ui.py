@@ -318,6 +318,14 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
         _problem_table(f"{prefix}{len(not_scored)} line(s) not scored", not_scored)
     else:
         st.caption(plain(sentence))
+    unproven = analysis.lines_not_proven_optimal
+    if unproven:
+        st.warning(plain(
+            f"{prefix}{len(unproven):,} segment(s) have an alignment not proven optimal: the search hit its node "
+            f"budget ({analysis.corpus.segments[0].best.config.node_budget:,}), so the best alignment found is used "
+            "and a better one could change their scores slightly. The table's optimal column is unticked for them "
+            f"(lines {', '.join(map(str, unproven[:20]))}{'…' if len(unproven) > 20 else ''}); the command line's "
+            "--node-budget can raise the budget."))
     if analysis.reference_notes:
         st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "
                       "out and they are scored against their other references."))

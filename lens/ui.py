@@ -27,7 +27,7 @@ from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
-from meteor_core.methods import METHODS, describe, recall_weight
+from meteor_core.methods import METHODS, describe, recall_weight, search_of
 from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages, number
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
@@ -1004,12 +1004,11 @@ def which_meteor_rows(exploration: Exploration) -> list[tuple]:
     rows = [(result, "★ this view")] + [(c.other_best, "") for c in exploration.comparisons]
     out = []
     for r, mark in rows:
-        method = describe(r.config)
         p = r.config.params
         parameters = f"α {p.alpha:g}, β {p.beta:g}, γ {p.gamma:g}" + (f", δ {p.delta:g}" if p.delta is not None else "")
         out.append((mark, MODE_LABELS.get(r.config.mode, r.config.mode), f"{r.score:.4f}",
                     f"{r.stats.matches} / {r.stats.chunks}", f"{r.breakdown.precision:.4f} / {r.breakdown.recall:.4f}",
-                    md_escape(", ".join(r.config.stages)), parameters, md_escape(method.search)))
+                    md_escape(", ".join(r.config.stages)), parameters, md_escape(search_of(r))))
     return out
 
 

@@ -417,6 +417,13 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
                              load)
 
 
+def _not_proven_sentence(lines: Sequence[int], budget: int) -> str:
+    shown = ", ".join(map(str, lines[:20])) + ("…" if len(lines) > 20 else "")
+    return (f"{len(lines):,} segment(s) not proven optimal: the alignment search hit its node budget ({budget:,}), "
+            f"the best alignment found is used and a better one could change the score slightly (lines {shown}; "
+            "optimal false in --json and --tsv output); a larger --node-budget may prove them")
+
+
 def _cmd_corpus(args) -> int:
     from .corpus import analyze_corpus
     from .report import segment_to_dict
@@ -434,6 +441,9 @@ def _cmd_corpus(args) -> int:
         print(f"not scored: {problem}", file=sys.stderr)
     for note in summary["empty_references_left_out"] + summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
+    if analysis.lines_not_proven_optimal:
+        print(f"note: {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
+              file=sys.stderr)
     columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
                "candidate_length", "reference_length", "best_reference", "optimal", "line"]
     rows = analysis.rows
@@ -519,6 +529,9 @@ def _cmd_compare(args) -> int:
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:
             print(f"not scored ({name}): {problem}", file=sys.stderr)
+        if analysis.lines_not_proven_optimal:
+            print(f"note ({name}): {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
+                  file=sys.stderr)
     # The references are every system's: each empty one left out is said once.
     for line, message in dict.fromkeys((p.line, p.message) for a in comparison.analyses for p in a.reference_notes):
         print(f"note: line {line}: {message}", file=sys.stderr)

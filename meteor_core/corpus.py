@@ -80,6 +80,13 @@ class CorpusAnalysis:
     def segment(self, line: int) -> MultiReferenceResult:
         return self.corpus.segments[self.index_of_line[line]]
 
+    @cached_property
+    def lines_not_proven_optimal(self) -> tuple[int, ...]:
+        """File lines of the scored segments whose alignment search hit its node budget: the
+        alignment shown is the best found, and a better one could move the score a little (a
+        tester: 104 of 500 paragraphs of 240+ tokens, and no summary counted them)."""
+        return tuple(line for line, seg in zip(self.lines, self.corpus.segments) if not seg.best.optimal)
+
     def counts_sentence(self) -> str:
         scored, not_scored = len(self.corpus.segments), len(self.not_scored)
         return (f"{self.data_lines} data line{'s' if self.data_lines != 1 else ''}, {scored} scored, "
@@ -118,6 +125,8 @@ class CorpusAnalysis:
             "data_lines": self.data_lines,
             "segments_scored": len(self.corpus.segments),
             "segments_not_scored": len(self.not_scored),
+            "segments_not_proven_optimal": len(self.lines_not_proven_optimal),
+            "lines_not_proven_optimal": list(self.lines_not_proven_optimal),
             "segment_id": self.id_source,
             "human_scores": self.human_source or None,
             "corpus_meteor": b.score, "mean_segment_meteor": self.corpus.mean_segment_score,

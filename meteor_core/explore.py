@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 from .align import align_paper
 from .bleu import BleuResult
 from .errors import MeteorInputError
+from .methods import search_of
 from .nltk_mode import align_nltk
 from .params import BUILTIN_STAGES, MODES, MeteorConfig
 from .report import bleu_for
@@ -224,16 +225,10 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
         causes.append(Cause(
             "alignment",
             f"Search: both modes can relate these words but choose differently ({MODE_NAMES[mode]}: "
-            f"{_choice(like.config)}; {MODE_NAMES[other_mode]}: {_choice(other.config)}): " + "; ".join(alignment)
+            f"{search_of(like)}; {MODE_NAMES[other_mode]}: {search_of(other)}): " + "; ".join(alignment)
             + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {like.stats.chunks} vs "
               f"{other.stats.chunks} chunks, {like.crossings} vs {other.crossings} crossings."))
     return causes
-
-
-def _choice(config: MeteorConfig) -> str:
-    from .methods import describe
-
-    return describe(config).search
 
 
 def _parameters(config: MeteorConfig, with_rule: bool = True) -> str:

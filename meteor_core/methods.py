@@ -157,6 +157,14 @@ def recall_weight(alpha: float) -> str:
     return f"precision weighs {(1 - alpha) / alpha:.3g} times as much as recall"
 
 
+def search_of(result) -> str:
+    """How `result`'s alignment was chosen: the method's search, and, where the search ran out
+    of its budget, that on this pair it is not proven (a page said "exact search" right under
+    the warning that it was not: a tester)."""
+    search = describe(result.config).search
+    return search if result.optimal else f"{search}; not proven optimal on this pair (node budget)"
+
+
 def describe(config: MeteorConfig) -> MethodDescription:
     try:
         return METHODS[config.mode](config)

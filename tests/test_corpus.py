@@ -646,3 +646,42 @@ def test_a_row_without_an_id_is_named_by_its_line():
     assert tsv.ids == ("x", "line 3") and tsv.id_source.endswith("('line N' for the 1 rows without one)")
     assert corpus_from_table(read_table(b"id\tcandidate\treference\nx\ta\ta\n", "t.tsv"), "candidate", ["reference"],
                              "id").id_source == "the 'id' column"
+
+
+def test_segments_not_proven_optimal_are_counted_and_named(tmp_path):
+    """A tester: 104 of 500 long paragraphs hit the node budget, and no corpus output counted
+    them (only each row's optimal column). The analysis lists their lines, the summary counts
+    them, the CLI says so on stderr, and the segment's own warning says how to raise the budget."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from meteor_core.methods import search_of
+
+    hard = ("a c a b a b b b c b a a b a", "b b c a c b b c a c a b a a")  # needs more than 5 nodes
+    config = MeteorConfig(stages=("exact",), node_budget=5)
+    candidates, references = f"the cat sat\n{hard[0]}\n", f"the cat sat\n{hard[1]}\n"
+    data = corpus_from_parallel(("c.txt", candidates.encode()), [("r.txt", references.encode())])
+    analysis = analyze_corpus(data, config)
+    assert analysis.lines_not_proven_optimal == (2,)
+    assert [row["optimal"] for row in analysis.rows] == [True, False]
+    summary = analysis.summary()
+    assert summary["segments_not_proven_optimal"] == 1 and summary["lines_not_proven_optimal"] == [2]
+    unproven = analysis.corpus.segments[1].best
+    assert unproven.warnings[-1].startswith("alignment search hit its node budget (5): the best alignment found is "
+                                            "shown, optimality not proven")
+    assert "--node-budget on the command line, node_budget in the library" in unproven.warnings[-1]
+    assert search_of(unproven) == ("fewest crossings after the most matches (exact search); not proven optimal on "
+                                   "this pair (node budget)")
+    assert search_of(analysis.corpus.segments[0].best) == "fewest crossings after the most matches (exact search)"
+    assert analyze_corpus(data, EXACT).lines_not_proven_optimal == ()  # the default budget proves it
+    (tmp_path / "c.txt").write_text(candidates, encoding="utf-8")
+    (tmp_path / "r.txt").write_text(references, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "meteor_core", "corpus", "--candidates", str(tmp_path / "c.txt"),
+                          "--references", str(tmp_path / "r.txt"), "--stages", "exact", "--node-budget", "5",
+                          "--workers", "1"], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert ("note: 1 segment(s) not proven optimal: the alignment search hit its node budget (5), the best alignment "
+            "found is used and a better one could change the score slightly (lines 2; optimal false in --json and "
+            "--tsv output); a larger --node-budget may prove them\n") in run.stderr
