@@ -313,12 +313,19 @@ def _add_crossing_marks(fig: go.Figure, result: SegmentResult, crossings: Sequen
 #: Longest side the matrix is drawn for: past it a square per token is wider than the page
 #: (300 tokens: 6,800 px squeezed into the column, a square over ten tokens; 2,000 never
 #: finished drawing: a tester).
-MATRIX_MAX_TOKENS = 150
+MATRIX_MAX_TOKENS = 110
+#: Smallest cell of the matrix, in pixels: MATRIX_MAX_TOKENS cells fit MAX_DIAGRAM_WIDTH.
+MATRIX_MIN_CELL = 8
 
 
 def alignment_matrix(result: SegmentResult) -> go.Figure:
     """Candidate x reference grid, a coloured square per link."""
     cand, ref = result.candidate_tokens, result.reference_tokens
+    # Cells, squares and labels sized so the figure fits MAX_DIAGRAM_WIDTH: at 22 px a cell, 81
+    # tokens asked for 1,980 px, the column squeezed it to 940 and 16-px squares sat on 8-px
+    # columns, so no square could be told to its word without hovering (a tester).
+    cell = max(MATRIX_MIN_CELL, min(22, (MAX_DIAGRAM_WIDTH - 200) // max(1, len(cand))))
+    font = dict(size=max(8, min(12, cell - 4)))
     fig = go.Figure()
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
@@ -326,17 +333,17 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                  for j in range(l.reference, l.reference_stop)]  # a phrase link fills its block
         fig.add_trace(go.Scatter(
             x=[i for i, _, _ in cells], y=[j for _, j, _ in cells], mode="markers", name=stage,
-            marker=dict(symbol="square", size=16, color=stage_color(stage)),
+            marker=dict(symbol="square", size=max(6, cell - 6), color=stage_color(stage)),
             hovertext=[f"{_span_text(cand, l.candidate, l.candidate_stop)} → "
                        f"{_span_text(ref, l.reference, l.reference_stop)}<br>{stage}: {esc(l.evidence)}"
                        for _, _, l in cells],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
     fig.update_layout(
-        height=max(300, 22 * len(ref) + 140), width=max(400, 22 * len(cand) + 200),
+        height=max(300, cell * len(ref) + 140), width=max(400, cell * len(cand) + 200),
         xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
-                   title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True),
+                   title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True, tickfont=font),
         yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
-                   title="reference", showgrid=True),
+                   title="reference", showgrid=True, tickfont=font),
         margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
     return fig
 

@@ -980,3 +980,16 @@ def test_straight_labels_only_where_they_fit_the_narrowest_column():
     assert slanted(fig)  # 8 positions of 94 px (for "automobile") + 120 > 560
     short = figures.alignment_diagram(score("the cat sat down", ["a cat sat down"]).best)
     assert not slanted(short) and short.layout.width == figures.STRAIGHT_LABELS_WIDTH  # 4 x 62 + 120 <= 560
+
+
+def test_the_matrix_fits_the_page_with_squares_no_wider_than_their_cells():
+    """A tester: at 81 x 87 tokens the matrix was 1,980 px wide, squeezed to a 940-px column,
+    and its 16-px squares sat on 8-px columns. Cells shrink to fit MAX_DIAGRAM_WIDTH (down to
+    MATRIX_MIN_CELL at MATRIX_MAX_TOKENS), squares are 6 px narrower than their cell."""
+    for n in (6, 81, figures.MATRIX_MAX_TOKENS):
+        words = " ".join(f"w{k}" for k in range(n))
+        fig = figures.alignment_matrix(score(words, [words], stages=("exact",)).best)
+        cell = (fig.layout.width - 200) / n
+        assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and cell >= figures.MATRIX_MIN_CELL
+        assert fig.data[0].marker.size <= max(6, cell - 6)
+    assert fig.layout.width - 200 == figures.MATRIX_MIN_CELL * figures.MATRIX_MAX_TOKENS  # the limit: the smallest cells
