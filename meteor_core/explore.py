@@ -215,17 +215,17 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                 alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
     causes = []
     if tokens:
-        causes.append(Cause("tokens", "Links on words the other mode's tokens do not have: " + "; ".join(tokens) + "."))
+        causes.append(Cause("tokens", "Links on words the other mode's tokens do not have: " + _listed(tokens) + "."))
     if paraphrase:
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
-                                          "match single words only): " + "; ".join(paraphrase) + "."))
+                                          "match single words only): " + _listed(paraphrase) + "."))
     if relation:
-        causes.append(Cause("relation", "Stemmer / synonym source: " + "; ".join(relation) + "."))
+        causes.append(Cause("relation", "Stemmer / synonym source: " + _listed(relation) + "."))
     if alignment:
         causes.append(Cause(
             "alignment",
             f"Search: both modes can relate these words but choose differently ({MODE_NAMES[mode]}: "
-            f"{search_of(like)}; {MODE_NAMES[other_mode]}: {search_of(other)}): " + "; ".join(alignment)
+            f"{search_of(like)}; {MODE_NAMES[other_mode]}: {search_of(other)}): " + _listed(alignment)
             + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {like.stats.chunks} vs "
               f"{other.stats.chunks} chunks, {like.crossings} vs {other.crossings} crossings."))
     return causes
@@ -245,17 +245,40 @@ def _parameters(config: MeteorConfig, with_rule: bool = True) -> str:
     return text
 
 
+#: Most items an explanation lists; the rest are counted (a 300-token pair's "Search" cause
+#: listed about 100 links, its "Tokens" cause every token twice: a tester).
+LISTED = 12
+
+
+#: Pairs of up to this many tokens (both sides) have their tokens listed in full.
+SHOWN_TOKENS = 40
+
+
+def _listed(items: Sequence[str], separator: str = "; ") -> str:
+    shown = separator.join(items[:LISTED])
+    return shown + (f"{separator}and {len(items) - LISTED} more" if len(items) > LISTED else "")
+
+
 def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause]:
-    def side(result: SegmentResult) -> str:
+    def norms(result: SegmentResult) -> Counter:
+        return Counter(t.norm for t in (*result.candidate_tokens, *result.reference_tokens))
+
+    def side(result: SegmentResult, only: Counter) -> str:
         c, r = result.candidate_tokens, result.reference_tokens
-        return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens "
-                f"({' '.join(t.norm for t in c)} / {' '.join(t.norm for t in r)})")
+        if len(c) + len(r) <= SHOWN_TOKENS:  # short: the tokens themselves say it best
+            return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens "
+                    f"({' '.join(t.norm for t in c)} / {' '.join(t.norm for t in r)})")
+        words = sorted(only, key=lambda w: (-only[w], w))
+        return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens"
+                + (f" (only in its tokens: {_listed(words, ', ')})" if words else ""))
 
     if [t.norm for t in chosen.candidate_tokens] == [t.norm for t in other.candidate_tokens] and \
             [t.norm for t in chosen.reference_tokens] == [t.norm for t in other.reference_tokens]:
         return None
+    mine, theirs = norms(chosen), norms(other)
     return Cause("tokens", f"Tokens: METEOR 1.5 uses the jar's normalizer (-norm), the others their tokenizer: "
-                           f"{side(chosen)}; {side(other)}. Links are compared by their words.")
+                           f"{side(chosen, mine - theirs)}; {side(other, theirs - mine)}. Links are compared by "
+                           "their words.")
 
 
 def _uses_a_stage_the_other_lacks(chosen: SegmentResult, other: SegmentResult) -> bool:

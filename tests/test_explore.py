@@ -195,3 +195,22 @@ def test_meteor15_is_named_with_its_single_chunk_rule_among_the_parameters(wordn
     paper, meteor15 = text.split("; METEOR 1.5 ")
     assert "no penalty when everything matches in one chunk" in paper
     assert "no penalty when everything matches in one chunk" in meteor15
+
+
+def test_long_pairs_explanations_list_a_dozen_and_count_the_rest(wordnet_reader, meteor15_data):
+    """A tester: on a 300-token pair the "Search" cause listed about 100 links and the
+    "Tokens" cause printed every token of both sides twice. Lists stop at LISTED items and
+    count the rest; past SHOWN_TOKENS the tokens cause names only the tokens one side has."""
+    from meteor_core.explore import LISTED
+
+    words = [f"w{k}" for k in range(30)]
+    candidate = " ".join(f"{w}'s" for w in words)  # the jar splits 's off; paper keeps "w0's" whole
+    e = explore(candidate, [" ".join(f"{w} 's" for w in words)], MeteorConfig(mode="meteor15"))
+    tokens = next(c.text for c in e.comparison_with("paper").causes if c.kind == "tokens")
+    only_paper = ", ".join(sorted(f"{w}'s" for w in words)[:LISTED])  # each once: in name order
+    assert f"paper sees 30 + 90 tokens (only in its tokens: {only_paper}, and {30 - LISTED} more)" in tokens
+    links = tokens.split("Links on words the other mode's tokens do not have: ")[1]
+    assert links.count("→") == LISTED and links.endswith(" more.")
+    short = explore("it's the U.S. cat", ["it is the US cat"], MeteorConfig(mode="meteor15"))
+    assert "(it 's the us cat / it is the us cat)" in next(c.text for c in short.comparison_with("paper").causes
+                                                           if c.kind == "tokens")  # short: in full, as before
