@@ -14,7 +14,8 @@ from meteor_core.result import SegmentResult
 # Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
 STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
 TABLE_COLOR = "#CC79A7"
-UNMATCHED_COLOR = "#8C8C8C"
+# 4.8:1 on white (#8C8C8C was 3.4:1, weak on a projector: a tester)
+UNMATCHED_COLOR = "#717171"
 # Grey: the stages and crossings own every hue of the palette (vermillion read as synonym orange).
 # Mid grey, drawn as a halo under the link: black over it hid the link's stage colour (a synonym
 # link looked brown), and a black legend swatch vanished on the dark theme (a tester).
@@ -24,6 +25,7 @@ CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,1
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
 FUNCTION_WORD_COLOR = "#6E6E6E"
+HOVER_LABEL = dict(align="left", bgcolor="white", bordercolor="#717171", font=dict(color="#262730"))
 #: Pairs longer than this (tokens a side) build their diagram without Plotly's property checks.
 UNCHECKED_FIGURE_TOKENS = 200
 #: Half the width of a phrase band's end around its first and last token.
@@ -268,7 +270,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",
-        hoverlabel=dict(align="left"),
+        # Dark text on white in either theme (the theme's grey text was 3.8:1: a tester)
+        hoverlabel=HOVER_LABEL,
     )
     return fig
 
@@ -344,7 +347,7 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True, tickfont=font),
         yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
                    title="reference", showgrid=True, tickfont=font),
-        margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white")
+        margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
     return fig
 
 
