@@ -488,8 +488,8 @@ def _view_query(count: int) -> dict:
         if chosen[1] <= count:
             view["show"] = str(chosen[1])
         else:
-            st.warning(f"Link parameter show={chosen[1]} ignored: there {'is 1 reference' if count == 1 else f'are {count} references'}; "
-                       "the diagram shows the best one.")
+            there = "is 1 reference" if count == 1 else f"are {count} references"
+            st.warning(f"Link parameter show={chosen[1]} ignored: there {there}; the diagram shows the best one.")
             _set("show", None)
     return view
 

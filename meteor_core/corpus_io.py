@@ -364,7 +364,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
                        tuple(problems), tuple(lines), table.name, table.data_lines,
-                       f"the {id_column!r} column" + (f" ('line N' for the {rows_without_id:,} rows without one)"
+                       f"the {id_column!r} column" + (f" ('line N' for the {rows_without_id:,} "
+                                                      f"row{'s' if rows_without_id != 1 else ''} without one)"
                                                       if rows_without_id else "") if id_column else
                        f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
                        human_notes=tuple(human_notes),
@@ -375,7 +376,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
 def _blank_tail_hint(*files: tuple[str, list[str]]) -> str:
     """For files whose line counts differ: when the longer one's extra lines are all empty at
     its end (an editor's blank lines), say so; a tester saw only the counts and could not tell."""
-    (short_name, short), (long_name, long) = sorted(files, key=lambda f: len(f[1]))
+    (_, short), (long_name, long) = sorted(files, key=lambda f: len(f[1]))
     extra = long[len(short):]
     if any(line.strip() for line in extra):
         return ""

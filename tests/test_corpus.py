@@ -643,7 +643,7 @@ def test_a_row_without_an_id_is_named_by_its_line():
     assert data.id_source == "the 'id' column ('line N' for the 2 rows without one)"
     tsv = corpus_from_table(read_table(b"id\tcandidate\treference\nx\ta\ta\n \tb\tb\n", "t.tsv"), "candidate",
                             ["reference"], "id")
-    assert tsv.ids == ("x", "line 3") and tsv.id_source.endswith("('line N' for the 1 rows without one)")
+    assert tsv.ids == ("x", "line 3") and tsv.id_source.endswith("('line N' for the 1 row without one)")
     assert corpus_from_table(read_table(b"id\tcandidate\treference\nx\ta\ta\n", "t.tsv"), "candidate", ["reference"],
                              "id").id_source == "the 'id' column"
 
