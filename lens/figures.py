@@ -90,6 +90,9 @@ MAX_DIAGRAM_WIDTH = 1100
 STRAIGHT_LABELS_WIDTH = 560
 
 
+#: Characters of a slanted token label (the room above and below the rows is made for them).
+SLANTED_LABEL_CHARS = 24
+
 #: Narrowest spacing of tokens, in pixels, at MAX_DIAGRAM_WIDTH: squeezed into the narrowest
 #: column it is still 16 px, the room slanted labels of 13 px text need.
 MIN_UNIT = 32
@@ -178,7 +181,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     if slanted:  # labels at 60 degrees need only a font height of horizontal room each
         unit = max(MIN_UNIT, (max_width - 120) // n)
     longest = max(len(t.text) for t in cand + ref)
-    label_room = (min(longest, 24) * 7.5 * 0.87 + 14) if slanted else 24  # pixels above/below the rows
+    # pixels above and below the rows
+    label_room = (min(longest, SLANTED_LABEL_CHARS) * 7.5 * 0.87 + 14) if slanted else 24
     stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}
     stage_of_ref = {k: l for l in links for k in range(l.reference, l.reference_stop)}
     detail = result.meteor15
@@ -193,7 +197,11 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             l = partner.get(k)
             is_function = k < len(function) and function[k]
             # function words (METEOR 1.5): italic and lighter, they weigh 1 - delta
-            texts.append(f"<i>{esc(t.text)}</i>" if is_function else esc(t.text))
+            # A slanted label longer than its room is cut, with the whole token in its hover (a
+            # German compound ran across the legend and out of the figure: a tester).
+            shown = t.text if not slanted or len(t.text) <= SLANTED_LABEL_CHARS else \
+                t.text[:SLANTED_LABEL_CHARS - 1] + "…"
+            texts.append(f"<i>{esc(shown)}</i>" if is_function else esc(shown))
             kind = "<br>function word (weight 1 − δ)" if is_function else ""
             if l is None:
                 colors.append(UNMATCHED_COLOR)  # circle-open draws its outline in the marker colour

@@ -993,3 +993,19 @@ def test_the_matrix_fits_the_page_with_squares_no_wider_than_their_cells():
         assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and cell >= figures.MATRIX_MIN_CELL
         assert fig.data[0].marker.size <= max(6, cell - 6)
     assert fig.layout.width - 200 == figures.MATRIX_MIN_CELL * figures.MATRIX_MAX_TOKENS  # the limit: the smallest cells
+
+
+def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
+    """A tester: a 44-character German compound ran across the legend and out of the figure;
+    the room above and below the rows is made for SLANTED_LABEL_CHARS characters."""
+    compound = "Donaudampfschifffahrtsgesellschaftskapitänsmütze"
+    result = score(f"die {compound} liegt hier", [f"die {compound} lag dort"], language="de").best
+    fig = figures.alignment_diagram(result)
+    labels = [a.text for a in fig.layout.annotations if a.textangle == -60]
+    cut = compound[:figures.SLANTED_LABEL_CHARS - 1] + "…"
+    assert labels.count(cut) == 2 and compound not in labels  # on both rows
+    tokens = next(t for t in fig.data if (t.meta or {}).get("row") == "candidate")
+    assert any(compound in h for h in tokens.hovertext)
+    words = [f"w{k}" for k in range(20)]  # slanted (20 positions), every label within its room: whole
+    short = figures.alignment_diagram(score(" ".join(words), [" ".join(words)]).best)
+    assert [a.text for a in short.layout.annotations if a.textangle == -60] == words * 2
