@@ -7,7 +7,7 @@ import streamlit as st
 
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
-from meteor_core.corpus import analyze_systems, compare_analyses, rows_to_csv
+from meteor_core.corpus import analyze_systems, compare_analyses, listed_lines, rows_to_csv
 from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED
 
 PAGE = "compare"
@@ -63,8 +63,7 @@ if comparison is not None:
     common = len(comparison.common_lines)
     st.caption(f"On the {common:,} segment{'' if common == 1 else 's'} scored in every system"
                + (f" ({comparison.left_out_sentence()}"
-                  + ("; lines scored in some systems only: " + ", ".join(map(str, left_out[:20]))
-                     + ("…" if len(left_out) > 20 else "") if left_out else "")
+                  + ("; lines scored in some systems only: " + listed_lines(left_out) if left_out else "")
                   + ")" if comparison.left_out_sentence() else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
                  "Corpus scores come from statistics summed over segments.")

@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from meteor_core import MeteorInputError
-from meteor_core.corpus import CorpusAnalysis, rows_to_csv
+from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
                                    read_table, reference_columns_of)
@@ -324,7 +324,7 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
             f"{prefix}{len(unproven):,} segment(s) have an alignment not proven optimal: the search hit its node "
             f"budget ({analysis.corpus.segments[0].best.config.node_budget:,}), so the best alignment found is used "
             "and a better one could change their scores slightly. The table's optimal column is unticked for them "
-            f"(lines {', '.join(map(str, unproven[:20]))}{'…' if len(unproven) > 20 else ''}); the command line's "
+            f"(lines {listed_lines(unproven)}); the command line's "
             "--node-budget can raise the budget."))
     if analysis.reference_notes:
         st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "

@@ -418,7 +418,9 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
 
 
 def _not_proven_sentence(lines: Sequence[int], budget: int) -> str:
-    shown = ", ".join(map(str, lines[:20])) + ("…" if len(lines) > 20 else "")
+    from .corpus import listed_lines
+
+    shown = listed_lines(lines)
     return (f"{len(lines):,} segment(s) not proven optimal: the alignment search hit its node budget ({budget:,}), "
             f"the best alignment found is used and a better one could change the score slightly (lines {shown}; "
             "optimal false in --json and --tsv output); a larger --node-budget may prove them")

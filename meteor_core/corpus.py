@@ -37,6 +37,15 @@ class Correlation:
     n: int  # segments with a human score
 
 
+#: Most line numbers a message lists; "…" says there are more.
+LISTED_LINES = 20
+
+
+def listed_lines(lines: Sequence[int]) -> str:
+    """"3, 7, 12" for a message: the first LISTED_LINES line numbers, then "…" if there are more."""
+    return ", ".join(map(str, lines[:LISTED_LINES])) + ("…" if len(lines) > LISTED_LINES else "")
+
+
 @dataclass(frozen=True)
 class CorpusAnalysis:
     corpus: CorpusResult

@@ -255,28 +255,28 @@ class _Watch:
             if ended_since is None:
                 ended_since = time.monotonic()
             elif time.monotonic() - ended_since >= WATCH_SECONDS:
-                for process in processes:
-                    try:
-                        process.kill()
-                    except (OSError, ValueError, AttributeError):
-                        pass
+                _kill(processes)
 
     def unblock(self) -> None:
         """End the workers still there (one may wait forever for the lock the dead one held),
         then close this process's copy of the result pipe's write end: the manager's read of
         the half message ends (end of file) and the pool breaks as for any dead worker. Without
         it, shutdown, and the interpreter's exit after it, waited forever."""
-        for process in self._processes():
-            try:
-                process.kill()
-            except (OSError, ValueError, AttributeError):  # already gone, or closed
-                pass
+        _kill(self._processes())
         writer = getattr(getattr(self.pool, "_result_queue", None), "_writer", None)
         if writer is not None:
             try:
                 writer.close()
             except OSError:
                 pass
+
+
+def _kill(processes) -> None:
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):  # already gone, or closed
+            pass
 
 
 def score_or_error(scorer, pair):
