@@ -54,9 +54,9 @@ if comparison is not None:
         "rank": number("rank", format="%d", width=45),
         "corpus METEOR": number("METEOR", format="%.4f", help="Corpus METEOR (0-1), from statistics summed "
                                                               "over segments"),
-        "METEOR 95% CI": text("95% CI", help="95% interval of corpus METEOR (paired bootstrap)"),
+        "METEOR 95% CI": text("METEOR CI", help="95% interval of corpus METEOR (paired bootstrap)"),
         "corpus BLEU": number("BLEU", format="%.4f", help="Corpus BLEU (0-1)"),
-        "BLEU 95% CI": text("95% CI", help="95% interval of corpus BLEU (paired bootstrap)"),
+        "BLEU 95% CI": text("BLEU CI", help="95% interval of corpus BLEU (paired bootstrap)"),
         "mean segment METEOR": number("seg. mean", format="%.4f",
                                       help="Mean of the segment scores (0-1); not corpus METEOR")})
     left_out = comparison.left_out
