@@ -31,6 +31,7 @@ from meteor_core.methods import METHODS, describe, recall_weight, search_of
 from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages, number
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
+from meteor_core.scorer import scorer_for
 from meteor_core.tokenize import TOKENIZERS
 from meteor_core.wordnet import wordnet_status
 
@@ -619,17 +620,22 @@ def _sidebar(segment_page: bool) -> None:
         if not method.has_objective:  # greyed out, still showing a choice: say it is not used (a teacher)
             st.caption(f"Not used in {MODE_LABELS.get(mode, mode)} mode ({method.search}); "
                        "kept for when you switch back to paper.")
+        # A stage this machine or language cannot run is labelled so: a selected pill that
+        # matches nothing looked like a stage that found no pairs (a UI tester).
+        cannot_run = _stages_that_cannot_run(mode, _v("lang"))
+        stage_label = lambda s: f"{s} (unavailable)" if s in cannot_run else s  # noqa: E731
         if mode not in STAGE_CHOICE_MODES:
             fixed = list(default_stages(mode))
             st.session_state["w_stages_fixed"] = fixed
             st.pills("Stages" if mode != "meteor15" else "Modules", fixed, selection_mode="multi",
-                     key="w_stages_fixed", disabled=True,
+                     key="w_stages_fixed", disabled=True, format_func=stage_label,
                      help=f"Fixed in {method.mode} mode." if mode != "meteor15" else
                      "The jar's English modules and weights (-l en); the command line's --stages and --weights "
                      "choose others.")
         else:
             _widget(st.pills, "Stages", "stages", options=BUILTIN_STAGES, selection_mode="multi",
-                    help="Each stage matches only words no earlier stage matched.")
+                    format_func=stage_label, help="Each stage matches only words no earlier stage matched."
+                    + "".join(f" {stage}: {message}." for stage, message in cannot_run.items()))
         status = _wordnet_status()
         if not status.available:
             st.warning(f"Synonym stage unavailable: {md_escape(status.message)}")
@@ -699,6 +705,13 @@ def show_meteor15_data_status() -> None:
                    f"`bash scripts/setup.sh` or `{METEOR15_FIX}`.")
 
 
+def references_box_height(text: str) -> int:
+    """Pixels for the references box: room for every reference line and one more, from 3 to 10
+    lines (it was 3 lines tall whatever the number of references: a UI tester)."""
+    lines = text.count("\n") + 2
+    return 100 + 24 * (min(max(lines, 3), 10) - 3)
+
+
 def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[str, list[str], Optional[MeteorConfig]]:
     """Sidebar settings and (optionally) the text inputs. Returns (candidate, references, config);
     config is None when a setting is invalid (the message is already on the page)."""
@@ -707,7 +720,8 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
     _sidebar(segment_page)
     if with_text:
         _widget(st.text_area, "Candidate (system output)", "cand", height=80)
-        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", height=100)
+        _widget(st.text_area, "References (one per line; add or remove lines)", "refs",
+                height=references_box_height(_v("refs")))
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         _write_query_params(references)
@@ -740,6 +754,15 @@ def show_capabilities() -> None:
 @st.cache_resource(show_spinner="Loading WordNet…")
 def _wordnet_status():
     return wordnet_status()
+
+
+def _stages_that_cannot_run(mode: str, language: str) -> dict[str, str]:
+    """{stage: why} for the stages a scorer of this mode and language reports unavailable."""
+    try:
+        statuses = scorer_for(MeteorConfig(mode=mode, language=language)).stage_status
+    except ValueError:  # a mode that yields to paper for this language (nltk, meteor15: English only)
+        return {}
+    return {s.stage: s.message.rstrip(".") for s in statuses if not s.available}
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from lens import figures
-from lens.ui import markdown_table, md_escape, read_link
+from lens.ui import markdown_table, md_escape, read_link, references_box_height
 from meteor_core import MeteorConfig, score
 from meteor_core.methods import walkthrough
 from meteor_core.report import bleu_for, explain
@@ -168,6 +168,28 @@ def test_choosing_another_language_in_an_english_only_mode_switches_to_paper(mod
     assert any(f"{label} mode reproduces an English-only tool: switched to paper mode for French"
                in i.value.replace("\\", "") for i in at.info)
     assert at.query_params["alpha"] == "0.9"  # the mode's default parameters followed the mode
+
+
+def _stage_pills(at):
+    """The labels and the help of the sidebar's stage choice."""
+    pills = next(e.proto for e in at.get("button_group") if e.proto.id.endswith("w_stages"))
+    return [option.content for option in pills.options], pills.help
+
+
+def test_a_stage_the_language_cannot_run_is_labelled_unavailable(wordnet_reader):
+    """A UI tester: German's synonym pill looked selected and working, though German has no
+    synonym source here; it is labelled, and its help says why."""
+    labels, help_text = _stage_pills(_app(cand="Das Auto hielt an", ref="Der Wagen stoppte", lang="de"))
+    assert labels == ["exact", "stem", "synonym (unavailable)"]
+    assert "synonym: no synonym resource for German" in help_text
+    labels, help_text = _stage_pills(_app(cand="the car stopped", ref="the auto halted"))
+    assert labels == ["exact", "stem", "synonym"] and "unavailable" not in help_text
+
+
+def test_the_references_box_grows_with_its_lines():
+    """3 lines tall (100 px) up to 2 references, then 24 px per line up to 10 lines."""
+    assert [references_box_height("\n".join("r" * k)) for k in (0, 1, 2, 3, 5, 8, 9, 30)] == \
+        [100, 100, 100, 124, 172, 244, 268, 268]
 
 
 def test_example_labels_fit_the_sidebar_select_box():
