@@ -324,8 +324,8 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
             f"{prefix}{len(unproven):,} segment(s) have an alignment not proven optimal: the search hit its node "
             f"budget ({analysis.corpus.segments[0].best.config.node_budget:,}), so the best alignment found is used "
             "and a better one could change their scores slightly. The table's optimal column is unticked for them "
-            f"(lines {listed_lines(unproven)}); the command line's "
-            "--node-budget can raise the budget."))
+            f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
+            "can raise the budget (the command line's --node-budget too)."))
     if analysis.reference_notes:
         st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "
                       "out and they are scored against their other references."))

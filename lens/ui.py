@@ -28,7 +28,8 @@ from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
 from meteor_core.methods import METHODS, describe, recall_weight, search_of
-from meteor_core.params import MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages, number
+from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
+                                number)
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult
 from meteor_core.scorer import scorer_for
@@ -68,7 +69,11 @@ DEFAULTS: dict[str, str] = {
     "alpha": repr(DEFAULT_CONFIG.params.alpha), "beta": repr(DEFAULT_CONFIG.params.beta),
     "gamma": repr(DEFAULT_CONFIG.params.gamma), "lang": DEFAULT_CONFIG.language, "tok": DEFAULT_CONFIG.tokenizer,
     "keep_case": "false", "zero_pen": "false", "smoothing": DEFAULT_CONFIG.bleu_smoothing,
+    "budget": str(DEFAULT_CONFIG.node_budget),
 }
+#: The largest node budget the app takes (per stage and reference): its time bound, about 4 s
+#: of search per stage on a long pair. The command line's --node-budget has no such limit.
+APP_MAX_NODE_BUDGET = 1_000_000
 #: Link parameters that are switches, written "true" / "false".
 SWITCHES = ("keep_case", "zero_pen")
 TEXT_PARAMETERS = ("cand", "ref")
@@ -132,7 +137,19 @@ def _check_one(name: str, raw: str, language: str) -> object:
         return raw.lower() in ("true", "1")
     if name == "smoothing":
         return MeteorConfig(bleu_smoothing=raw).bleu_smoothing
+    if name == "budget":
+        return checked_budget(raw)
     raise KeyError(name)
+
+
+def checked_budget(raw) -> int:
+    """A node budget the app takes: the core's rule (a positive integer), then the app's limit."""
+    value = int(raw) if isinstance(raw, str) and raw.isascii() and raw.isdigit() else raw
+    budget = MeteorConfig(node_budget=value).node_budget
+    if budget > APP_MAX_NODE_BUDGET:
+        raise MeteorParameterError(f"the app's node budget is at most {APP_MAX_NODE_BUDGET:,} nodes per stage (its "
+                                   f"time bound); the command line's --node-budget takes more, got {budget:,}")
+    return budget
 
 
 def link_text(value) -> str:
@@ -181,7 +198,7 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
                                         "empty (not filled with an example): type it there", ""))
     language = DEFAULT_CONFIG.language
     for name in ("lang", "mode", "objective", "stages", "alpha", "beta", "gamma", "tok", *SWITCHES,
-                 "smoothing"):  # lang first: tok needs it
+                 "smoothing", "budget"):  # lang first: tok needs it
         if not params.get(name):
             continue
         raw = params[name][-1]
@@ -245,7 +262,7 @@ SETTING_DEFAULTS = {
     "lang": DEFAULT_EXAMPLE.language, "tok": DEFAULT_CONFIG.tokenizer, "keep_case": DEFAULT_CONFIG.keep_case,
     "preset": "2005", "alpha": DEFAULT_CONFIG.params.alpha, "beta": DEFAULT_CONFIG.params.beta,
     "gamma": DEFAULT_CONFIG.params.gamma, "zero_pen": DEFAULT_CONFIG.zero_penalty_single_chunk,
-    "smoothing": DEFAULT_CONFIG.bleu_smoothing,
+    "smoothing": DEFAULT_CONFIG.bleu_smoothing, "budget": DEFAULT_CONFIG.node_budget,
     # Sidebar panels, open or closed: settings too, so they stay open across pages.
     "show_capabilities": False, "show_options": False,
     # The Segment Explorer's view, and the reference it draws when not the best: (the
@@ -565,7 +582,10 @@ def _settings_query() -> dict:
         "gamma": repr(float(_v("gamma"))), "lang": _v("lang"), "tok": _v("tok"),
         # Case, the single-chunk rule and BLEU smoothing change the numbers too: a link without
         # them showed its recipient another score.
-        **{name: link_text(bool(_v(name))) for name in SWITCHES}, "smoothing": _v("smoothing")}
+        **{name: link_text(bool(_v(name))) for name in SWITCHES}, "smoothing": _v("smoothing"),
+        # The search's budget only where a search has one, and only when changed: it matters on
+        # long pairs alone, and every other link would carry it.
+        **({"budget": str(_v("budget"))} if _v("mode") == "paper" and _v("budget") != DEFAULT_NODE_BUDGET else {})}
 
 
 def show_link_problems() -> None:
@@ -592,7 +612,7 @@ def current_config(overrides: Optional[Mapping[str, object]] = None) -> MeteorCo
         params=MeteorParams(float(v("alpha")), float(v("beta")), float(v("gamma")), default_params(mode).delta),
         tokenizer=v("tok"),
         keep_case=v("keep_case"), zero_penalty_single_chunk=v("zero_pen"), bleu_smoothing=v("smoothing"),
-        language=v("lang"))
+        language=v("lang"), node_budget=checked_budget(v("budget")))
 
 
 def _sidebar(segment_page: bool) -> None:
@@ -673,12 +693,21 @@ def _sidebar(segment_page: bool) -> None:
                             help="METEOR 1.5 always applies this rule (the jar's own)." if mode == "meteor15" else
                             "nltk's meteor_score charges the penalty for one chunk too.")
             _widget(st.selectbox, "BLEU smoothing", "smoothing", options=list(SMOOTHING_METHODS))
+            if mode == "paper":
+                _widget(st.number_input, "Node budget (per stage)", "budget", min_value=1,
+                        max_value=APP_MAX_NODE_BUDGET, step=50_000,
+                        help=f"How many nodes the exact alignment search may expand per stage and reference "
+                             f"before it keeps its best alignment so far, marked not proven optimal (default "
+                             f"{DEFAULT_NODE_BUDGET:,}; at most {APP_MAX_NODE_BUDGET:,} here, a few seconds of "
+                             "search per stage). Only long pairs (about 150 tokens and more) need more.")
         else:
             st.caption(f"tokenizer {_v('tok')} · case {'kept' if _v('keep_case') else 'lowercased'} · "
                        f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
                        + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
                        + (" · no penalty for one chunk" if _zero_penalty_applies(mode) else "")
-                       + f" · BLEU smoothing {_v('smoothing')}")
+                       + f" · BLEU smoothing {_v('smoothing')}"
+                       + (f" · node budget {_v('budget'):,}" if mode == "paper" and _v("budget") != DEFAULT_NODE_BUDGET
+                          else ""))
         own = default_params(mode)
         values = (float(_v("alpha")), float(_v("beta")), float(_v("gamma")))
         if mode != "paper" and values != (own.alpha, own.beta, own.gamma):

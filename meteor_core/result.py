@@ -208,7 +208,8 @@ class SegmentResult:
             # moved by up to 0.008 with a larger budget, and nothing said how to get one).
             notes.append(f"alignment search hit its node budget ({self.config.node_budget:,}): the best alignment "
                          "found is shown, optimality not proven; a better one may change the score slightly. A "
-                         "larger budget (--node-budget on the command line, node_budget in the library) may prove it")
+                         "larger budget (--node-budget on the command line, node_budget in the library, Node budget "
+                         "under the app's Options and parameters) may prove it")
         return tuple(notes)
 
 

@@ -63,6 +63,11 @@ def _warnings(at):
     return [w.value for w in at.warning]
 
 
+def _plain_warnings(at):
+    """The warnings as read on the page (markdown escapes dropped)."""
+    return [w.value.replace("\\", "") for w in at.warning]
+
+
 def _signature(at):
     return next(c.value for c in at.caption if c.value.startswith("Signature:"))
 
@@ -190,6 +195,33 @@ def test_the_references_box_grows_with_its_lines():
     """3 lines tall (100 px) up to 2 references, then 24 px per line up to 10 lines."""
     assert [references_box_height("\n".join("r" * k)) for k in (0, 1, 2, 3, 5, 8, 9, 30)] == \
         [100, 100, 100, 124, 172, 244, 268, 268]
+
+
+HARD_PAIR = {"cand": "a c a b a b b b c b a a b a", "ref": "b b c a c b b c a c a b a a", "stages": "exact"}
+
+
+def test_the_node_budget_is_a_setting_kept_in_the_link(wordnet_reader):
+    """An NLG tester: long paragraphs were not proven optimal and the app had no way to raise the
+    budget. This pair needs 285 nodes: at 50 the search keeps a worse alignment (score 0.6763,
+    flagged), at 500 it proves the optimum (0.6091); the link carries the budget."""
+    at = _app(**HARD_PAIR, budget="50")
+    assert _metric(at, "METEOR") == "0.6763" and at.query_params["budget"] == "50"
+    assert any("node budget (50)" in w and "Node budget" in w for w in _plain_warnings(at))
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.number_input(key="w_budget").set_value(500).run()
+    assert _metric(at, "METEOR") == "0.6091" and at.query_params["budget"] == "500"
+    assert not any("node budget" in w for w in _plain_warnings(at))
+    at.number_input(key="w_budget").set_value(50_000).run()
+    assert "budget" not in at.query_params  # the default is left out of the link
+
+
+def test_a_node_budget_over_the_apps_limit_is_refused_and_named(wordnet_reader):
+    at = _app(**HARD_PAIR, budget="2000000")
+    assert any("budget='2000000' not used: the app's node budget is at most 1,000,000" in w and
+               "budget=50000 instead" in w for w in _plain_warnings(at))
+    assert _metric(at, "METEOR") == "0.6091" and "budget" not in at.query_params
+    at = _app(**HARD_PAIR, budget="many")
+    assert any("budget='many' not used: node_budget must be a positive integer" in w for w in _plain_warnings(at))
 
 
 def test_example_labels_fit_the_sidebar_select_box():
