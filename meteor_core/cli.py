@@ -414,7 +414,7 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
 
     return read_corpus_files(candidates or args.candidates, args.references, candidate_column or args.candidate_column,
                              args.reference_column or None, args.id_column, args.human_column, args.guess_human,
-                             load)
+                             load, args.file_format)
 
 
 def _not_proven_sentence(lines: Sequence[int], budget: int) -> str:
@@ -505,7 +505,7 @@ def _cmd_compare(args) -> int:
     from .corpus_io import files_read_once, format_of
 
     load = files_read_once()
-    if len(args.candidates) == 1 and format_of(args.candidates[0]) != "txt":
+    if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
         columns = args.candidate_column
         if len(columns) < 2:
             raise MeteorInputError(f"{args.candidates[0]} is a table: name two or more system columns with "
@@ -642,9 +642,15 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
 _positive_int = _whole_number(1, 1_000_000)
 #: significance.MAX_SEED, written out: importing that module here would load numpy at every start.
 MAX_SEED = 2 ** 32 - 1
+#: Plain text and corpus_io.TABLE_FORMATS, written out: importing corpus_io at every start costs
+#: about 17 ms that `score` does not need.
+FILE_FORMATS = ("txt", "tsv", "csv", "jsonl")
 
 
 def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
+    p.add_argument("--format", choices=FILE_FORMATS, dest="file_format",
+                   help="format of --candidates (default: from its name, .tsv .csv .jsonl, else plain text lines); "
+                        "for /dev/stdin, a pipe or a name without its extension")
     p.add_argument("--references", action="append", default=[], help="plain-text reference file (repeat for more)")
     p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
     p.add_argument("--id-column", help="table column with segment ids (default: a column named id, seg_id, segment "

@@ -480,21 +480,28 @@ def reference_columns_of(columns: Sequence[str]) -> list[str]:
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
                       human_column: Optional[str] = None, guess_human: bool = True,
-                      load: Optional[Callable[[str], bytes]] = None) -> CorpusInput:
+                      load: Optional[Callable[[str], bytes]] = None, fmt: Optional[str] = None) -> CorpusInput:
     """The CLI's entry: paths in, CorpusInput out (I/O at the edge). A table's id column, and
     with `guess_human` its human-score column, are guessed as the app guesses them when not
     given (before, the CLI used line numbers and no human scores where the app used the
     table's 'id' and 'human' columns: a tester). `load`: path -> bytes (default load_file;
-    several systems share files_read_once)."""
+    several systems share files_read_once). `fmt`: the candidates file's format (txt, tsv,
+    csv, jsonl) when its name does not say it (/dev/stdin, a pipe)."""
     load = load or load_file
-    if format_of(candidates) == "txt":
+    if format_of(candidates, fmt) == "txt":
         given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
                                           ("--id-column", id_column), ("--human-column", human_column)) if value]
         if given:
             raise MeteorInputError(f"{', '.join(given)}: {candidates} is plain text (one segment per line, the id is the "
-                                   "line number); column options apply to TSV, CSV and JSONL tables")
+                                   "line number); column options apply to TSV, CSV and JSONL tables"
+                                   + ("" if fmt else "; if it is one, give its format with --format"))
+        if not references:
+            # A table piped in (/dev/stdin) is read as text by its name: say how to read it as a table.
+            raise MeteorInputError(f"{candidates} is read as plain text (one segment per line): give its reference "
+                                   "file(s) with --references" + ("" if fmt else ", or, if it is a TSV, CSV or JSONL "
+                                                                                  "table, its format with --format"))
         return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references])
-    table = read_table(load(candidates), candidates)
+    table = read_table(load(candidates), candidates, fmt)
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")

@@ -579,3 +579,38 @@ def test_workers_messages(tmp_path, capsys, monkeypatch):
     assert json.loads(out)["score"] == pytest.approx(1 - 0.5 / 8)  # 2 of 2 in one chunk
     assert err == ("note: 3 workers on 2 cores: more processes than cores do not score faster, and each holds its "
                    "own copy of the word data\n")
+
+
+def test_format_reads_a_table_whose_name_does_not_say_it(tmp_path, capsys):
+    """Known since a CLI tester: a table piped in (/dev/stdin) was read as plain text, and
+    nothing said how to read it as a table. --format names the candidates file's format; the
+    results equal those of the same table under its own name."""
+    root = Path(__file__).resolve().parents[1]
+    table = ("id\tcandidate\tsystem_b\treference\n1\tthe cat sat on a mat\ta cat sat\tthe cat sat on the mat\n"
+             "2\tthe dog barked\tdog barked\ta dog barked\n")
+    (tmp_path / "t.tsv").write_text(table, encoding="utf-8")
+    (tmp_path / "t").write_text(table, encoding="utf-8")
+    code, named, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "t.tsv"), "--json", "--workers", "1")
+    assert code == 0
+    code, formatted, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "t"), "--format", "tsv", "--json",
+                             "--workers", "1")
+    assert code == 0 and json.loads(formatted)["corpus"] == json.loads(named)["corpus"]
+    assert [s["id"] for s in json.loads(formatted)["segments"]] == ["1", "2"]
+    code, _, err = run(capsys, "corpus", "--candidates", str(tmp_path / "t"), "--workers", "1")
+    assert code == 2 and err == (f"error: {tmp_path / 't'} is read as plain text (one segment per line): give its "
+                                 "reference file(s) with --references, or, if it is a TSV, CSV or JSONL table, its "
+                                 "format with --format\n")
+    # --format txt reads a .tsv as lines of text (its header is a segment)
+    (tmp_path / "r.txt").write_text("x\ny\nz\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "t.tsv"), "--format", "txt",
+                       "--references", str(tmp_path / "r.txt"), "--json", "--workers", "1")
+    assert code == 0 and len(json.loads(out)["segments"]) == 3
+    # compare, a table from a pipe
+    piped = subprocess.run([sys.executable, "-m", "meteor_core", "compare", "--candidates", "/dev/stdin", "--format",
+                            "tsv", "--candidate-column", "candidate", "--candidate-column", "system_b", "--json",
+                            "--workers", "1"], input=table, capture_output=True, text=True, cwd=root, timeout=300)
+    assert piped.returncode == 0, piped.stderr
+    code, out, _ = run(capsys, "compare", "--candidates", str(tmp_path / "t.tsv"), "--candidate-column", "candidate",
+                       "--candidate-column", "system_b", "--json", "--workers", "1")
+    assert [(s["system"], s["corpus_meteor"]) for s in json.loads(piped.stdout)["systems"]] == \
+        [(s["system"], s["corpus_meteor"]) for s in json.loads(out)["systems"]]
