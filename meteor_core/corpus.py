@@ -18,6 +18,7 @@ from .corpus_io import CorpusInput, RowProblem
 from .errors import MeteorInputError, MeteorParameterError, NothingScored, reasons_in_brief
 from .params import MeteorConfig
 from .report import bleu_for
+from .references import reference_named
 from .result import CorpusResult, MultiReferenceResult
 from .scorer import Scorer, scorer_for
 from .significance import (BLEU_SMOOTHING_FROM_SUMS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS,
@@ -174,16 +175,13 @@ def _skipped_rows(data: CorpusInput, skipped) -> tuple[RowProblem, ...]:
 
 def _file_of_reason(data: CorpusInput, index: int, reason: str) -> str:
     """The file a refusal is about: with plain-text input, a reason about a reference names
-    its reference file (references.reference_field: "reference ..." for one, "reference N
-    ..." for several), not the candidate file (a tester saw an empty reference line listed
+    its reference file, not the candidate file (a tester saw an empty reference line listed
     under the candidates' file)."""
-    if data.reference_files and reason.startswith("reference"):
+    if data.reference_files:
         files = data.reference_files[index]
-        number = reason.split(" ", 2)[1]
-        if number.isdigit() and 1 <= int(number) <= len(files):
-            return files[int(number) - 1]
-        if len(files) == 1:
-            return files[0]
+        number = reference_named(reason, len(files))
+        if number is not None:
+            return files[number - 1]
     return data.source or "input"
 
 

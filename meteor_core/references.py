@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sized
 from itertools import islice
-from typing import Callable, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from .errors import MeteorInputError
 from .frozen import build
@@ -23,6 +23,18 @@ ReferencesInput = Union[str, Sequence[TextOrTokens]]
 def reference_field(number: int, count: int) -> str:
     """How messages name reference `number` (1-based) of `count`."""
     return "reference" if count == 1 else f"reference {number}"
+
+
+def reference_named(message: str, count: int) -> Optional[int]:
+    """The inverse of reference_field: the number (1-based) of the reference of `count` that a
+    refusal's message is about, or None when it is about no one reference (the candidate, all
+    references). Kept beside reference_field so that the two change together."""
+    words = message.split(" ", 2)
+    if words[0] != "reference" or count < 1:
+        return None
+    if count == 1:
+        return 1
+    return int(words[1]) if len(words) > 1 and words[1].isdigit() and 1 <= int(words[1]) <= count else None
 
 
 def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:

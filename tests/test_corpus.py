@@ -630,6 +630,25 @@ def test_a_refused_reference_is_listed_under_its_own_file():
         ("r1.txt", 1, "reference 1"), ("r2.txt", 2, "reference")]
 
 
+def test_reference_named_reads_back_what_reference_field_wrote():
+    """The file of a refused reference comes from the scorer's message (reference_field's
+    words), so the reader is checked against the writer for every position and count, and
+    against the messages of the scorer itself."""
+    from meteor_core import score
+    from meteor_core.references import reference_field, reference_named
+
+    for count in range(1, 6):
+        for number in range(1, count + 1):
+            assert reference_named(f"{reference_field(number, count)} is empty (no tokens)", count) == number
+    assert reference_named("candidate is empty (no tokens)", 3) is None
+    assert reference_named("references mix strings and token lists; give one kind", 1) is None
+    assert reference_named("reference 4 is empty", 3) is None  # not one of the 3
+    for references, number in ((["", "a"], 1), (["a", "!"], 2), (["!"], 1)):
+        with pytest.raises(MeteorInputError) as refused:
+            score("a", references, drop_punctuation=True)
+        assert reference_named(str(refused.value), len(references)) == number
+
+
 def test_a_row_without_an_id_is_named_by_its_line():
     """A tester: JSONL lines with "id": null or no id key (beside lines that have one) showed
     an empty id in the table, --tsv and --json. They are now "line N", and the id source says
