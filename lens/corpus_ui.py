@@ -242,10 +242,10 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
         default = (system_like or other or [c for c in columns if c not in ref_default])[0]
         candidate_columns = [cand_slot.selectbox("Candidate column", columns,
                                                  key=kept(f"{key}-cand-col-0", default, columns, roles))]
-    reference_columns = ref_slot.multiselect(
-        "Reference column(s)", columns, key=kept(f"{key}-ref-cols", ref_default or
-                                                 [c for c in columns if c not in candidate_columns][:1], columns,
-                                                 roles))
+    # No reference* column: none is chosen, as the CLI refuses such a file. Taking the first
+    # other column scored 200 segments against their ids (0.0000 each, "200 scored": a tester).
+    reference_columns = ref_slot.multiselect("Reference column(s)", columns,
+                                             key=kept(f"{key}-ref-cols", ref_default, columns, roles))
     id_column = id_slot.selectbox("Segment id (optional)", [NONE] + columns,
                                   key=kept(f"{key}-id-col", id_default, [NONE] + columns, roles),
                                   help="Without one, a segment's id is its line number in the file (the header is "
@@ -265,7 +265,11 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
                "scores almost 1; choose different columns.")
         return None
     if not reference_columns:
-        st.info("Choose at least one reference column.")
+        st.info(plain(f"{table.name} has no column named reference* or ref*: choose the reference column(s) above."
+                      if not ref_default else "Choose at least one reference column."))
+        return None
+    if id_column in reference_columns:
+        _error(f"{id_column}: chosen as the segment id and as a reference; choose different columns.")
         return None
     try:
         corpora = tuple(corpus_from_table(table, c, reference_columns, None if id_column == NONE else id_column,

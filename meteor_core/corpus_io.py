@@ -185,42 +185,59 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
             if other in first else ""
         raise MeteorInputError(f"{name}: line 1 has no {'tab' if delimiter == chr(9) else 'comma'}; a {fmt.upper()} "
                                f"header needs at least two columns{hint}")
-    if first.count(delimiter) >= MAX_COLUMNS:  # before the csv module builds 100k fields
+    if first.count(delimiter) >= MAX_COLUMNS:  # before a header of 100k fields is built
         raise MeteorInputError(f"{name}: line 1 has {first.count(delimiter) + 1} columns; the limit is {MAX_COLUMNS}")
-    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=delimiter,
-                        quoting=csv.QUOTE_NONE if fmt == "tsv" else csv.QUOTE_MINIMAL)
-    try:
-        header = [h.strip() for h in next(reader)]
-    except csv.Error as error:
-        raise MeteorInputError(f"{name}: line 1: {error}") from None
+    records = _tsv_records(text) if fmt == "tsv" else _csv_records(text, name)
+    header = [h.strip() for h in next(records)[2]]
     _check_header(header, name)
     rows, line_numbers, problems = [], [], []
     data_lines = 0
-    try:
-        start = reader.line_num + 1
-        for row in reader:
-            line, start = start, reader.line_num + 1  # a quoted field may span lines: report where the row starts
-            data_lines += 1
-            if data_lines > MAX_DATA_LINES:
-                raise MeteorInputError(f"{name}: more than {MAX_DATA_LINES:,} lines after the header; the limit is "
-                                       f"{MAX_SEGMENTS:,} segments, and as many empty or malformed lines besides")
-            if not any(cell.strip() for cell in row):
-                problems.append(RowProblem(name, line, "empty line"))
-                continue
-            if len(row) != len(header):
-                # A row read over several lines in a CSV is a quoted field that ran on: say so
-                # (an unclosed " swallowed the rest of the file as "2 fields": a tester).
-                spans = f"; a quoted field runs from line {line} to line {reader.line_num} (an unclosed \"?)" \
-                    if reader.line_num > line else ""
-                problems.append(RowProblem(name, line, f"{len(row)} fields, the header has {len(header)}{spans}"))
-                continue
-            rows.append(dict(zip(header, row)))
-            line_numbers.append(line)
-            if len(rows) > MAX_SEGMENTS:
-                raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
-    except csv.Error as error:
-        raise MeteorInputError(f"{name}: line {reader.line_num}: {error}") from None
+    for line, last_line, row in records:
+        data_lines += 1
+        if data_lines > MAX_DATA_LINES:
+            raise MeteorInputError(f"{name}: more than {MAX_DATA_LINES:,} lines after the header; the limit is "
+                                   f"{MAX_SEGMENTS:,} segments, and as many empty or malformed lines besides")
+        if not any(cell.strip() for cell in row):
+            problems.append(RowProblem(name, line, "empty line"))
+            continue
+        if len(row) != len(header):
+            # A row read over several lines in a CSV is a quoted field that ran on: say so
+            # (an unclosed " swallowed the rest of the file as "2 fields": a tester).
+            spans = f"; a quoted field runs from line {line} to line {last_line} (an unclosed \"?)" \
+                if last_line > line else ""
+            problems.append(RowProblem(name, line, f"{len(row)} fields, the header has {len(header)}{spans}"))
+            continue
+        rows.append(dict(zip(header, row)))
+        line_numbers.append(line)
+        if len(rows) > MAX_SEGMENTS:
+            raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
     return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
+
+
+def _tsv_records(text: str):
+    """(line, line, fields) of each line (the header first): TSV has no quoting, so a line is
+    its fields split at tabs. Not the csv module: its field limit (131,072 characters) refused
+    a whole file for one long line (a tester); the scorer's limit per side then refuses that
+    line alone, as in a plain-text file."""
+    for number, line in enumerate(io.StringIO(text, newline="\n"), start=1):  # one line at a time
+        yield number, number, line.removesuffix("\n").split("\t")
+
+
+def _csv_records(text: str, name: str):
+    """(first line, last line, fields) of each row (the header first); a quoted field may span
+    lines. The csv module's errors name the line."""
+    reader = csv.reader(io.StringIO(text, newline="\n"), delimiter=",", quoting=csv.QUOTE_MINIMAL)
+    start = 1
+    try:
+        for row in reader:
+            yield start, reader.line_num, row
+            start = reader.line_num + 1
+    except csv.Error as error:
+        limit = str(error).startswith("field larger than field limit")
+        raise MeteorInputError(
+            f"{name}: line {reader.line_num}: " + (f"a field is longer than {csv.field_size_limit():,} characters, "
+                                                   "the CSV reader's limit (a TSV or JSONL file has none)"
+                                                   if limit else str(error))) from None
 
 
 def _read_jsonl(text: str, name: str) -> Table:

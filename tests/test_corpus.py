@@ -649,6 +649,29 @@ def test_reference_named_reads_back_what_reference_field_wrote():
         assert reference_named(str(refused.value), len(references)) == number
 
 
+def test_one_long_tsv_line_is_refused_alone_and_a_long_csv_field_says_whose_limit():
+    """A tester: one 355,000-character candidate in a TSV refused the whole file with the csv
+    module's "field larger than field limit (131072)". A TSV line is now split at its tabs
+    (no quoting, no limit), so only that line is refused, by the scorer's limit, as in a
+    plain-text file; in a CSV the csv module's limit stays, said as such."""
+    long_text = "x " * 177_500
+    tsv = f"id\tcandidate\treference\n1\tthe cat\tthe cat\n2\t{long_text}\ta b\n3\ta dog\tthe dog\n".encode()
+    analysis = analyze_corpus(corpus_from_table(read_table(tsv, "m.tsv"), "candidate", ["reference"], "id"), EXACT,
+                              workers=1)
+    assert analysis.counts_sentence().startswith("3 data lines, 2 scored, 1 not scored")
+    assert [str(p) for p in analysis.unscored] == [
+        "m.tsv, line 3: candidate has 355,000 characters; the limit is 200,000 per side"]
+    with pytest.raises(MeteorInputError) as refused:
+        read_table(f"id,candidate,reference\n1,the cat,the cat\n2,{long_text},a b\n".encode(), "m.csv")
+    assert str(refused.value) == ("m.csv: line 3: a field is longer than 131,072 characters, the CSV reader's limit "
+                                  "(a TSV or JSONL file has none)")
+    # TSV as before: a quote is text, a blank line is noted, a tab-less line has 1 field
+    table = read_table(b'id\tcandidate\treference\n1\t"the cat\t"a"\n\n3\tno tabs\n', "q.tsv")
+    assert table.rows == ({"id": "1", "candidate": '"the cat', "reference": '"a"'},)
+    assert [str(p) for p in table.problems] == ["q.tsv, line 3: empty line",
+                                                "q.tsv, line 4: 2 fields, the header has 3"]
+
+
 def test_a_row_without_an_id_is_named_by_its_line():
     """A tester: JSONL lines with "id": null or no id key (beside lines that have one) showed
     an empty id in the table, --tsv and --json. They are now "line N", and the id source says

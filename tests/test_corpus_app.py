@@ -223,6 +223,26 @@ def test_comparison_refuses_one_system_or_a_reference_column():
     assert any("chosen as a system and as a reference" in html.unescape(e.value) for e in at.error)
 
 
+def test_a_table_without_a_reference_column_is_not_scored_against_another_column():
+    """A tester: a table with seg_id, candidate, human_z was scored against seg_id (the first
+    column left), "200 scored", corpus METEOR 0.0000; System Comparison ranked four systems at
+    0.0000. The CLI refuses such a file; the pages now ask for the reference column."""
+    data = b"seg_id\tcandidate\thuman_z\n1\tthe cat sat\t0.5\n2\ta dog\t-0.2\n"
+    at = _upload(_page("corpus_explorer.py"), "noref.tsv", data)
+    assert at.multiselect(key="corpus-ref-cols").value == []
+    assert any("noref.tsv has no column named reference* or ref*: choose the reference column(s)" in
+               html.unescape(i.value).replace("\\", "") for i in at.info)
+    assert not any("meteor" in d.value.columns for d in at.dataframe)
+    at.multiselect(key="corpus-ref-cols").set_value(["seg_id"]).run()
+    _clean(at)
+    assert any("seg_id: chosen as the segment id and as a reference" in html.unescape(e.value) for e in at.error)
+    assert not any("meteor" in d.value.columns for d in at.dataframe)
+    systems = b"seg_id\tA\tB\n1\tthe cat sat\tthe cat\n2\ta dog\tdog\n"
+    at = _upload(_page("system_comparison.py"), "noref.tsv", systems, page="compare")
+    assert at.multiselect(key="compare-ref-cols").value == []
+    assert not any("rank" in d.value.columns for d in at.dataframe)
+
+
 def test_comparison_pairs_by_line_when_ids_repeat():
     """Hand-computed (tests/test_corpus.py): line 2 delta 5/6*0.968 - 431/432, line 3 the other way."""
     data = (b"id\tA\tB\treference\n"
