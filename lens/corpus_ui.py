@@ -199,8 +199,16 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     if multi and len(cand_files) < 2:
         st.info("Add a second system's file to compare.")
         return None
+    refs = [(r.name, r.getvalue()) for r in ref_files]
+    # Each file added to the uploader is one more reference: a corrected file uploaded after a
+    # wrong one was added beside it, and the same file twice counted twice, silently (a tester).
+    st.caption(plain(f"References: {', '.join(name for name, _ in refs)} ({len(refs)} per segment; a file added is "
+                     "one more reference, not a replacement: remove a file with its ×)."))
+    twice = sorted({name for k, (name, data) in enumerate(refs) if (name, data) in refs[:k]})
+    if twice:
+        st.warning(plain(f"{', '.join(twice)}: the same file is given twice, so it counts as two references; "
+                         "remove one with its ×."))
     try:
-        refs = [(r.name, r.getvalue()) for r in ref_files]
         corpora = tuple(corpus_from_parallel((f.name, f.getvalue()), refs) for f in cand_files)
     except MeteorInputError as error:
         _error(str(error))
@@ -221,7 +229,7 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     if len(columns) < 2:
         _error(f"{table.name}: {len(columns)} column(s) found; a corpus needs a candidate and a reference column")
         return None
-    records = f"{table.data_lines} rows after the header" if table.has_header else f"{table.data_lines} lines"
+    records = f"{table.data_lines:,} rows after the header" if table.has_header else f"{table.data_lines:,} lines"
     st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))

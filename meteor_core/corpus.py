@@ -99,8 +99,8 @@ class CorpusAnalysis:
 
     def counts_sentence(self) -> str:
         scored, not_scored = len(self.corpus.segments), len(self.not_scored)
-        return (f"{self.data_lines} data line{'s' if self.data_lines != 1 else ''}, {scored} scored, "
-                f"{not_scored} not scored")
+        return (f"{self.data_lines:,} data line{'s' if self.data_lines != 1 else ''}, {scored:,} scored, "
+                f"{not_scored:,} not scored")
 
     @property
     def rows(self) -> list[dict]:

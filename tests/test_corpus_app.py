@@ -243,6 +243,27 @@ def test_a_table_without_a_reference_column_is_not_scored_against_another_column
     assert not any("rank" in d.value.columns for d in at.dataframe)
 
 
+def test_reference_files_are_listed_and_a_file_given_twice_is_said():
+    """A tester: a corrected reference file uploaded after a wrong one was added beside it (the
+    line-count error stayed), and the same file twice counted as two references, silently."""
+    at = _page("corpus_explorer.py")
+    at.radio(key="corpus-source").set_value("Upload plain-text files").run()
+    at.file_uploader(key="corpus-cand-0").set_value(("hyp.txt", b"the cat sat\na dog\n", "text/plain")).run()
+    ref = ("ref.txt", b"the cat sat down\nthe dog\n", "text/plain")
+    at.file_uploader(key="corpus-refs").set_value([ref, ref]).run()
+    _clean(at)
+    captions = [html.unescape(c.value).replace("\\", "") for c in at.caption]
+    assert any("References: ref.txt, ref.txt (2 per segment; a file added is one more reference" in c for c in captions)
+    assert any("ref.txt: the same file is given twice, so it counts as two references" in
+               html.unescape(w.value).replace("\\", "") for w in at.warning)
+    at.file_uploader(key="corpus-refs").set_value([ref]).run()
+    _clean(at)
+    assert not at.warning and any("References: ref.txt (1 per segment" in html.unescape(c.value).replace("\\", "")
+                                  for c in at.caption)
+    # Fmean 10PR/(R + 9P): P 1, R 3/4 -> 7.5/9.75, one chunk of 3; then P = R = 1/2, one chunk of 1
+    assert list(_segments_table(at)["meteor"]) == pytest.approx([7.5 / 9.75 * (1 - 0.5 / 27), 0.5 * (1 - 0.5)])
+
+
 def test_comparison_pairs_by_line_when_ids_repeat():
     """Hand-computed (tests/test_corpus.py): line 2 delta 5/6*0.968 - 431/432, line 3 the other way."""
     data = (b"id\tA\tB\treference\n"
