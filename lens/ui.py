@@ -634,7 +634,9 @@ def _sidebar(segment_page: bool) -> None:
         mode = _v("mode")
         method = describe(MeteorConfig(mode=mode))
         _widget(st.radio, "Alignment objective", "objective", options=list(OBJECTIVES), horizontal=True,
-                format_func=lambda o: "fewest crossings" if o == "crossings" else "fewest chunks (METEOR 1.5)",
+                # Not "(METEOR 1.5)": paper mode with this objective read as METEOR 1.5 (a teacher).
+                format_func=lambda o: "fewest crossings" if o == "crossings" else
+                "fewest chunks (as METEOR 1.5 prefers)",
                 disabled=not method.has_objective,
                 help=None if method.has_objective else f"{MODE_LABELS.get(mode, mode)} mode: {method.search}.")
         if not method.has_objective:  # greyed out, still showing a choice: say it is not used (a teacher)
@@ -1078,16 +1080,19 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
             continue
         like = ("" if comparison.same_stages is None else
                 f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
-        if f"{chosen.score:.4f}" == f"{other.score:.4f}":  # the same number, reached another way
+        if not chosen.links and not other.links:  # "the same score another way" read oddly for 0 and 0
+            lines = [f"**{other_name} mode finds no match either**: {chosen.score:.4f} in both.{like}"]
+        elif f"{chosen.score:.4f}" == f"{other.score:.4f}":  # the same number, reached another way
             lines = [f"**{other_name} mode gets the same score another way**: {chosen.score:.4f} in both.{like}"]
         else:
             lines = [f"**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs "
                      f"{other_name} {other.score:.4f}.{like}"]
         lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
         if overlay and comparison is exploration.comparison and comparison.differs:
-            lines.append(f"\nLinks only in this view: black dotted overlay on the diagram "
-                         f"({len(comparison.only_in_chosen)}); {other_name} mode uses "
-                         f"{len(comparison.only_in_other)} link(s) this view does not.")
+            only = len(comparison.only_in_chosen)
+            lines.append((f"\nLinks only in this view: {only}, drawn with a grey dotted halo on the diagram; "
+                          if only else "\nNo link is only in this view; ")
+                         + f"{other_name} mode uses {len(comparison.only_in_other)} link(s) this view does not.")
         st.info("\n".join(lines))
     for mode, why in exploration.left_out:
         st.caption(md_escape(f"{MODE_LABELS.get(mode, mode)}: left out of this comparison, which it refuses: {why}."))

@@ -85,7 +85,9 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
 METEOR15_SEARCH = (
     "the jar's beam search (width 40) over reference positions, ranking partial alignments by weighted "
     "matches (exact 1 per word, other modules 0.5 per word, rounded down on each side, so a one-word stem, "
-    "synonym or paraphrase match counts 0), then fewer chunks, then smaller distance")
+    "synonym or paraphrase match counts 0), then fewer chunks, then smaller distance as the jar counts it: "
+    "the distance between a match's positions is charged to the partial alignments that skip that match, "
+    "not to the one that takes it (the jar's quirk, reproduced), so a farther link can win a tie")
 
 
 def _meteor15(config: MeteorConfig) -> MethodDescription:
@@ -236,7 +238,7 @@ def _tokens_text(result: SegmentResult) -> str:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
         detail = result.meteor15
         function_c, function_r = sum(detail.candidate_function_words), sum(detail.reference_function_words)
-        return (f"The candidate has {plural(result.stats.candidate_length, 'word')}, the reference "
+        return (f"The candidate has {plural(result.stats.candidate_length, 'token')}, the reference "
                 f"{result.stats.reference_length}: {how}. Function words in the jar's English list: "
                 f"{function_c} in the candidate, {function_r} in the reference (italic on the diagram): they weigh "
                 f"1 - delta = {1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
@@ -265,8 +267,13 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
         if result.meteor15.identical and index > 0:
             return f"{snapshot.stage} did not run (identical sentences: the jar runs only its first module)", ""
         if snapshot.candidate_edges:
-            return (f"{snapshot.stage} proposed {plural(snapshot.candidate_edges, 'match')}, none of them kept "
-                    f"by the search", "")
+            kept = "not kept" if snapshot.candidate_edges == 1 else "none kept"
+            # Why, for the modules the search weighs 0.5 per word (a teacher: "cats" / "cat" scored
+            # 0 beside "stem proposed 1 match", with no reason given).
+            why = "" if snapshot.stage == "exact" else (
+                f" (the search weighs a {snapshot.stage} match 0.5 per word, rounded down on each side, so a "
+                "one-word one counts 0 and is kept only where nothing competes for its words or it saves a chunk)")
+            return f"{snapshot.stage} proposed {plural(snapshot.candidate_edges, 'match')}, {kept} by the search{why}", ""
         return f"{snapshot.stage} proposes no match", ""
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
         return f"{snapshot.stage} has nothing left to match", ""
@@ -301,7 +308,8 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
         crossings = count_crossings([(l.candidate, l.reference) for l in snapshot.links])
         crossing_text = ""
         if method.minimizes_crossings or crossings:  # the pairs are highlighted in the crossings step
-            crossing_text = " No two links cross." if not crossings else f" Crossings so far: {crossings}."
+            crossing_text = " No two links cross." if not crossings else \
+                f" Crossings so far (pairs of links that cross; see the crossings step): {crossings}."
         left = (f" Unmatched now: {len(snapshot.unmatched_candidate)} candidate and "
                 f"{len(snapshot.unmatched_reference)} reference word(s).")
         if method.pooled:  # every module saw every word; the search chose among all proposals at once
@@ -328,7 +336,8 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     tokens_text = _tokens_text(result)
     if not stage_steps:  # no stage found anything: nothing would change on the diagram
         told = "; ".join(idle) if idle else "no stage ran"
-        return (Step("tokens", "tokens", f"{tokens_text} No word matches ({told}). {b.note[0].upper()}{b.note[1:]}.",
+        nothing = "No link is kept" if method.pooled else "No word matches"  # pooled: matches were proposed
+        return (Step("tokens", "tokens", f"{tokens_text} {nothing} ({told}). {b.note[0].upper()}{b.note[1:]}.",
                      warnings=tuple(idle_warnings)),)
     steps = [Step("tokens", "tokens", tokens_text)] + stage_steps
     if method.pooled:
@@ -360,12 +369,14 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         f"word order agrees.", links=links, show_chunks=True))
     steps.append(Step(
         "P and R", "P and R",
-        f"Precision P = m / |candidate| = {s.matches}/{s.candidate_length} = {b.precision:.4f}; recall R = m / "
+        f"With m = {s.matches} matched word{'' if s.matches == 1 else 's'}: precision P = m / |candidate| = "
+        f"{s.matches}/{s.candidate_length} = {b.precision:.4f}; recall R = m / "
         f"|reference| = {s.matches}/{s.reference_length} = {b.recall:.4f}.",
         links=links, show_chunks=True, formula="P and R"))
     if 0 < p.alpha < 1:
         weight = (f" With alpha = {p.alpha:g}, {recall_weight(p.alpha)}"
-                  + (", so Fmean is pulled toward R." if p.alpha > 0.5 else
+                  + ("; here P = R, so Fmean equals both." if b.precision == b.recall else
+                     ", so Fmean is pulled toward R." if p.alpha > 0.5 else
                      ", so Fmean is pulled toward P." if p.alpha < 0.5 else "."))
     else:
         weight = " With alpha = 1, Fmean is R." if p.alpha == 1 else " With alpha = 0, Fmean is P."
@@ -373,7 +384,10 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         "Fmean", "Fmean", f"Fmean = P R / (alpha P + (1 - alpha) R) = {b.fmean:.4f}.{weight}",
         links=links, show_chunks=True, formula="Fmean"))
     penalty_text = (f"Penalty = gamma (chunks / matches)^beta = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} "
-                    f"= {b.penalty:.4f}. The denominator is the matched words, not the candidate length.")
+                    f"= {b.penalty:.4f}. chunks / matches is the fragmentation: 1 when every matched word is a "
+                    f"chunk of its own, 1/m when all are one chunk. gamma = {p.gamma:g} is the largest share of the "
+                    f"score the penalty can take; beta = {p.beta:g} sets how fast it falls as chunks get longer. The "
+                    "denominator is the matched words, not the candidate length.")
     if b.note:
         penalty_text += f" {b.note[0].upper()}{b.note[1:]}."
     steps.append(Step("penalty", "penalty", penalty_text, links=links, show_chunks=True, formula="penalty"))
@@ -398,13 +412,15 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
         + (f"{plural(len(fixed), 'match')} that nothing competes with (one-to-one, every word covered once) "
            f"{'was' if len(fixed) == 1 else 'were'} fixed first (highlighted); then " if fixed else
            "No match is unambiguous (every one competes with another for a word), so ")
-        + f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {plural(len(links), 'link')} in all. The beam keeps its best "
-        f"candidate, not a proven optimum.", links=links, new_links=fixed)]
+        + (f"nothing was left for the search: {plural(len(links), 'link')} in all." if fixed and len(fixed) == len(links)
+           else f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {plural(len(links), 'link')} in all. "
+                "The beam keeps its best candidate, not a proven optimum."), links=links, new_links=fixed)]
     steps.append(Step(
         "chunks", "chunks",
         f"The matched words group into {plural(s.chunks, 'chunk')}: runs of matches adjacent on both sides, in the "
-        f"same order (numbered bands). {s.candidate_matches} candidate and {s.reference_matches} reference words "
-        f"are matched (a paraphrase can cover a different number of words on each side).",
+        f"same order (numbered bands). {plural(s.candidate_matches, 'candidate word')} and "
+        f"{plural(s.reference_matches, 'reference word')} are matched (a paraphrase can cover a different number of "
+        "words on each side).",
         links=links, show_chunks=True))
     d = p.delta
 

@@ -276,6 +276,9 @@ def test_mode_comparison_says_what_differs(wordnet_reader):
     info = " ".join(i.value for i in at.info)
     assert "nltk mode gets the same score another way**: 0.5260 in both" in info
     assert "nltk mode scores this pair differently" not in info  # METEOR 1.5 does: 0.2890
+    # No match on either side is not "the same score another way" (a teacher)
+    info = " ".join(i.value for i in _app(cand="a b", ref="c d").info)
+    assert "METEOR 1.5 mode finds no match either**: 0.0000 in both" in info and "another way" not in info
 
 
 def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):

@@ -108,7 +108,7 @@ def test_type_a_pair_change_mode_and_objective(streamlit_server, browser_page, c
 
     page.locator("[data-testid=stSidebar]").get_by_text("paper", exact=True).click()
     _settle(page)
-    page.locator("[data-testid=stSidebar]").get_by_text("fewest chunks (METEOR 1.5)").click()
+    page.locator("[data-testid=stSidebar]").get_by_text("fewest chunks (as METEOR 1.5 prefers)").click()
     _settle(page)
     chunks = _cli_json(capsys, "--candidate", cand, "--reference", ref, "--objective", "chunks")["score"]
     assert _metric(page, "METEOR") == f"{chunks:.4f}" == "0.9375"

@@ -55,7 +55,8 @@ def test_objective_is_named_in_each_stage_step(wordnet_reader):
     exact_chunks = next(s for s in by_chunks if s.key == "stage:exact").text
     assert "the one with the fewest crossings over the whole alignment, then the fewest chunks" in exact_crossings
     assert "the one with the fewest chunks, then the fewest crossings" in exact_chunks
-    assert "Crossings so far: 8." in exact_crossings and "Crossings so far: 11." in exact_chunks
+    assert "Crossings so far (pairs of links that cross; see the crossings step): 8." in exact_crossings
+    assert "see the crossings step): 11." in exact_chunks
     assert "6 chunks" in next(s for s in by_crossings if s.key == "chunks").text
     assert "3 chunks" in next(s for s in by_chunks if s.key == "chunks").text
 
@@ -166,3 +167,35 @@ def test_steps_say_when_the_search_gave_up_and_when_not_every_crossing_is_drawn(
     steps = {step.key: step for step in walkthrough(small)}
     assert small.optimal and "ran out" not in steps["stage:exact"].text
     assert "(the crossing pairs are highlighted)" in steps["crossings"].text
+
+
+def test_teaching_texts_define_their_terms_and_fit_the_pair(wordnet_reader):
+    """A teacher's findings: the penalty step gave beta and gamma no words, P and R used m
+    unnamed, Fmean was "pulled toward R" when P = R."""
+    steps = {s.key: s for s in _steps("the president spoke to the audience", "the president then spoke to the audience",
+                                     stages=("exact",))}
+    assert "With m = 6 matched words: precision P" in steps["P and R"].text
+    penalty = steps["penalty"].text
+    assert "chunks / matches is the fragmentation" in penalty and "gamma = 0.5 is the largest share" in penalty
+    assert "beta = 3 sets how fast it falls" in penalty
+    assert "pulled toward R." in steps["Fmean"].text  # P 1, R 6/7
+    equal = {s.key: s for s in _steps("the car stopped", "the car halted", stages=("exact",))}
+    assert "here P = R, so Fmean equals both." in equal["Fmean"].text and "pulled" not in equal["Fmean"].text
+
+
+def test_meteor15_texts_say_why_a_proposal_is_not_kept_and_when_nothing_is_left(meteor15_data):
+    """A teacher: "cats" / "cat" scores 0 in METEOR 1.5 mode beside "stem proposed 1 match, none of
+    them kept" and "No word matches", with no reason; "1 candidate and 1 reference words"; the
+    search "chose the rest" when nothing was left; its distance rule seemed broken by the
+    feline pair's the -> the[4] (the jar's own choice: it charges distance to skipping paths)."""
+    (only,) = walkthrough(score("cats", ["cat"], mode="meteor15").best)
+    assert only.text.startswith("The candidate has 1 token, the reference 1:")
+    assert "No link is kept (exact proposes no match; stem proposed 1 match, not kept by the search (the search " \
+           "weighs a stem match 0.5 per word, rounded down on each side, so a one-word one counts 0" in only.text
+    steps = {s.key: s for s in walkthrough(score("cat", ["cat"], mode="meteor15").best)}
+    assert "1 candidate word and 1 reference word are matched" in steps["chunks"].text
+    assert "nothing was left for the search: 1 link in all." in steps["search"].text
+    feline = score("The feline sat on a mat", ["The cat sat on the mat"], mode="meteor15").best
+    assert f"{feline.score:.4f}" == "0.2890"  # the jar's number
+    assert ("the distance between a match's positions is charged to the partial alignments that skip that match"
+            in {s.key: s for s in walkthrough(feline)}["search"].text)
