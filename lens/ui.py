@@ -887,8 +887,12 @@ def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LI
                       lr=w.reference_weighted_length, frag=w.fragmentation, P=w.precision, R=w.recall, F=w.fmean,
                       pen=w.penalty, one_minus=1 - w.penalty, S=w.score)
         source = FORMULA_LINES_15
-    lines = [source[part].format(**values) for part in parts]
-    return r"\begin{aligned}" + r"\\[4pt]".join("& " + line for line in lines) + r"\end{aligned}" \
+    # P and R on lines of their own: side by side, METEOR 1.5's R ran off a projector's screen
+    # at 150% zoom (a teacher).
+    lines = [line for part in parts for line in source[part].format(**values).split(r" \qquad ")]
+    # A last row with a strut keeps a fraction's denominator in the last line from being clipped
+    # by the display box (METEOR 1.5's R at 150% zoom).
+    return r"\begin{aligned}" + r"\\[4pt]".join("& " + line for line in lines) + r"\\& \rule{0pt}{4pt}\end{aligned}" \
         if len(lines) > 1 else lines[0]
 
 

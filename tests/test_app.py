@@ -224,6 +224,15 @@ def test_a_node_budget_over_the_apps_limit_is_refused_and_named(wordnet_reader):
     assert any("budget='many' not used: node_budget must be a positive integer" in w for w in _plain_warnings(at))
 
 
+def test_p_and_r_are_on_lines_of_their_own():
+    """A teacher at 150% zoom: METEOR 1.5's R was off the screen beside P."""
+    from lens.ui import formula_latex
+
+    latex = formula_latex(score("the cat sat", ["the cat sat down"], stages=("exact",)).best, ["P and R"])
+    assert latex == (r"\begin{aligned}& P = \frac{m}{|cand|} = \frac{3}{3} = 1.0000\\[4pt]& R = \frac{m}{|ref|} = "
+                     r"\frac{3}{4} = 0.7500\\& \rule{0pt}{4pt}\end{aligned}")
+
+
 def test_example_labels_fit_the_sidebar_select_box():
     # The closed select box in the default-width sidebar shows about 27 characters and cuts
     # the rest ("Stem and synonym stages both fi..." was on screen); the note says the rest.
