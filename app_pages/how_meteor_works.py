@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import CHANGES_2005_TO_15, crossing_pairs, describe, walkthrough
+from meteor_core.methods import CHANGES_2005_TO_15, TERMS, crossing_pairs, describe, walkthrough
 
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
@@ -19,8 +19,8 @@ if exploration is not None:
     segment = exploration.result.best
     method = describe(config)
     st.markdown(f"**Method.** {md_escape(method.summary)}")
-    if method.notes:
-        st.caption("  \n".join(md_escape(note) for note in method.notes))
+    st.caption(md_escape(TERMS) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
+                                   if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
     if st.session_state.get("w_how_step") not in labels:  # a new pair or example starts at the first step

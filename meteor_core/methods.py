@@ -81,6 +81,13 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
                "(one direction only). So big~large does not match (large is stemmed to larg), nor auto~automobile.",))
 
 
+#: The words the method and the steps use, defined before the first step (a teacher: crossings
+#: and chunks were used before any step said what they are).
+TERMS = ("Terms: a link joins a candidate word to a reference word it matches; two links cross when one goes "
+         "to the right of the other on one row and to the left on the other; a chunk is a run of links "
+         "adjacent and in the same order on both rows; the fragmentation is chunks / matched words.")
+
+
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
 METEOR15_SEARCH = (
     "the jar's beam search (width 40) over reference positions, ranking partial alignments by weighted "

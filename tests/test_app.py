@@ -599,6 +599,14 @@ def test_how_steps_follow_the_configuration(config, wordnet_reader):
         assert "fewest crossings over the whole alignment" in text
 
 
+def test_how_defines_its_terms_before_the_first_step(wordnet_reader):
+    """A teacher: the Method paragraph said crossings and chunks before any step defined them."""
+    at = _app(HOW, **COUPON)
+    texts = [c.value.replace("\\", "") for c in at.caption]
+    assert any(t.startswith("Terms: a link joins a candidate word") and "a chunk is a run of links" in t
+               for t in texts)
+
+
 def test_how_chunks_appear_only_at_the_chunks_step(wordnet_reader):
     at = _app(HOW, **COUPON)  # complete after its only stage: bands used to show already there
     at.select_slider(key="w_how_step").set_value("after exact").run()
