@@ -24,7 +24,9 @@ DIFF_COLOR = "#7A7A7A"
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,167,0.22)", "rgba(120,120,120,0.20)")
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
-FUNCTION_WORD_COLOR = "#6E6E6E"
+#: Matched words' labels, function words included: METEOR 1.5's function words were a lighter
+#: grey, which read as the grey of unmatched words (a teacher); italic alone marks them.
+MATCHED_TEXT_COLOR = "#111111"
 HOVER_LABEL = dict(align="left", bgcolor="white", bordercolor="#717171", font=dict(color="#262730"))
 #: Pairs longer than this (tokens a side) build their diagram without Plotly's property checks.
 UNCHECKED_FIGURE_TOKENS = 200
@@ -196,7 +198,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for k, t in enumerate(tokens):
             l = partner.get(k)
             is_function = k < len(function) and function[k]
-            # function words (METEOR 1.5): italic and lighter, they weigh 1 - delta
+            # function words (METEOR 1.5): italic, they weigh 1 - delta
             # A slanted label longer than its room is cut, with the whole token in its hover (a
             # German compound ran across the legend and out of the figure: a tester).
             shown = t.text if not slanted or len(t.text) <= SLANTED_LABEL_CHARS else \
@@ -211,7 +213,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             else:
                 colors.append(stage_color(l.stage))
                 symbols.append("circle")
-                text_colors.append(FUNCTION_WORD_COLOR if is_function else "#111111")
+                text_colors.append(MATCHED_TEXT_COLOR)
                 other = (_span_text(ref, l.reference, l.reference_stop) if row == 0 else
                          _span_text(cand, l.candidate, l.candidate_stop))
                 hover.append(f"{label} [{k}] {esc(t.text)}{kind}<br>{l.stage} match with {other}<br>"
@@ -232,7 +234,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
 
     if detail is not None and any(function_words[0] + function_words[1]):
         delta = result.config.params.delta
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=FUNCTION_WORD_COLOR, size=9),
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=MATCHED_TEXT_COLOR, size=9),
                                  name=f"<i>italic</i>: function word, weight 1 − δ = {1 - delta:g} (content {delta:g})",
                                  hoverinfo="skip", meta={"kind": "function-words"}))
     # Chunk bands, numbered, on both rows.

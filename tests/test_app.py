@@ -705,8 +705,12 @@ def test_meteor15_link_shows_the_jars_numbers(wordnet_reader, meteor15_data):
     assert spans[0]["x"][:4] == [1 - figures.SPAN_PAD, 2 + figures.SPAN_PAD, 1 + figures.SPAN_PAD, 1 - figures.SPAN_PAD]
     legend = [t["name"] for t in diagram["data"] if t.get("meta", {}).get("kind") == "function-words"]
     assert legend == ["<i>italic</i>: function word, weight 1 − δ = 0.25 (content 0.75)"]
-    labels = next(t for t in diagram["data"] if t.get("meta", {}).get("row") == "candidate")["text"]
-    assert labels == ["<i>he</i>", "passed", "away", "<i>last</i>", "night"]
+    row = next(t for t in diagram["data"] if t.get("meta", {}).get("row") == "candidate")
+    assert row["text"] == ["<i>he</i>", "passed", "away", "<i>last</i>", "night"]
+    # a matched function word is not drawn in the grey of unmatched words (a teacher): italic only
+    matched = [row["marker"]["symbol"][k] == "circle" for k in range(5)]
+    assert [c for c, m in zip(row["textfont"]["color"], matched) if m] == [figures.MATCHED_TEXT_COLOR] * sum(matched)
+    assert figures.UNMATCHED_COLOR not in [c for c, m in zip(row["textfont"]["color"], matched) if m]
 
 
 def test_which_meteor_shows_three_modes_with_the_cores_scores(wordnet_reader, meteor15_data):
