@@ -17,8 +17,8 @@ from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
 from .errors import MeteorInputError, MeteorParameterError, NothingScored, reasons_in_brief
 from .params import MeteorConfig
-from .report import bleu_for
 from .references import reference_named
+from .report import bleu_for
 from .result import CorpusResult, MultiReferenceResult
 from .scorer import Scorer, scorer_for
 from .significance import (BLEU_SMOOTHING_FROM_SUMS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS,
