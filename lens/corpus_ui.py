@@ -335,7 +335,7 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
         st.warning(plain(
             f"{prefix}{len(unproven):,} segment(s) have an alignment not proven optimal: the search hit its node "
             f"budget ({analysis.corpus.segments[0].best.config.node_budget:,}), so the best alignment found is used "
-            "and a better one could change their scores slightly. The table's optimal column is unticked for them "
+            "and a better one could change their scores. The table's optimal column is unticked for them "
             f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
             "can raise the budget (the command line's --node-budget too)."))
     if analysis.reference_notes:

@@ -422,7 +422,7 @@ def _not_proven_sentence(lines: Sequence[int], budget: int) -> str:
 
     shown = listed_lines(lines)
     return (f"{len(lines):,} segment(s) not proven optimal: the alignment search hit its node budget ({budget:,}), "
-            f"the best alignment found is used and a better one could change the score slightly (lines {shown}; "
+            f"the best alignment found is used and a better one could change the score (lines {shown}; "
             "optimal false in --json and --tsv output); a larger --node-budget may prove them")
 
 
@@ -514,7 +514,10 @@ def _cmd_compare(args) -> int:
         names = list(columns)
     else:
         if args.candidate_column or args.reference_column or args.id_column:
-            raise MeteorInputError("column options apply to one TSV/CSV/JSONL table; with plain-text files "
+            # A table piped in is read as text by its name (a newcomer: this message did not say --format).
+            hint = (f" (if {args.candidates[0]} is a table, give its format with --format)"
+                    if len(args.candidates) == 1 and not args.file_format else "")
+            raise MeteorInputError(f"column options apply to one TSV/CSV/JSONL table{hint}; with plain-text files "
                                    "give one file per system after --candidates")
         if len(args.candidates) < 2:
             raise MeteorInputError("give two or more candidate files (one per system) after --candidates")
@@ -665,7 +668,9 @@ def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m meteor_core", description="METEOR with its alignment explained")
+    # The installed command names itself (pip install gives `meteor-lens`; a newcomer).
+    prog = "meteor-lens" if os.path.basename(sys.argv[0]) == "meteor-lens" else "python -m meteor_core"
+    parser = argparse.ArgumentParser(prog=prog, description="METEOR with its alignment explained")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("score", help="score one candidate against references and explain")
     p.add_argument("--candidate", required=True)

@@ -18,7 +18,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
-import pandas as pd
+try:
+    import pandas as pd
+except ImportError:  # the library installs without pandas; this module needs it
+    raise ImportError("meteor_core.frames needs pandas: pip install 'meteor-lens[frames]' "
+                      "(or pip install pandas)") from None
 
 from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute

@@ -457,7 +457,8 @@ def language_synonym_stage(language: str, tables_given: bool = False) -> Stage:
     advice = ("the synonym table(s) given run as their own stage" if tables_given
               else "a user synonym table (CSV/TSV: the command line's --synonyms, the library's "
                    "synonym_tables) can add domain terms")
-    return UnavailableStage("synonym", "synonyms", f"no synonym resource for {lang.name} on this machine; {advice}")
+    # Not "on this machine": no package gives one (a newcomer read it as something to install).
+    return UnavailableStage("synonym", "synonyms", f"this project has no synonym resource for {lang.name}; {advice}")
 
 
 def build_stages(names: Sequence[str], keep_case: bool = False,

@@ -186,7 +186,7 @@ def test_a_stage_the_language_cannot_run_is_labelled_unavailable(wordnet_reader)
     synonym source here; it is labelled, and its help says why."""
     labels, help_text = _stage_pills(_app(cand="Das Auto hielt an", ref="Der Wagen stoppte", lang="de"))
     assert labels == ["exact", "stem", "synonym (unavailable)"]
-    assert "synonym: no synonym resource for German" in help_text
+    assert "synonym: this project has no synonym resource for German" in help_text
     labels, help_text = _stage_pills(_app(cand="the car stopped", ref="the auto halted"))
     assert labels == ["exact", "stem", "synonym"] and "unavailable" not in help_text
 

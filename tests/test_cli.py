@@ -600,6 +600,9 @@ def test_format_reads_a_table_whose_name_does_not_say_it(tmp_path, capsys):
     assert code == 2 and err == (f"error: {tmp_path / 't'} is read as plain text (one segment per line): give its "
                                  "reference file(s) with --references, or, if it is a TSV, CSV or JSONL table, its "
                                  "format with --format\n")
+    code, _, err = run(capsys, "compare", "--candidates", str(tmp_path / "t"), "--candidate-column", "candidate",
+                       "--candidate-column", "system_b", "--workers", "1")
+    assert code == 2 and f"(if {tmp_path / 't'} is a table, give its format with --format)" in err  # a newcomer
     # --format txt reads a .tsv as lines of text (its header is a segment)
     (tmp_path / "r.txt").write_text("x\ny\nz\n", encoding="utf-8")
     code, out, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "t.tsv"), "--format", "txt",

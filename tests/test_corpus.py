@@ -713,6 +713,8 @@ def test_segments_not_proven_optimal_are_counted_and_named(tmp_path):
     assert unproven.warnings[-1].startswith("alignment search hit its node budget (5): the best alignment found is "
                                             "shown, optimality not proven")
     assert "--node-budget on the command line, node_budget in the library" in unproven.warnings[-1]
+    # not "slightly": at a budget of 100 a newcomer's 150-word pair moved from 0.8149 to 0.7168
+    assert "a better one may give another score" in unproven.warnings[-1] and "slightly" not in unproven.warnings[-1]
     assert search_of(unproven) == ("fewest crossings after the most matches (exact search); not proven optimal on "
                                    "this pair (node budget)")
     assert search_of(analysis.corpus.segments[0].best) == "fewest crossings after the most matches (exact search)"
@@ -725,5 +727,5 @@ def test_segments_not_proven_optimal_are_counted_and_named(tmp_path):
                          timeout=300)
     assert run.returncode == 0, run.stderr
     assert ("note: 1 segment(s) not proven optimal: the alignment search hit its node budget (5), the best alignment "
-            "found is used and a better one could change the score slightly (lines 2; optimal false in --json and "
+            "found is used and a better one could change the score (lines 2; optimal false in --json and "
             "--tsv output); a larger --node-budget may prove them\n") in run.stderr

@@ -82,8 +82,8 @@ def test_a_language_without_synonyms_does_not_ask_for_the_table_it_was_given():
     table = SynonymTable("es", (("grande", "largo"),))
     given = Scorer(MeteorConfig(language="es"), (table,)).score("casa grande", ["casa largo"]).best
     assert [l.stage for l in given.links] == ["exact", "table:es"]
-    assert given.warnings == ("no synonym resource for Spanish on this machine; the synonym table(s) given run as "
+    assert given.warnings == ("this project has no synonym resource for Spanish; the synonym table(s) given run as "
                               "their own stage",)
     alone = Scorer(MeteorConfig(language="es")).score("casa grande", ["casa largo"]).best
-    assert alone.warnings == ("no synonym resource for Spanish on this machine; a user synonym table (CSV/TSV: the "
+    assert alone.warnings == ("this project has no synonym resource for Spanish; a user synonym table (CSV/TSV: the "
                               "command line's --synonyms, the library's synonym_tables) can add domain terms",)
