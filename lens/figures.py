@@ -378,7 +378,8 @@ def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(_histogram_bars(meteor, "METEOR", STAGE_COLORS["exact"]))
     fig.add_trace(_histogram_bars(bleu, "BLEU", STAGE_COLORS["synonym"]))
-    fig.update_layout(barmode="overlay", height=380,  # the scatter's height: side by side, their axes line up margin=dict(l=20, r=20, t=30, b=30),
+    # The scatter's height and margins: side by side, their axes line up.
+    fig.update_layout(barmode="overlay", height=380, margin=dict(l=20, r=20, t=30, b=30),
                       xaxis=dict(title="segment score", range=[0, 1]), yaxis=dict(title="segments"),
                       legend=dict(orientation="h", y=1.1))
     return fig

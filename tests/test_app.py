@@ -487,6 +487,15 @@ def test_a_line_break_in_user_text_never_splits_a_table_row():
             assert all(line.startswith("| ") and line.endswith(" |") for line in lines), lines
 
 
+def test_the_histogram_has_the_scatters_height_and_margins():
+    """Side by side on the corpus page, their axes line up only with the same height and margins
+    (the histogram's margins had slipped into a comment)."""
+    histogram = figures.score_histograms([0.2, 0.5], [0.1, 0.4]).layout
+    scatter = figures.metric_scatter([0.2, 0.5], [0.1, 0.4], ["1", "2"], "METEOR", "BLEU").layout
+    assert (histogram.height, histogram.margin) == (scatter.height, scatter.margin) == \
+        (380, scatter.margin.__class__(l=20, r=20, t=30, b=30))
+
+
 def test_the_histogram_counts_every_score_including_1():
     """A tester: Plotly's half-open bins put 1.0 past the [0, 1] axis, so every perfect score
     was missing from the Corpus Explorer's histogram."""
