@@ -850,9 +850,11 @@ def show_warnings(result: SegmentResult) -> None:
         st.warning(md_escape(warning))
 
 
+#: Each part of the formula as its lines. P and R are lines of their own: side by side,
+#: METEOR 1.5's R ran off a projector's screen at 150% zoom (a teacher).
 FORMULA_LINES = {
-    "P and R": r"P = \frac{{m}}{{|cand|}} = \frac{{{m}}}{{{c}}} = {P:.4f} \qquad R = \frac{{m}}{{|ref|}} = "
-               r"\frac{{{m}}}{{{r}}} = {R:.4f}",
+    "P and R": (r"P = \frac{{m}}{{|cand|}} = \frac{{{m}}}{{{c}}} = {P:.4f}",
+                r"R = \frac{{m}}{{|ref|}} = \frac{{{m}}}{{{r}}} = {R:.4f}"),
     "Fmean": r"F_{{mean}} = \frac{{P\,R}}{{\alpha P + (1-\alpha) R}} = \frac{{{P:.4f}\cdot{R:.4f}}}"
              r"{{{a:g}\cdot{P:.4f} + {a1:g}\cdot{R:.4f}}} = {F:.4f}",
     "penalty": r"\text{{Penalty}} = \gamma \left(\frac{{c}}{{m}}\right)^{{\beta}} = {g:g}\cdot"
@@ -863,9 +865,9 @@ FORMULA_LINES = {
 
 #: METEOR 1.5's formula (result.meteor15.weighted), the same parts.
 FORMULA_LINES_15 = {
-    "P and R": r"P = \frac{{\sum_k w_k(\delta\,c^{{cand}}_k + (1-\delta) f^{{cand}}_k)}}{{\delta\,c^{{cand}} + "
-               r"(1-\delta) f^{{cand}}}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f} \qquad "
-               r"R = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}",
+    "P and R": (r"P = \frac{{\sum_k w_k(\delta\,c^{{cand}}_k + (1-\delta) f^{{cand}}_k)}}{{\delta\,c^{{cand}} + "
+                r"(1-\delta) f^{{cand}}}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f}",
+                r"R = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}"),
     "Fmean": r"F_{{mean}} = \frac{{1}}{{\frac{{1-\alpha}}{{P}} + \frac{{\alpha}}{{R}}}} = "
              r"\frac{{1}}{{\frac{{{a1:g}}}{{{P:.4f}}} + \frac{{{a:g}}}{{{R:.4f}}}}} = {F:.4f}",
     "penalty": r"\text{{Penalty}} = \gamma\,\text{{frag}}^{{\beta}} = {g:g}\cdot{frag:.4f}^{{{b:g}}} = {pen:.4f}",
@@ -887,9 +889,8 @@ def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LI
                       lr=w.reference_weighted_length, frag=w.fragmentation, P=w.precision, R=w.recall, F=w.fmean,
                       pen=w.penalty, one_minus=1 - w.penalty, S=w.score)
         source = FORMULA_LINES_15
-    # P and R on lines of their own: side by side, METEOR 1.5's R ran off a projector's screen
-    # at 150% zoom (a teacher).
-    lines = [line for part in parts for line in source[part].format(**values).split(r" \qquad ")]
+    lines = [line.format(**values) for part in parts
+             for line in ((source[part],) if isinstance(source[part], str) else source[part])]
     # A last row with a strut keeps a fraction's denominator in the last line from being clipped
     # by the display box (METEOR 1.5's R at 150% zoom).
     return r"\begin{aligned}" + r"\\[4pt]".join("& " + line for line in lines) + r"\\& \rule{0pt}{4pt}\end{aligned}" \

@@ -293,13 +293,15 @@ def _shorten(value, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _without_empty_references(references: list[str], sources: list[str]) -> tuple[list[str], str]:
-    """references.without_blank, and a note naming the sources of those left out ("" if none)."""
+def _without_empty_references(references: list[str], sources: list[str]) -> tuple[list[str], tuple[str, ...], str]:
+    """references.without_blank, the sources of those kept, and a note naming the sources of
+    those left out ("" if none)."""
     kept, blank = without_blank(references)
     if not blank:
-        return kept, ""
+        return kept, tuple(sources), ""
     left_out = sorted({sources[k] for k in blank}, key=sources.index)
-    return kept, f"empty reference in {', '.join(left_out)}: left out, segment scored against the others"
+    return (kept, tuple(s for k, s in enumerate(sources) if k not in blank),
+            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others")
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],
@@ -346,7 +348,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 bad = bad or f"{column!r} is missing or not text"
         if absent_keys == len(reference_columns):
             bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
-        segment_refs, reference_note = _without_empty_references(segment_refs, sources)
+        segment_refs, _, reference_note = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
         seg_id, without_id = str(line), False
         if id_column:
@@ -419,11 +421,9 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
     names = [name for name, _ in references]
     refs, files, notes = [], [], []
     for k in range(n):
-        segment_refs = [lines[k] for lines in ref_lines]
-        kept, note = _without_empty_references(segment_refs, names)
+        kept, kept_files, note = _without_empty_references([lines[k] for lines in ref_lines], names)
         refs.append(tuple(kept))
-        files.append(tuple(names) if len(kept) == len(names) else
-                     tuple(name for name, text in zip(names, segment_refs) if text.strip()))
+        files.append(kept_files)
         if note:
             notes.append(RowProblem(cand_name, k + 1, note))
     return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines), tuple(refs),

@@ -207,10 +207,10 @@ class SegmentResult:
             # What it means and what to do (a tester: common on 300-token paragraphs, the score
             # moved by up to 0.008 with a larger budget, and nothing said how to get one).
             notes.append(f"alignment search hit its node budget ({self.config.node_budget:,}): the best alignment "
-                         "found is shown, optimality not proven; a better one may give another score (the smaller the "
-                         "budget, the larger the change can be). A "
-                         "larger budget (--node-budget on the command line, node_budget in the library, Node budget "
-                         "under the app's Options and parameters) may prove it")
+                         "found is shown, optimality not proven; a better one may give another score (the smaller "
+                         "the budget, the larger the change can be). A larger budget (--node-budget on the command "
+                         "line, node_budget in the library, Node budget under the app's Options and parameters) may "
+                         "prove it")
         return tuple(notes)
 
 
