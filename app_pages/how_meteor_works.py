@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import CHANGES_2005_TO_15, TERMS, crossing_pairs, describe, walkthrough
+from meteor_core.methods import CHANGES_2005_TO_15, TERMS, corresponding_step, crossing_pairs, describe, walkthrough
 
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
@@ -23,12 +23,16 @@ if exploration is not None:
                                    if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
-    if st.session_state.get("w_how_step") not in labels:  # a new pair or example starts at the first step
-        st.session_state["w_how_step"] = labels[0]
+    if st.session_state.get("w_how_step") not in labels:
+        # Another mode's steps: keep the place (its step key); a new example starts at step 1
+        # (ui.reset_how_step forgets both).
+        kept = st.session_state.get("_how_step_key")
+        st.session_state["w_how_step"] = labels[corresponding_step(kept, steps) if kept else 0]
     if len(steps) > 1:
         st.select_slider("Step", labels, key="w_how_step")
     number = labels.index(st.session_state["w_how_step"])
     step = steps[number]
+    st.session_state["_how_step_key"] = step.key
     st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
     for warning in step.warnings:
         st.warning(md_escape(warning))

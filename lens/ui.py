@@ -334,6 +334,7 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
 
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
+    st.session_state.pop("_how_step_key", None)
 
 
 def _english_only_mode_yields(note: str) -> None:
@@ -462,7 +463,7 @@ def _change_mode() -> None:
     _sync("mode")
     _follow_mode(old)
     _settings_yield(f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode")
-    reset_how_step()
+    # The step stays where it was (how_meteor_works maps it onto the new mode's steps).
 
 
 def _change_parameter(name: str) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from .align import count_crossings
-from .params import MeteorConfig
+from .params import METEOR15_STAGES, MeteorConfig
 from .result import Link, SegmentResult
 
 
@@ -333,6 +333,28 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
                           tuple(pending_warnings), snapshot.links, snapshot.new_links))
         pending, pending_warnings = [], []
     return steps, pending, pending_warnings
+
+
+#: Where each kind of step comes in every mode's walkthrough (stage steps in stage order).
+STEP_ORDER = ("tokens", "stage", "crossings", "search", "chunks", "P and R", "Fmean", "penalty", "score")
+
+
+def _step_rank(key: str) -> tuple[int, int]:
+    kind, _, stage = key.partition(":")
+    stage_rank = METEOR15_STAGES.index(stage) if stage in METEOR15_STAGES else len(METEOR15_STAGES)
+    return (STEP_ORDER.index(kind) if kind in STEP_ORDER else len(STEP_ORDER), stage_rank)
+
+
+def corresponding_step(key: str, steps: Sequence[Step]) -> int:
+    """The index in `steps` of the step that takes the place of the step `key` of another
+    walkthrough (same pair, another mode): the step with the same key, else the first that comes
+    after it (nltk's "crossings" and METEOR 1.5's "beam search" lead to "chunks"), else the
+    last. A teacher on the penalty step who switches mode stays on the penalty step."""
+    rank = _step_rank(key)
+    for index, step in enumerate(steps):
+        if _step_rank(step.key) >= rank:
+            return index
+    return len(steps) - 1
 
 
 def walkthrough(result: SegmentResult) -> tuple[Step, ...]:

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from lens import figures
 from lens.ui import markdown_table, md_escape, read_link, references_box_height
 from meteor_core import MeteorConfig, score
-from meteor_core.methods import walkthrough
+from meteor_core.methods import Step, corresponding_step, walkthrough
 from meteor_core.report import bleu_for, explain
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -631,6 +631,36 @@ def test_how_changing_the_example_resets_the_step(wordnet_reader):
     at.selectbox(key="w_example").set_value("cat-mat-nltk").run()
     assert at.select_slider(key="w_how_step").value == "tokens"
     assert _step_texts(at)[0].startswith("**Step 1 of ")
+
+
+def test_how_switching_mode_keeps_the_step(wordnet_reader):
+    """A teacher on the penalty step who switched to METEOR 1.5 to compare was sent back to
+    step 1. The step is kept; a step the other mode lacks leads to the one after it."""
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    at = _app(HOW, cand=cand, ref=ref)
+    at.select_slider(key="w_how_step").set_value("penalty").run()
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    assert at.select_slider(key="w_how_step").value == "penalty"
+    labels = [s.label for s in walkthrough(score(cand, [ref], mode="meteor15").best)]
+    assert _step_texts(at)[0].startswith(f"**Step {labels.index('penalty') + 1} of {len(labels)}: penalty.**")
+    at.select_slider(key="w_how_step").set_value("weighted P and R").run()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    assert at.select_slider(key="w_how_step").value == "P and R"
+    at = _app(HOW, cand="the cat the", ref="the cat cat", mode="nltk")
+    at.select_slider(key="w_how_step").set_value("crossings").run()  # nltk's greedy scan crosses here
+    at.sidebar.radio(key="w_mode").set_value("paper").run()  # paper's search does not: no crossing step
+    assert "crossings" not in at.select_slider(key="w_how_step").options
+    assert at.select_slider(key="w_how_step").value == "chunks"
+    at.selectbox(key="w_example").set_value("cat-mat-nltk").run()  # a new example still starts at step 1
+    assert at.select_slider(key="w_how_step").value == "tokens"
+
+
+def test_corresponding_step_goes_to_the_same_or_the_next_kind_of_step():
+    steps = [Step(key, key, "") for key in ("tokens", "stage:exact", "stage:synonym", "chunks", "P and R", "score")]
+    expected = {"tokens": 0, "stage:exact": 1, "stage:stem": 2, "stage:synonym": 2, "stage:paraphrase": 3,
+                "crossings": 3, "search": 3, "chunks": 3, "P and R": 4, "Fmean": 5, "penalty": 5, "score": 5}
+    assert {key: corresponding_step(key, steps) for key in expected} == expected
+    assert corresponding_step("score", steps[:2]) == 1  # nothing after it: the last step
 
 
 def test_how_page_examples(wordnet_reader):
