@@ -68,6 +68,33 @@ def chunk_fills(spans: Sequence) -> list[int]:
     return fills
 
 
+#: How far (in token widths) a chunk number keeps from its chunk's links at its height.
+NUMBER_CLEARANCE = 0.35
+
+
+def chunk_number_x(span, y: float) -> float:
+    """Where a chunk's number goes at height y (candidate row 1, reference row 0): below or above
+    the middle of its band, unless one of the chunk's own links passes there; then at most half a
+    token to the side, half-way between two of its links (or beside an end one). At the band's
+    middle it sat on the middle link of an odd-length chunk and cut it (a teacher)."""
+    length = span.candidate_end - span.candidate_start
+    diagonal = span.reference_start - span.candidate_start  # every link of a chunk has it
+    start = span.candidate_start if y > 0.5 else span.reference_start
+    shift = (1 - y) * diagonal if y > 0.5 else -y * diagonal  # how far the links have moved at y
+    lines = [start + k + shift for k in range(length)]
+    middle = start + (length - 1) / 2
+
+    def clearance(x: float) -> float:
+        return min(abs(x - line) for line in lines)
+
+    if clearance(middle) >= NUMBER_CLEARANCE:
+        return middle
+    # Half-way between two neighbouring links (or beside an end one): the nearest such place is
+    # within half a token of the middle; a tie takes the left one.
+    gaps = [line + 0.5 for line in [lines[0] - 1, *lines]]
+    return min(gaps, key=lambda x: abs(x - middle))
+
+
 def _link_ends(link) -> tuple[float, float]:
     """Where a link's line starts and ends on the two rows (the middle of each span)."""
     return _middle(link.candidate, link.candidate_stop), _middle(link.reference, link.reference_stop)
@@ -251,7 +278,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                                    line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
                                    name=f"chunk {number}"))
                 if slanted:  # numbers inside the gap between the rows, next to their band
-                    annotations.append(dict(x=(x0 + x1 - 1) / 2, y=ly, text=f"<b>{number}</b>", showarrow=False,
+                    annotations.append(dict(x=chunk_number_x(c, ly), y=ly, text=f"<b>{number}</b>", showarrow=False,
                                             font=dict(size=11, color="#333333"), bgcolor="rgba(255,255,255,0.8)"))
                 else:
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",

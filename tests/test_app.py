@@ -124,6 +124,25 @@ def test_chunk_fills_differ_for_touching_chunks_on_random_pairs(candidate, refer
     assert all(fills[a] != fills[b] for a, b in _touching(spans))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12),
+       st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12))
+def test_a_chunk_number_sits_between_its_own_links(candidate, reference):
+    """A teacher: the number sat on the middle link of an odd-length chunk and cut it."""
+    best = score(candidate, [reference], stages=("exact",)).best
+    diagram = figures.alignment_diagram(best).to_dict()
+    numbers = [a for a in diagram["layout"].get("annotations", []) if a["text"].startswith("<b>")]
+    assert len(numbers) == 2 * len(best.chunk_spans)  # one beside each row's band
+    for annotation in [a for a in numbers if 0 < a["y"] < 1]:  # between the rows (slanted labels)
+        span = best.chunk_spans[int(annotation["text"][3:-4]) - 1]
+        y = annotation["y"]
+        lines_at_y = [i + (1 - y) * (j - i) for i, j in zip(range(span.candidate_start, span.candidate_end),
+                                                              range(span.reference_start, span.reference_end))]
+        assert min(abs(annotation["x"] - x) for x in lines_at_y) >= figures.NUMBER_CLEARANCE
+        start = span.candidate_start if y > 0.5 else span.reference_start  # near its own band
+        assert abs(annotation["x"] - (start + (len(lines_at_y) - 1) / 2)) <= 0.5
+
+
 def test_default_pair_is_english_and_scored_as_english(wordnet_reader):
     at = _app()
     assert at.query_params["lang"] == "en"
