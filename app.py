@@ -6,9 +6,12 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
-from lens.ui import note_page
+from lens.ui import TABLE_CSS, note_page
 
 st.set_page_config(page_title="METEOR Lens", layout="wide")
+# A table wider than its column scrolls sideways instead of being cut off ("Which METEOR?" lost
+# its last columns at 150% zoom: a teacher). Only style: st.html puts it in the event container.
+st.html(f"<style>{TABLE_CSS}</style>")
 page = st.navigation([
     st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
     st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"),

@@ -332,6 +332,10 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     return factory(label, key=key, on_change=on_change, **kwargs)
 
 
+#: Our markdown tables scroll sideways when wider than their column (a constant, never user text).
+TABLE_CSS = ".stMarkdown table { display: block; max-width: 100%; overflow-x: auto; }"
+
+
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
     st.session_state.pop("_how_step_key", None)

@@ -271,3 +271,30 @@ def test_mode_radio_shows_the_mode_after_page_changes(streamlit_server, browser_
     _settle(page)
     assert _checked_mode(page) == "paper" and "mode=paper" in page.url
     assert_clean(page, streamlit_server, screenshot="mode_after_page_changes.png")
+
+
+def test_a_wide_table_scrolls_instead_of_losing_columns(streamlit_server, chromium):
+    """A teacher at 150% zoom (853 CSS px): "Which METEOR?" lost its last columns, cut at the
+    column's edge with no way to reach them. Every table of the page either fits or scrolls
+    sideways far enough to show its last column."""
+    from browser_support import watch_page_errors
+
+    context = chromium.new_context(viewport={"width": 853, "height": 900})
+    try:
+        page = context.new_page()
+        watch_page_errors(page)
+        _open(page, streamlit_server, "/")
+        tables = page.evaluate(f"""() => Array.from(document.querySelectorAll('{MAIN} table')).map(t => {{
+            const before = t.scrollWidth > t.clientWidth;
+            t.scrollLeft = t.scrollWidth;
+            const cells = t.rows[0].cells;
+            const last = cells[cells.length - 1].getBoundingClientRect(), box = t.getBoundingClientRect();
+            return {{wider: before, head: cells[cells.length - 1].innerText.trim(),
+                     shown: last.right <= box.right + 1 && last.left >= box.left - 1,
+                     inPage: box.right <= document.documentElement.clientWidth + 1}};
+        }})""")
+        assert any(t["wider"] and t["head"] == "alignment" for t in tables), tables  # the case at hand
+        assert all(t["shown"] and t["inPage"] for t in tables), tables
+        assert_clean(page, streamlit_server, screenshot="segment_853px_tables.png")
+    finally:
+        context.close()
