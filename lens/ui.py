@@ -19,6 +19,7 @@ from typing import Mapping, Optional, Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor_core import (BUILTIN_STAGES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorInputError,
                          MeteorParameterError, MeteorParams)
@@ -279,10 +280,20 @@ def _set(name: str, value) -> None:
     st.session_state[f"v_{name}"] = value
 
 
+def _history_navigation() -> bool:
+    """Whether this run comes from the browser's Back or Forward: the run's context says so in
+    recent Streamlit releases (1.67 here); an older one lacks the flag and Back keeps the page."""
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "is_history_navigation", False))
+
+
 def _init_state() -> None:
-    """First run of a session: the settings come from the link (shareable state)."""
+    """First run of a session, and Back or Forward to a link of this app: the settings come from
+    the link (shareable state). Before, Back and Forward did nothing: the page wrote the
+    session's settings over the older link (a tester). A history entry without settings (a
+    page's bare path) leaves them as they are."""
     ss = st.session_state
-    if ss.get("_initialized"):
+    if ss.get("_initialized") and not (_history_navigation() and read_link(_query_params())[0]):
         return
     for name, value in SETTING_DEFAULTS.items():
         _set(name, list(value) if isinstance(value, list) else value)

@@ -298,3 +298,38 @@ def test_a_wide_table_scrolls_instead_of_losing_columns(streamlit_server, chromi
         assert_clean(page, streamlit_server, screenshot="segment_853px_tables.png")
     finally:
         context.close()
+
+
+def test_back_and_forward_restore_the_pair_and_mode(streamlit_server, browser_page, capsys):
+    """Back and Forward did nothing: Streamlit reran the page, which wrote the session's
+    settings back over the older link. Now a history step reads the link, as a shared link is."""
+    page = browser_page
+    ref = "the cat sat on the mat"
+    _open(page, streamlit_server, "/", {"cand": "the cat", "ref": ref})
+    box = page.get_by_label("Candidate (system output)")
+    expected = {}
+    for cand in ("the cat sat", "the cats sat on a mat"):
+        box.fill(cand)
+        box.press("Control+Enter")
+        _settle(page)
+        expected[cand] = f"{_cli_json(capsys, '--candidate', cand, '--reference', ref)['score']:.4f}"
+        assert _metric(page, "METEOR") == expected[cand]
+    page.locator("[data-testid=stSidebar]").get_by_text("nltk", exact=True).click()
+    _settle(page)
+    assert "mode=nltk" in page.url
+    nltk = f"{_cli_json(capsys, '--candidate', cand, '--reference', ref, '--mode', 'nltk')['score']:.4f}"
+    assert _metric(page, "METEOR") == nltk != expected[cand]
+
+    def step(go, cand, mode, score):
+        go()
+        _settle(page)
+        assert box.input_value() == cand
+        assert f"mode={mode}" in page.url
+        assert page.locator("[data-testid=stSidebar]").get_by_role("radio", name=mode).is_checked()
+        assert _metric(page, "METEOR") == score
+
+    step(page.go_back, "the cats sat on a mat", "paper", expected["the cats sat on a mat"])
+    step(page.go_back, "the cat sat", "paper", expected["the cat sat"])
+    step(page.go_forward, "the cats sat on a mat", "paper", expected["the cats sat on a mat"])
+    step(page.go_forward, "the cats sat on a mat", "nltk", nltk)
+    assert_clean(page, streamlit_server, screenshot="segment_back_forward.png")
