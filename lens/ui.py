@@ -1074,14 +1074,17 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
 
 def which_meteor_rows(exploration: Exploration) -> list[tuple]:
     """One row per mode for the "Which METEOR?" table: the chosen mode first, then each
-    comparison's other mode, all on the chosen mode's best reference. Numbers from the core."""
+    comparison's other mode, all on the chosen mode's best reference (with the other mode's own
+    multi-reference score beside it when its best reference is another). Numbers from the core."""
     result = exploration.result.best
-    rows = [(result, "★ this view")] + [(c.other_best, "") for c in exploration.comparisons]
+    rows = [(result, "★ this view", "")] + [
+        (c.other_best, "", f" (all {len(c.other.per_reference)} references: {c.other.score:.4f})"
+         if c.other.best_index != c.reference_index else "") for c in exploration.comparisons]
     out = []
-    for r, mark in rows:
+    for r, mark, own in rows:
         p = r.config.params
         parameters = f"α {p.alpha:g}, β {p.beta:g}, γ {p.gamma:g}" + (f", δ {p.delta:g}" if p.delta is not None else "")
-        out.append((mark, MODE_LABELS.get(r.config.mode, r.config.mode), f"{r.score:.4f}",
+        out.append((mark, MODE_LABELS.get(r.config.mode, r.config.mode), f"{r.score:.4f}{own}",
                     f"{r.stats.matches} / {r.stats.chunks}", f"{r.breakdown.precision:.4f} / {r.breakdown.recall:.4f}",
                     md_escape(", ".join(r.config.stages)), parameters, md_escape(search_of(r))))
     return out

@@ -308,6 +308,16 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
     chosen = result.best
     theirs = other.per_reference[k]
     causes: list[Cause] = []
+    if other.best_index != k:
+        # Its own number differs from the one compared here: say both, or the table's number
+        # reads as what the other tool gives (nltk 0.6236 shown where nltk's meteor_score gives
+        # 0.7212 with the five references: a captioning tester).
+        count = len(result.per_reference)
+        causes.append(Cause(
+            "reference",
+            f"Best reference: with all {count} references {MODE_NAMES[other_mode]} mode gives {other.score:.4f}, "
+            f"on reference {other.best_index + 1}; this view's best is reference {k + 1}, on which the numbers "
+            f"and links here are compared ({MODE_NAMES[other_mode]} {theirs.score:.4f} there)."))
     one_chunk = _single_chunk_cause(chosen, theirs)
     if one_chunk is not None:
         causes.append(one_chunk)

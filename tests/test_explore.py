@@ -214,3 +214,35 @@ def test_long_pairs_explanations_list_a_dozen_and_count_the_rest(wordnet_reader,
     short = explore("it's the U.S. cat", ["it is the US cat"], MeteorConfig(mode="meteor15"))
     assert "(it 's the us cat / it is the us cat)" in next(c.text for c in short.comparison_with("paper").causes
                                                            if c.kind == "tokens")  # short: in full, as before
+
+
+def test_another_best_reference_is_said_with_the_other_modes_own_score(wordnet_reader, meteor15_data):
+    """A captioning tester: with several references "Which METEOR?" showed nltk 0.6236, its
+    score on METEOR 1.5's best reference; nltk's meteor_score gives 0.7212 (its best is another)."""
+    import nltk.translate.meteor_score as nltk_meteor
+
+    from lens.ui import which_meteor_rows
+    from meteor_core import score
+
+    candidate = "a child holding a red umbrella"
+    references = ["A kid holding a red umbrella in the rain.", "a young child is holding a red umbrella"]
+    e = explore(candidate, references, MeteorConfig(mode="meteor15"))
+    assert e.result.best_index == 0
+    nltk = e.comparison_with("nltk")
+    own = score(candidate, references, mode="nltk")
+    assert own.best_index == 1 and nltk.other.score == own.score
+    assert f"{own.score:.4f}" == "0.7212" and f"{nltk.other_best.score:.4f}" == "0.6236"
+    tokens = lambda text: text.lower().split()  # noqa: E731 (the same tokens as ours here)
+    assert nltk_meteor.meteor_score([tokens(r.rstrip(".")) for r in references], tokens(candidate)) == \
+        pytest.approx(own.score, abs=1e-12)
+    cause = [c for c in nltk.causes if c.kind == "reference"]
+    assert cause and cause[0].text == (
+        "Best reference: with all 2 references nltk mode gives 0.7212, on reference 2; this view's best is "
+        "reference 1, on which the numbers and links here are compared (nltk 0.6236 there).")
+    rows = {row[1]: row[2] for row in which_meteor_rows(e)}
+    assert rows["nltk"] == "0.6236 (all 2 references: 0.7212)"
+    assert rows["METEOR 1.5"] == f"{e.result.score:.4f}"
+    # One reference, or the same best: nothing added.
+    same = explore(candidate, references[1:], MeteorConfig(mode="meteor15"))
+    assert all(c.kind != "reference" for c in same.comparison_with("nltk").causes)
+    assert all("references" not in row[2] for row in which_meteor_rows(same))
