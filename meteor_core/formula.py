@@ -66,8 +66,12 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     m = stats.matches
     _check_stats(stats)
     if m == 0:
+        empty = [side for side, length in (("candidate", stats.candidate_length),
+                                           ("reference", stats.reference_length)) if not length]
+        why = (f"the {' and the '.join(empty)} {'has' if len(empty) == 1 else 'have'} no tokens, so no word can "
+               "match" if empty else "no word matched")
         return MeteorBreakdown(0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
-                               note="no word matched: METEOR is undefined for m = 0 and reported as 0")
+                               note=f"{why}: METEOR is undefined for m = 0 and reported as 0")
     precision = float(m) / stats.candidate_length
     recall = float(m) / stats.reference_length
     alpha = params.alpha

@@ -112,12 +112,14 @@ class Scorer:
         c = self.config
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
                         drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language,
-                        unicode_normalize=c.mode != "nltk")  # nltk mode matches as nltk: str.lower only
+                        unicode_normalize=c.mode != "nltk",  # nltk mode matches as nltk: str.lower only
+                        allow_empty=c.mode == "nltk")  # and scores an empty side 0, as nltk does
 
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
         candidate, reference = Tokens.of(candidate), Tokens.of(reference)
-        _refuse_empty(candidate, reference)
+        if self.config.mode != "nltk":  # nltk's meteor_score scores an empty side 0 (the result's note says why)
+            _refuse_empty(candidate, reference)
         cand_words, ref_words = candidate.norms, reference.norms
         n, m = len(cand_words), len(ref_words)
         if self.config.mode == "paper":
@@ -228,7 +230,7 @@ class Scorer:
 
 
 def _refuse_empty(candidate: Tokens, reference: Tokens) -> None:
-    """tokenize() never gives an empty side; token sequences made elsewhere might."""
+    """tokenize() gives an empty side only in nltk mode; token sequences made elsewhere might."""
     for field, tokens in (("candidate", candidate), ("reference", reference)):
         if not tokens:
             raise MeteorInputError(f"{field} is empty (no tokens)")

@@ -351,11 +351,13 @@ def tokenize(
     max_tokens: int = MAX_TOKENS,
     language: str = "en",
     unicode_normalize: bool = True,
+    allow_empty: bool = False,
 ) -> Tokens:
     """Split `text` into tokens (or accept a pre-tokenized sequence as is).
 
     Pre-tokenized input keeps its tokens unchanged; their offsets refer to the tokens joined
-    by single spaces, which is how they are displayed.
+    by single spaces, which is how they are displayed. No token is an error unless
+    `allow_empty` (nltk mode: nltk's meteor_score scores an empty side 0).
     """
     if tokenizer not in TOKENIZERS:
         raise MeteorParameterError(f"unknown tokenizer {tokenizer!r}; choose one of {', '.join(TOKENIZERS)}")
@@ -406,6 +408,8 @@ def tokenize(
             forms = None if forms is None else [forms[k] for k in kept]
         count = len(spans)
     if not count:
+        if allow_empty:
+            return Tokens((), (), (), ())
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
     if count > max_tokens:
         raise MeteorInputError(f"{field} has {count} tokens; the limit is {max_tokens} per side")

@@ -169,8 +169,45 @@ def test_inputs_of_the_wrong_type_are_input_errors(mode, wordnet_reader):
     scorer = Scorer(MeteorConfig(mode=mode))
     corpus = scorer.score_corpus(["a b", "a", "c"], [["a b"], [None], ["c"]], skip_invalid=True)
     assert [s.index for s in corpus.skipped] == [1] and len(corpus.segments) == 2
-    with pytest.raises(MeteorInputError, match="candidate is empty"):
-        scorer.score_tokens([], tokenize("a"))
+    if mode == "paper":
+        with pytest.raises(MeteorInputError, match="candidate is empty"):
+            scorer.score_tokens([], tokenize("a"))
+    else:  # nltk's meteor_score gives 0 for an empty side
+        assert scorer.score_tokens([], tokenize("a")).score == 0.0
+
+
+@pytest.mark.parametrize("candidate, references", [
+    ([], [["a", "b"]]), (["a", "b"], [[]]), ([], [[]]), ([], [["a"], ["b", "c"]]), (["a"], [["a"], []])])
+def test_nltk_mode_scores_an_empty_side_as_nltk_does(candidate, references, wordnet_reader):
+    """A captioning tester: nltk's meteor_score (and HF evaluate's mean) scores an empty caption
+    0; nltk mode refused it, so its corpus mean left the segment out (0.175925 over 79 segments
+    against HF's 0.174160 over 80). Paper mode keeps its input rule."""
+    from nltk.translate.meteor_score import meteor_score
+
+    result = score(candidate, references, mode="nltk")
+    assert result.score == meteor_score(references, candidate)
+    for r, reference in zip(result.per_reference, references):
+        if not candidate or not reference:
+            side = "candidate and the reference have" if not candidate and not reference else \
+                ("candidate has" if not candidate else "reference has")
+            assert r.breakdown.note == f"the {side} no tokens, so no word can match: METEOR is undefined for m = 0 " \
+                                       "and reported as 0"
+    with pytest.raises(MeteorInputError, match="is empty"):
+        score(candidate, references, mode="paper")
+
+
+def test_nltk_mode_counts_an_empty_candidate_in_the_corpus(wordnet_reader):
+    from nltk.translate.meteor_score import meteor_score
+
+    from meteor_core import Scorer
+
+    candidates, references = ["the cat sat", "", "  "], [["the cat sat on the mat"], ["a dog"], ["a dog"]]
+    corpus = Scorer(MeteorConfig(mode="nltk")).score_corpus(candidates, references)
+    assert len(corpus.segments) == 3 and not corpus.skipped
+    hf_mean = sum(meteor_score([r.split() for r in refs], c.split()) for c, refs in zip(candidates, references)) / 3
+    assert corpus.mean_segment_score == pytest.approx(hf_mean, abs=1e-15)
+    paper = Scorer(MeteorConfig()).score_corpus(candidates, references, skip_invalid=True)
+    assert [s.index for s in paper.skipped] == [1, 2]
 
 
 @pytest.mark.parametrize("mode", ["paper", "nltk", "meteor15"])

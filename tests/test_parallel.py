@@ -15,7 +15,8 @@ TABLE = SynonymTable("domain", (("kitty", "cat"), ("auto", "car")))
 
 def _corpus(reader):
     pairs = _pairs(reader, count=parallel.MIN_PARALLEL_SEGMENTS + 40)
-    candidates = [c for c, _ in pairs] + ["the kitty sat", "   ", "an auto"]
+    # "a\x01b": a control character, refused in every mode (nltk mode scores a blank line 0)
+    candidates = [c for c, _ in pairs] + ["the kitty sat", "a\x01b", "an auto"]
     references = [[r] for _, r in pairs] + [["the cat sat"], ["x"], ["a car", "the car"]]
     return candidates, references
 
