@@ -5,7 +5,7 @@ import streamlit as st
 
 from lens import corpus_ui, figures, ui
 from lens.corpus_ui import plain
-from meteor_core.corpus import analyze_corpus
+from meteor_core.corpus import REPORTED_BY, analyze_corpus
 
 PAGE = "corpus"
 ORDERS = {"file order": ("line", True), "METEOR, lowest first": ("meteor", True),
@@ -32,8 +32,12 @@ if analysis is not None:
     # Two rows of three (METEOR, then BLEU): five in one row cut their labels and values
     # ("Corpus ME...", "24 o...") at 1,024 px with the sidebar open.
     c = st.columns(3) + st.columns(3)
-    c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments")
-    c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}")
+    reported_key, reported_by = REPORTED_BY.get(config.mode, ("", ""))
+    c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments"
+                + (f": {reported_by}" if reported_key == "corpus_meteor" else ""))
+    c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}",
+                help="the mean of the segment scores" + (f": {reported_by}" if reported_key == "mean_segment_meteor"
+                                                         else ""))
     c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
     # Each BLEU says its scale: 0.4109 beside 41.09 read as two different results (a tester).
     c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"

@@ -427,7 +427,7 @@ def _not_proven_sentence(lines: Sequence[int], budget: int) -> str:
 
 
 def _cmd_corpus(args) -> int:
-    from .corpus import analyze_corpus
+    from .corpus import REPORTED_BY, analyze_corpus
     from .report import segment_to_dict
 
     data = _corpus_input(args)
@@ -441,7 +441,8 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
-    for note in summary["empty_references_left_out"] + summary["human_scores_ignored"]:
+    for note in _reference_notes([(p.file, p.line, p.message) for p in analysis.reference_notes]) + \
+            summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
     if analysis.lines_not_proven_optimal:
         print(f"note: {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
@@ -467,8 +468,10 @@ def _cmd_corpus(args) -> int:
                 f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         say()
         say(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
-        say(f"corpus METEOR (summed statistics): {summary['corpus_meteor']:.6f}")
-        say(f"mean of segment METEOR:            {summary['mean_segment_meteor']:.6f}")
+        reported_key, reported_by = REPORTED_BY.get(scorer.config.mode, ("", ""))
+        for key, label in (("corpus_meteor", "corpus METEOR (summed statistics):"),
+                           ("mean_segment_meteor", "mean of segment METEOR:           ")):
+            say(f"{label} {summary[key]:.6f}" + (f"  ({reported_by})" if key == reported_key else ""))
         say(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
             + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
@@ -485,6 +488,25 @@ def _cmd_corpus(args) -> int:
         say(f"signature: {summary['signature']}")
     _write_lines(sys.stdout, report.getvalue())
     return 0
+
+
+#: Empty-reference notes written one per line up to this many; more are summed up per file
+#: (captions with 5-7 references per image gave one line per image: a tester).
+REFERENCE_NOTES_LISTED = 5
+
+
+def _reference_notes(notes: Sequence[tuple[Optional[str], int, str]]) -> list[str]:
+    """(file or None, line, message) of each empty reference cell left out: one note per line,
+    or one per file when there are many."""
+    if len(notes) <= REFERENCE_NOTES_LISTED:
+        return [f"{file + ', ' if file else ''}line {line}: {message}" for file, line, message in notes]
+    from .corpus import listed_lines
+
+    by_file: dict[Optional[str], list[int]] = {}
+    for file, line, _ in notes:
+        by_file.setdefault(file, []).append(line)
+    return [f"{file + ': ' if file else ''}{len(lines):,} lines with an empty reference (lines {listed_lines(lines)}): "
+            "left out, each segment scored against the references it has" for file, lines in by_file.items()]
 
 
 def _correlation_text(value: Optional[float]) -> str:
@@ -538,8 +560,9 @@ def _cmd_compare(args) -> int:
             print(f"note ({name}): {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
                   file=sys.stderr)
     # The references are every system's: each empty one left out is said once.
-    for line, message in dict.fromkeys((p.line, p.message) for a in comparison.analyses for p in a.reference_notes):
-        print(f"note: line {line}: {message}", file=sys.stderr)
+    seen = dict.fromkeys((None, p.line, p.message) for a in comparison.analyses for p in a.reference_notes)
+    for note in _reference_notes(list(seen)):
+        print(f"note: {note}", file=sys.stderr)
     sig = comparison.significance
     report, say = _report_buffer()
     if args.json:
@@ -570,9 +593,10 @@ def _cmd_compare(args) -> int:
             cells.append(cell + pad if k == 1 else pad + cell)
         say("  ".join(cells))
     say()
-    say("pairs (difference = B - A):")
+    say("pairs (difference of the corpus scores, 95% CI):")
     for p in sig.pairs:
-        say(f"  {p.metric:6s} {p.system_a} vs {p.system_b}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
+        # Written as the subtraction it is: "a vs b: -0.3171" read as a worse than b (a tester).
+        say(f"  {p.metric:6s} {p.system_b} - {p.system_a}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
             f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
             f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
     for note in sig.notes:

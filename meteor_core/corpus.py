@@ -47,6 +47,16 @@ def listed_lines(lines: Sequence[int]) -> str:
     return ", ".join(map(str, lines[:LISTED_LINES])) + ("…" if len(lines) > LISTED_LINES else "")
 
 
+#: Which of the two corpus numbers the tool a mode reproduces reports, per mode: (key of
+#: CorpusAnalysis.summary(), what reports it). nltk has no corpus function, and HF evaluate's
+#: meteor averages nltk's segment scores; the jar's EVAL line (and pycocoevalcap) sums the
+#: statistics. A captioning tester compared the headline number with HF's mean.
+REPORTED_BY = {
+    "nltk": ("mean_segment_meteor", "what HF evaluate's meteor reports; nltk has no corpus METEOR"),
+    "meteor15": ("corpus_meteor", "what the jar's EVAL line and pycocoevalcap report"),
+}
+
+
 @dataclass(frozen=True)
 class CorpusAnalysis:
     corpus: CorpusResult

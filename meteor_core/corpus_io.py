@@ -140,6 +140,13 @@ def read_lines(data: bytes, name: str) -> list[str]:
     """A plain-text file's lines (one segment each). As for tables, the limit is MAX_SEGMENTS
     segments with text, and as many empty lines besides: 20,000 segments and one empty line
     were refused while a table with 5 empty rows was read (a tester)."""
+    if Path(name).suffix.lower() == ".json":
+        # Read as text, a COCO captions file was one 12,874-token "segment" (a tester).
+        raise MeteorInputError(
+            f"{name}: a .json file is one JSON document, not one segment per line: give the segments as JSON Lines "
+            "(.jsonl or --format jsonl: one object per line, with candidate and reference fields), TSV or plain "
+            "text; for COCO caption files (annotations and results), load them in Python and call "
+            "meteor_core.compat.pycocoevalcap.Meteor().compute_score(gts, res) (README, METEOR 1.5 mode)")
     text = decode(data, name)
     _refuse_too_many_lines(line_count(text), name, MAX_DATA_LINES)  # before the lines are made
     lines = split_lines(text)

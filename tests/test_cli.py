@@ -430,6 +430,15 @@ def test_compare_table_columns_line_up(tmp_path, capsys):
     for label in ("corpus METEOR [95% CI]", "mean seg.", "BLEU [95% CI]"):
         end = header.index(label) + len(label)
         assert all(row[end - 1] in "0123456789]" and (end == len(row) or row[end] == " ") for row in table[1:]), label
+    # Each pair is written as the subtraction it reports: "a vs b: -0.3171" read backwards (a tester).
+    from meteor_core import MeteorConfig, Scorer
+
+    pairs = [line.split() for line in lines if line.startswith("  METEOR") or line.startswith("  BLEU")]
+    assert [p[1:4] for p in pairs] == [["system_b.txt", "-", "a.txt:"]] * 2
+    corpus_a, corpus_b = (Scorer(MeteorConfig()).score_corpus(
+        (tmp_path / name).read_text().splitlines(),
+        [[r] for r in (tmp_path / "ref.txt").read_text().splitlines()]) for name in ("a.txt", "system_b.txt"))
+    assert pairs[0][4] == f"{corpus_b.score - corpus_a.score:+.4f}"
 
 
 @pytest.mark.parametrize("columns, id_column, human_column", [
@@ -509,6 +518,41 @@ def test_an_empty_reference_line_is_noted_once_by_corpus_and_compare(tmp_path, c
     assert rows["corpus"]["empty_references_left_out"] == [f"{tmp_path / 'A.txt'}, {note}"]
     code, out, err = run(capsys, "compare", *refs, "--candidates", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"))
     assert code == 0 and [line for line in err.splitlines() if line.startswith("note:")] == [f"note: {note}"]
+
+
+def test_a_json_document_is_not_read_as_lines(tmp_path, capsys):
+    """A captioning tester gave COCO's results.json: read as plain text, it was one segment of
+    12,874 tokens, refused for its length without a word about the format."""
+    (tmp_path / "results.json").write_text('[{"image_id": 1, "caption": "a cat"},\n {"image_id": 2, "caption": "a dog"}]')
+    (tmp_path / "r.txt").write_text("a cat\na dog\n")
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "results.json"),
+                         "--references", str(tmp_path / "r.txt"))
+    assert code == 2 and out == ""
+    assert f"{tmp_path / 'results.json'}: a .json file is one JSON document, not one segment per line" in err
+    assert "meteor_core.compat.pycocoevalcap.Meteor().compute_score(gts, res)" in err
+    (tmp_path / "c.jsonl").write_text('{"candidate": "a cat", "reference": "a cat"}\n')
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "c.jsonl"))
+    assert code == 0  # JSON Lines is read
+
+
+def test_many_empty_reference_cells_are_summed_up_in_one_note(tmp_path, capsys):
+    """A captioning tester: 5-7 references per image, the 6th and 7th often empty, gave one note
+    per image (77 lines for 80 images). Up to 5 are listed; more are one note per file."""
+    header = "id\tcandidate\treference1\treference2\n"
+    rows = [f"s{k}\ta cat sat\tthe cat sat\t{'' if k % 4 else 'a cat'}\n" for k in range(1, 31)]
+    (tmp_path / "t.tsv").write_text(header + "".join(rows))
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "t.tsv"), "--json")
+    empty = [k + 1 for k in range(1, 31) if k % 4]  # file lines (the header is line 1) of the empty cells
+    assert code == 0 and len(empty) == 23 and len(json.loads(out)["corpus"]["empty_references_left_out"]) == 23
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: {tmp_path / 't.tsv'}: 23 lines with an empty reference (lines "
+                     + ", ".join(map(str, empty[:20])) + "…): left out, each segment scored against the references "
+                     "it has"]
+    (tmp_path / "few.tsv").write_text(header + "".join(rows[:3]))
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "few.tsv"))
+    assert [line for line in err.splitlines() if line.startswith("note:")] == [
+        f"note: {tmp_path / 'few.tsv'}, line {k + 1}: empty reference in 'reference2': left out, segment scored "
+        "against the others" for k in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("writes_after", [True, False])
@@ -617,3 +661,27 @@ def test_format_reads_a_table_whose_name_does_not_say_it(tmp_path, capsys):
                        "--candidate-column", "system_b", "--json", "--workers", "1")
     assert [(s["system"], s["corpus_meteor"]) for s in json.loads(piped.stdout)["systems"]] == \
         [(s["system"], s["corpus_meteor"]) for s in json.loads(out)["systems"]]
+
+
+@pytest.mark.parametrize("mode, reported", [
+    ("nltk", "mean of segment METEOR:            0.224172  (what HF evaluate's meteor reports; nltk has no corpus "
+             "METEOR)"),
+    ("meteor15", "corpus METEOR (summed statistics): 0.247678  (what the jar's EVAL line and pycocoevalcap report)"),
+    ("paper", None)])
+def test_corpus_says_which_number_the_reproduced_tool_reports(tmp_path, capsys, mode, reported, wordnet_reader,
+                                                               meteor15_data):
+    """A captioning tester compared nltk mode's headline (summed) number with HF evaluate's mean.
+    The empty second candidate scores 0 in nltk and METEOR 1.5 mode, as nltk and the jar score it."""
+    from nltk.translate.meteor_score import meteor_score
+
+    (tmp_path / "c.txt").write_text("the cat sat\n\n")
+    (tmp_path / "r.txt").write_text("the cat sat on the mat\na dog\n")
+    code, out, _ = run(capsys, "corpus", "--mode", mode, "--candidates", str(tmp_path / "c.txt"),
+                       "--references", str(tmp_path / "r.txt"))
+    assert code == 0
+    lines = [line for line in out.splitlines() if "METEOR" in line and ":" in line]
+    assert [line for line in lines if "report" in line] == ([reported] if reported else [])
+    if mode == "nltk":  # HF evaluate: the mean of nltk's segment scores, the empty caption's 0 included
+        hf = (meteor_score(["the cat sat on the mat".split()], "the cat sat".split())
+              + meteor_score([["a", "dog"]], [])) / 2
+        assert f"{hf:.6f}" == "0.224172"

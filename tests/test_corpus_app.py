@@ -77,6 +77,36 @@ def test_sample_corpus_works_without_upload():
     assert list(table.columns[:4]) == ["id", "line", "candidate", "reference"]  # where it is and what it says first
 
 
+def test_the_number_each_reproduced_tool_reports_is_named():
+    """A captioning tester compared nltk mode's Corpus METEOR with HF evaluate's mean."""
+    at = _page("corpus_explorer.py")
+    helps = {m.label: m.help for m in at.metric}
+    assert helps["Corpus METEOR"] == "from statistics summed over segments"
+    assert helps["Mean segment METEOR"] == "the mean of the segment scores"
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    _clean(at)
+    helps = {m.label: m.help for m in at.metric}
+    assert helps["Mean segment METEOR"] == ("the mean of the segment scores: what HF evaluate's meteor reports; "
+                                            "nltk has no corpus METEOR")
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    _clean(at)
+    helps = {m.label: m.help for m in at.metric}
+    assert helps["Corpus METEOR"] == ("from statistics summed over segments: what the jar's EVAL line and "
+                                      "pycocoevalcap report")
+
+
+def test_every_uploader_states_the_pages_size_limit():
+    """The uploader said "200MB per file" (Streamlit's default) under a page saying 20 MB."""
+    from meteor_core.corpus_io import MAX_FILE_BYTES
+
+    for page, key in (("corpus_explorer.py", "corpus"), ("system_comparison.py", "compare")):
+        at = _page(page)
+        for source in ("Upload a table (TSV, CSV, JSONL)", "Upload plain-text files"):
+            at.radio(key=f"{key}-source").set_value(source).run()
+            limits = [e.proto.max_upload_size_mb for e in at.file_uploader]
+            assert limits and set(limits) == {MAX_FILE_BYTES // (1024 * 1024)} == {20}
+
+
 def test_upload_scores_and_correlates():
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     table = _segments_table(at)
