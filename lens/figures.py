@@ -106,7 +106,7 @@ def _span_text(tokens, start: int, stop: int) -> str:
 
 
 def _unit_width(result: SegmentResult) -> int:
-    longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts))
+    longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts), default=1)  # nltk: both may be empty
     return max(44, 8 * min(longest, 18) + 14)
 
 
@@ -209,7 +209,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     slanted = unit * n + 120 > min(max_width, STRAIGHT_LABELS_WIDTH)
     if slanted:  # labels at 60 degrees need only a font height of horizontal room each
         unit = max(MIN_UNIT, (max_width - 120) // n)
-    longest = max(len(t.text) for t in cand + ref)
+    longest = max((len(t.text) for t in cand + ref), default=1)
     # pixels above and below the rows
     label_room = (min(longest, SLANTED_LABEL_CHARS) * 7.5 * 0.87 + 14) if slanted else 24
     stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}

@@ -143,6 +143,17 @@ def test_a_chunk_number_sits_between_its_own_links(candidate, reference):
         assert abs(annotation["x"] - (start + (len(lines_at_y) - 1) / 2)) <= 0.5
 
 
+@pytest.mark.parametrize("candidate, reference", [([], ["a", "b"]), (["a"], []), ([], [])])
+def test_figures_draw_an_empty_side(candidate, reference, wordnet_reader):
+    """nltk mode scores an empty side 0 (as nltk): the diagram and the matrix took the longest
+    token of both sides, which failed when both were empty."""
+    best = score(candidate, [reference], mode="nltk").best
+    assert best.score == 0.0
+    diagram, matrix = figures.alignment_diagram(best).to_dict(), figures.alignment_matrix(best).to_dict()
+    assert not [t for t in diagram["data"] if (t.get("meta") or {}).get("kind") == "link"]
+    assert matrix["layout"]["height"] > 0
+
+
 def test_default_pair_is_english_and_scored_as_english(wordnet_reader):
     at = _app()
     assert at.query_params["lang"] == "en"
