@@ -113,13 +113,15 @@ class Scorer:
         return tokenize(text, field=field, tokenizer=c.tokenizer, keep_case=c.keep_case,
                         drop_punctuation=c.drop_punctuation, max_tokens=c.max_tokens, language=c.language,
                         unicode_normalize=c.mode != "nltk",  # nltk mode matches as nltk: str.lower only
-                        allow_empty=c.mode == "nltk")  # and scores an empty side 0, as nltk does
+                        # and scores an empty candidate 0, as nltk does (a system may output nothing);
+                        # an empty reference is missing data: refused, in nltk mode too
+                        allow_empty=c.mode == "nltk" and field == "candidate")
 
     # -- scoring ------------------------------------------------------------------------
     def score_tokens(self, candidate: Sequence[Token], reference: Sequence[Token]) -> SegmentResult:
         candidate, reference = Tokens.of(candidate), Tokens.of(reference)
-        if self.config.mode != "nltk":  # nltk's meteor_score scores an empty side 0 (the result's note says why)
-            _refuse_empty(candidate, reference)
+        # nltk's meteor_score scores an empty candidate 0 (the result's note says why); see tokenize
+        _refuse_empty(candidate, reference, empty_candidate_scores=self.config.mode == "nltk")
         cand_words, ref_words = candidate.norms, reference.norms
         n, m = len(cand_words), len(ref_words)
         if self.config.mode == "paper":
@@ -229,11 +231,13 @@ class Scorer:
         return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))
 
 
-def _refuse_empty(candidate: Tokens, reference: Tokens) -> None:
-    """tokenize() gives an empty side only in nltk mode; token sequences made elsewhere might."""
-    for field, tokens in (("candidate", candidate), ("reference", reference)):
-        if not tokens:
-            raise MeteorInputError(f"{field} is empty (no tokens)")
+def _refuse_empty(candidate: Tokens, reference: Tokens, empty_candidate_scores: bool = False) -> None:
+    """tokenize() gives an empty side only as nltk mode's candidate; token sequences made
+    elsewhere might."""
+    if not candidate and not empty_candidate_scores:
+        raise MeteorInputError("candidate is empty (no tokens)")
+    if not reference:
+        raise MeteorInputError("reference is empty (no tokens)")
 
 
 def score(candidate: TextOrTokens, references: ReferencesInput, config: Optional[MeteorConfig] = None,

@@ -143,11 +143,11 @@ def test_a_chunk_number_sits_between_its_own_links(candidate, reference):
         assert abs(annotation["x"] - (start + (len(lines_at_y) - 1) / 2)) <= 0.5
 
 
-@pytest.mark.parametrize("candidate, reference", [([], ["a", "b"]), (["a"], []), ([], [])])
+@pytest.mark.parametrize("candidate, reference", [([], ["a", "b"]), ([], [])])
 def test_figures_draw_an_empty_side(candidate, reference, wordnet_reader):
-    """nltk mode scores an empty side 0 (as nltk): the diagram and the matrix took the longest
-    token of both sides, which failed when both were empty."""
-    best = score(candidate, [reference], mode="nltk").best
+    """nltk mode scores an empty candidate 0 (as nltk): the diagram and the matrix took the
+    longest token of both sides, which fails when both are empty (METEOR 1.5 mode scores that)."""
+    best = score(candidate, [reference], mode="meteor15" if not reference else "nltk").best
     assert best.score == 0.0
     diagram, matrix = figures.alignment_diagram(best).to_dict(), figures.alignment_matrix(best).to_dict()
     assert not [t for t in diagram["data"] if (t.get("meta") or {}).get("kind") == "link"]

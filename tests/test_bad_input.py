@@ -172,28 +172,35 @@ def test_inputs_of_the_wrong_type_are_input_errors(mode, wordnet_reader):
     if mode == "paper":
         with pytest.raises(MeteorInputError, match="candidate is empty"):
             scorer.score_tokens([], tokenize("a"))
-    else:  # nltk's meteor_score gives 0 for an empty side
+    else:  # nltk's meteor_score gives 0 for an empty candidate; an empty reference is refused
         assert scorer.score_tokens([], tokenize("a")).score == 0.0
+        with pytest.raises(MeteorInputError, match="reference is empty"):
+            scorer.score_tokens(tokenize("a"), [])
 
 
-@pytest.mark.parametrize("candidate, references", [
-    ([], [["a", "b"]]), (["a", "b"], [[]]), ([], [[]]), ([], [["a"], ["b", "c"]]), (["a"], [["a"], []])])
-def test_nltk_mode_scores_an_empty_side_as_nltk_does(candidate, references, wordnet_reader):
+@pytest.mark.parametrize("candidate, references", [([], [["a", "b"]]), ([], [["a"], ["b", "c"]]), ("", ["a b"]),
+                                                   ("  ", ["a", "b c"])])
+def test_nltk_mode_scores_an_empty_candidate_as_nltk_does(candidate, references, wordnet_reader):
     """A captioning tester: nltk's meteor_score (and HF evaluate's mean) scores an empty caption
     0; nltk mode refused it, so its corpus mean left the segment out (0.175925 over 79 segments
     against HF's 0.174160 over 80). Paper mode keeps its input rule."""
     from nltk.translate.meteor_score import meteor_score
 
     result = score(candidate, references, mode="nltk")
-    assert result.score == meteor_score(references, candidate)
-    for r, reference in zip(result.per_reference, references):
-        if not candidate or not reference:
-            side = "candidate and the reference have" if not candidate and not reference else \
-                ("candidate has" if not candidate else "reference has")
-            assert r.breakdown.note == f"the {side} no tokens, so no word can match: METEOR is undefined for m = 0 " \
-                                       "and reported as 0"
-    with pytest.raises(MeteorInputError, match="is empty"):
+    as_tokens = [r.split() if isinstance(r, str) else r for r in references]
+    assert result.score == meteor_score(as_tokens, []) == 0.0
+    assert all(r.breakdown.note == "the candidate has no tokens, so no word can match: METEOR is undefined for m = 0 "
+                                   "and reported as 0" for r in result.per_reference)
+    with pytest.raises(MeteorInputError, match="candidate is empty"):
         score(candidate, references, mode="paper")
+
+
+@pytest.mark.parametrize("candidate, references", [(["a", "b"], [[]]), ([], [[]]), ("a b", ["a b", " "])])
+def test_an_empty_reference_is_refused_in_nltk_mode_too(candidate, references, wordnet_reader):
+    """nltk gives 0 for an empty reference; here it is missing data, refused as in paper mode:
+    else a corpus line empty in every file scored 0 and counted (a documented difference)."""
+    with pytest.raises(MeteorInputError, match="reference( 2)? is empty"):
+        score(candidate, references, mode="nltk")
 
 
 def test_nltk_mode_counts_an_empty_candidate_in_the_corpus(wordnet_reader):
