@@ -16,7 +16,7 @@ bounded). Nothing here imports Dask or Spark; see docs/distributed.md for comple
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 try:
     import pandas as pd
@@ -28,6 +28,7 @@ from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute
 from .params import MeteorConfig
 from .references import read_references, without_blank
+from .tokenize import UNORDERED
 from .stages import SynonymTable
 
 FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
@@ -56,16 +57,7 @@ def _row(scorer, candidate, references) -> dict:
     try:
         if not isinstance(candidate, str):
             raise MeteorInputError(f"candidate must be a string, got {candidate!r}")
-        if isinstance(references, str):
-            refs = references
-        elif hasattr(references, "__iter__"):
-            # A list, or the numpy array Arrow gives for a list column; a generator is read
-            # once (checking it first used it up).
-            refs = read_references(references, scorer.config.max_references)
-            if not all(isinstance(r, str) for r in refs):
-                raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
-        else:
-            raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
+        refs, positions = _references_of_cell(references, scorer.config.max_references)
         result = scorer.score(candidate, refs)
     except MeteorInputError as error:
         return {"error": str(error)}
@@ -73,8 +65,24 @@ def _row(scorer, candidate, references) -> dict:
     return {"score": b.score, "precision": b.precision, "recall": b.recall, "fmean": b.fmean,
             "penalty": b.penalty, "fragmentation": b.fragmentation, "matches": best.stats.matches,
             "chunks": best.stats.chunks, "candidate_length": best.stats.candidate_length,
-            "reference_length": best.stats.reference_length, "best_reference": result.best_index,
+            "reference_length": best.stats.reference_length, "best_reference": positions[result.best_index],
             "optimal": best.optimal, "error": None}
+
+
+def _references_of_cell(references, max_references: int) -> tuple[object, list[int]]:
+    """A cell's references and the position of each in the cell (0-based). A list (or the
+    numpy array Arrow gives for a list column; a generator is read once) loses its blank
+    entries, as corpus files do, and best_reference still names the entry in the list (after
+    a left-out blank it named the next one: a tester). A dict or set has no order: refused."""
+    if isinstance(references, str):
+        return references, [0]
+    if isinstance(references, UNORDERED) or not hasattr(references, "__iter__"):
+        raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
+    refs = read_references(references, max_references)
+    if not all(isinstance(r, str) for r in refs):
+        raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
+    kept, blank = without_blank(refs)
+    return kept, [k for k in range(len(refs)) if k not in set(blank)]
 
 
 def _frame(rows: list[dict], index=None) -> pd.DataFrame:
@@ -93,12 +101,36 @@ def _frame(rows: list[dict], index=None) -> pd.DataFrame:
 
 def score_series(candidates: pd.Series, references: pd.Series, config: Optional[MeteorConfig] = None,
                  synonym_tables: Sequence[SynonymTable] = ()) -> pd.DataFrame:
-    """One output row per (candidate, references) pair, same index as `candidates`."""
+    """One output row per (candidate, references) pair, same index as `candidates`. Two Series
+    are paired by label, as pandas pairs them (same labels in another order: references are
+    put in the candidates' order; other labels: refused); a list or array is paired by
+    position. A blank entry of a reference list is left out, as in corpus files."""
+    if not isinstance(candidates, pd.Series):
+        candidates = pd.Series(list(candidates), dtype=object)
+    if isinstance(references, pd.Series):
+        references = _aligned(candidates, references)
+    else:
+        references = list(references)
     if len(candidates) != len(references):
         raise MeteorInputError(f"{len(candidates)} candidates but {len(references)} reference entries")
     scorer = _scorer(config or MeteorConfig(), tuple(synonym_tables))
     rows = [_row(scorer, c, r) for c, r in zip(candidates, references)]
     return _frame(rows, index=candidates.index)
+
+
+def _aligned(candidates: pd.Series, references: pd.Series) -> pd.Series:
+    """References in the candidates' row order. Paired by position whatever the labels, a
+    groupby's references (sorted by key) were scored against candidates in another order,
+    silently (a tester: 4 of 5 rows wrong)."""
+    if references.index.equals(candidates.index):
+        return references
+    same_labels = (candidates.index.is_unique and references.index.is_unique
+                   and len(candidates) == len(references) and candidates.index.isin(references.index).all())
+    if same_labels:
+        return references.reindex(candidates.index)
+    raise MeteorInputError(
+        "candidates and references are pandas Series with different index labels, so their rows cannot be paired: "
+        "give them the same index (e.g. references.reindex(candidates.index)), or pass lists to pair by position")
 
 
 def score_partition(partition: pd.DataFrame, candidate_column: str = "candidate",
@@ -107,6 +139,10 @@ def score_partition(partition: pd.DataFrame, candidate_column: str = "candidate"
     """score_series on the columns of a frame (a Dask partition). Each reference column holds
     one reference per row (missing: fewer references for that row), or a list of them. Prefer
     string columns: Dask turns object columns into strings, and a list into its repr."""
+    missing = [c for c in [candidate_column, *reference_columns] if c not in partition.columns]
+    if missing:
+        raise MeteorInputError(f"column(s) {', '.join(map(repr, missing))} not found; the columns are "
+                               f"{', '.join(map(repr, partition.columns))}")
     columns = [partition[c] for c in reference_columns]
     references = pd.Series([_references_of_row(values) for values in zip(*columns)], index=partition.index,
                            dtype=object)
@@ -114,18 +150,21 @@ def score_partition(partition: pd.DataFrame, candidate_column: str = "candidate"
 
 
 def _references_of_row(values) -> object:
-    """A row's references from its reference columns: a blank cell beside a non-blank one is
-    left out, as in corpus files (a tester's Parquet lost 50 of 300 rows to "reference 2 is
-    empty"), so the segment is scored against the references it has."""
-    refs = []
+    """A row's references from its reference columns, in column order, one entry per cell (a
+    list cell: one per item), a missing cell as a blank one: score_series leaves blanks out
+    (a tester's Parquet lost 50 of 300 rows to "reference 2 is empty") and its best_reference
+    still counts them, so it names the column (list items counted)."""
+    refs: list = []
     for value in values:
-        if isinstance(value, str):
-            refs.append(value)
+        if isinstance(value, str) or isinstance(value, UNORDERED):
+            refs.append(value)  # a dict or set: _row refuses it
         elif hasattr(value, "__iter__"):
             refs.extend(value)
-        elif value is not None and not pd.isna(value):
+        elif value is None or pd.isna(value):
+            refs.append("")
+        else:
             return value  # not text: _row reports it
-    return without_blank(refs)[0]
+    return refs
 
 
 def score_records(records: Iterable[dict], candidate_key: str = "candidate", references_key: str = "references",
@@ -135,7 +174,10 @@ def score_records(records: Iterable[dict], candidate_key: str = "candidate", ref
     out = []
     for record in records:
         row = dict.fromkeys(COLUMNS)
-        row.update(_row(scorer, record.get(candidate_key), record.get(references_key)))
+        if isinstance(record, Mapping):
+            row.update(_row(scorer, record.get(candidate_key), record.get(references_key)))
+        else:  # one bad record is its row's error, not the partition's (it raised AttributeError)
+            row["error"] = f"a record must be a dict with {candidate_key!r} and {references_key!r}, got {record!r}"
         out.append(row)
     return out
 

@@ -123,3 +123,56 @@ def test_a_blank_reference_cell_is_left_out_and_meteor15_corpus_is_refused():
     results = score_series(pd.Series(["the cat sat on the mat"]), pd.Series(["the cat sat on a mat"]), meteor15)
     with pytest.raises(MeteorParameterError, match="METEOR 1.5's corpus score needs its weighted statistics"):
         corpus_breakdown(results, meteor15)
+
+
+def test_two_series_are_paired_by_label_not_by_position():
+    """A notebook tester's references came from a groupby (sorted by key) beside candidates in
+    another order: paired by position, 4 of 5 rows were scored against another row's reference,
+    silently. Same labels in another order are put in order; other labels are refused."""
+    from meteor_core import MeteorInputError
+
+    candidates = pd.Series(["the cat sat", "a dog barked", "hello there"], index=["s2", "s1", "s3"])
+    references = pd.Series([["a dog barked loudly"], ["the cat sat down"], ["hello there"]], index=["s1", "s2", "s3"])
+    scored = score_series(candidates, references, CONFIG, TABLES)
+    scorer = Scorer(CONFIG, TABLES)
+    assert list(scored.index) == ["s2", "s1", "s3"]
+    assert list(scored["score"]) == [scorer.score("the cat sat", ["the cat sat down"]).score,
+                                     scorer.score("a dog barked", ["a dog barked loudly"]).score,
+                                     scorer.score("hello there", ["hello there"]).score]
+    with pytest.raises(MeteorInputError, match="different index labels"):
+        score_series(candidates, references.set_axis(["s1", "s2", "s9"]), CONFIG, TABLES)
+    # Lists and arrays have no labels: paired by position (they raised TypeError / AttributeError).
+    import numpy as np
+
+    by_list = score_series(["the cat sat", "hello there"], [["the cat sat down"], "hello there"], CONFIG, TABLES)
+    by_array = score_series(np.array(["the cat sat", "hello there"], dtype=object),
+                            np.array([["the cat sat down"], "hello there"], dtype=object), CONFIG, TABLES)
+    assert list(by_list["score"]) == list(by_array["score"]) == [scored["score"]["s2"], scored["score"]["s3"]]
+
+
+def test_best_reference_names_the_entry_given_after_a_blank_one_is_left_out():
+    """best_reference counted the references kept: after a blank reference_2 it said 1 where the
+    best was reference_3 (a tester). It counts the entries as given, list items one by one."""
+    frame = pd.DataFrame({"candidate": ["the cat sat", "the cat sat"], "reference": ["a dog", "a dog"],
+                          "reference_2": ["", None], "reference_3": ["the cat sat", ["x", " ", "the cat sat"]]})
+    scored = score_partition(frame, reference_columns=["reference", "reference_2", "reference_3"], config=CONFIG,
+                             synonym_tables=TABLES)
+    assert list(scored["best_reference"]) == [2, 4]  # 0-based: reference_3; the list's third item
+    assert list(scored["score"]) == [Scorer(CONFIG, TABLES).score("the cat sat", ["the cat sat"]).score] * 2
+    series = score_series(pd.Series(["the cat sat"]), pd.Series([["a dog", "", "the cat sat"]]), CONFIG, TABLES)
+    assert pd.isna(series["error"][0]) and series["best_reference"][0] == 2  # a blank in a list: left out too
+
+
+def test_unordered_references_and_bad_records_are_row_errors():
+    from meteor_core import MeteorInputError
+
+    scored = score_series(pd.Series(["the cat", "the cat"]), pd.Series([{"k": "the cat"}, {"the cat"}]), CONFIG,
+                          TABLES)
+    assert all(e.startswith("references must be a string or a list of strings") for e in scored["error"])
+    rows = score_records([{"candidate": "the cat", "references": ["the cat"]}, "not a record"], config=CONFIG,
+                         synonym_tables=TABLES)
+    assert rows[0]["error"] is None and rows[1]["error"].startswith("a record must be a dict")
+    assert set(rows[1]) == set(COLUMNS)
+    with pytest.raises(MeteorInputError, match="column\\(s\\) 'ref_x' not found; the columns are 'candidate'"):
+        score_partition(pd.DataFrame({"candidate": ["a"], "reference": ["a"]}), reference_columns=["ref_x"],
+                        config=CONFIG, synonym_tables=TABLES)
