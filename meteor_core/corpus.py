@@ -77,6 +77,8 @@ class CorpusAnalysis:
     sacrebleu: Optional[SacreBleu] = None  # over every segment read, scored or not (as sacreBLEU scores files)
     corpus_bleu_zero_reason: str = ""  # why corpus_bleu is 0 ("" when it is not)
     reference_notes: tuple[RowProblem, ...] = ()  # empty reference cells left out, of scored segments
+    # Of each scored segment, where its references stood as given (CorpusInput.reference_positions)
+    reference_positions: tuple[tuple[int, ...], ...] = ()
 
     @property
     def sacrebleu_segments(self) -> int:
@@ -131,7 +133,9 @@ class CorpusAnalysis:
             })
             for stage, count in best.matches_by_stage().items():
                 row[f"matches_{stage}"] = count
-            row.update({"best_reference": seg.best_index + 1, "optimal": best.optimal})
+            given = self.reference_positions[k] if self.reference_positions else None
+            row.update({"best_reference": given[seg.best_index] if given else seg.best_index + 1,
+                        "optimal": best.optimal})
             out.append(row)
         return out
 
@@ -233,7 +237,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
         unscored, correlations, lines, data.data_lines, data.source, data.id_source, human_notes,
-        data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing), reference_notes)
+        data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing), reference_notes,
+        tuple(data.reference_positions[k] for k in corpus.indices) if data.reference_positions else ())
 
 
 # -- several systems ---------------------------------------------------------------------

@@ -685,3 +685,28 @@ def test_corpus_says_which_number_the_reproduced_tool_reports(tmp_path, capsys, 
         hf = (meteor_score(["the cat sat on the mat".split()], "the cat sat".split())
               + meteor_score([["a", "dog"]], [])) / 2
         assert f"{hf:.6f}" == "0.224172"
+
+
+def test_json_null_is_an_empty_reference_and_best_reference_names_the_field_given(tmp_path, capsys):
+    """A notebook tester: pandas' to_json writes a missing reference as null, which made 4,624
+    of 6,000 rows "not scored"; and best_reference counted the references kept, so after a left
+    out reference_2 it said 2 where the best was reference_3."""
+    from meteor_core import score
+
+    lines = ['{"candidate": "the cat sat", "reference_1": "a dog", "reference_2": null, "reference_3": "the cat sat"}',
+             '{"candidate": "the cat sat", "reference_1": "a dog", "reference_2": "", "reference_3": "the cat sat"}',
+             '{"candidate": "the cat sat", "reference_1": null, "reference_2": null, "reference_3": null}']
+    (tmp_path / "c.jsonl").write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "c.jsonl"), "--json")
+    report = json.loads(out)
+    assert code == 0 and [s["best_reference"] for s in report["segments"]] == [3, 3]
+    assert [s["meteor"] for s in report["segments"]] == [score("the cat sat", ["the cat sat"]).score] * 2
+    assert f"{tmp_path / 'c.jsonl'}, line 1: empty reference in 'reference_2' (null): left out" in err
+    assert f"{tmp_path / 'c.jsonl'}, line 3: reference 1 is empty" in err  # none left: not scored, said
+    # plain-text files: the file's position among --references
+    (tmp_path / "h.txt").write_text("the cat sat\n")
+    for name, text in (("r1.txt", "a dog\n"), ("r2.txt", "\n"), ("r3.txt", "the cat sat\n")):
+        (tmp_path / name).write_text(text)
+    code, out, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "h.txt"), "--json",
+                       *[a for n in ("r1.txt", "r2.txt", "r3.txt") for a in ("--references", str(tmp_path / n))])
+    assert code == 0 and [s["best_reference"] for s in json.loads(out)["segments"]] == [3]
