@@ -106,7 +106,7 @@ def _span_text(tokens, start: int, stop: int) -> str:
 
 
 def _unit_width(result: SegmentResult) -> int:
-    longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts), default=1)  # nltk: both may be empty
+    longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts), default=1)  # both sides may be empty (METEOR 1.5)
     return max(44, 8 * min(longest, 18) + 14)
 
 

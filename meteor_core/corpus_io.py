@@ -312,9 +312,10 @@ def _without_empty_references(references: list[str], sources: list[str]
     if not blank:
         return kept, tuple(sources), "", tuple(range(1, len(references) + 1))
     left_out = sorted({sources[k] for k in blank}, key=sources.index)
-    return (kept, tuple(s for k, s in enumerate(sources) if k not in blank),
+    blank_set = set(blank)
+    return (kept, tuple(s for k, s in enumerate(sources) if k not in blank_set),
             f"empty reference in {', '.join(left_out)}: left out, segment scored against the others",
-            tuple(k + 1 for k in range(len(references)) if k not in set(blank)))
+            tuple(k + 1 for k in range(len(references)) if k not in blank_set))
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],

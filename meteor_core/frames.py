@@ -28,8 +28,8 @@ from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute
 from .params import MeteorConfig
 from .references import read_references, without_blank
-from .tokenize import UNORDERED
 from .stages import SynonymTable
+from .tokenize import UNORDERED
 
 FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
 INT_COLUMNS = ("matches", "chunks", "candidate_length", "reference_length", "best_reference")
@@ -82,7 +82,8 @@ def _references_of_cell(references, max_references: int) -> tuple[object, list[i
     if not all(isinstance(r, str) for r in refs):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
     kept, blank = without_blank(refs)
-    return kept, [k for k in range(len(refs)) if k not in set(blank)]
+    left_out = set(blank)
+    return kept, [k for k in range(len(refs)) if k not in left_out]
 
 
 def _frame(rows: list[dict], index=None) -> pd.DataFrame:

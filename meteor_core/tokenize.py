@@ -357,7 +357,7 @@ def tokenize(
 
     Pre-tokenized input keeps its tokens unchanged; their offsets refer to the tokens joined
     by single spaces, which is how they are displayed. No token is an error unless
-    `allow_empty` (nltk mode: nltk's meteor_score scores an empty side 0).
+    `allow_empty` (nltk mode's candidate: nltk's meteor_score scores it 0).
     """
     if tokenizer not in TOKENIZERS:
         raise MeteorParameterError(f"unknown tokenizer {tokenizer!r}; choose one of {', '.join(TOKENIZERS)}")
