@@ -13,10 +13,11 @@ if exploration is not None:
     ui.show_warnings(result.best)
     if len(result.per_reference) > 1:
         st.subheader("References")
-        st.markdown(ui.markdown_table(("", "reference", "METEOR", "matches", "chunks"), [
-            ("★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.4f}", r.stats.matches,
-             r.stats.chunks)
-            for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="llrrr"))
+        # Numbered: the texts below name references by number ("reference 3": a teacher).
+        st.markdown(ui.markdown_table(("#", "", "reference", "METEOR", "matches", "chunks"), [
+            (k + 1, "★ best" if k == result.best_index else "", md_escape(reference), f"{r.score:.4f}",
+             r.stats.matches, r.stats.chunks)
+            for k, (reference, r) in enumerate(zip(result.references, result.per_reference))], align="rllrrr"))
         shown = ui.reference_choice(len(result.per_reference), result.best_index)
     else:
         shown = 0

@@ -957,8 +957,12 @@ def _beta_in_words(beta: float) -> str:
     return f"Its β = {beta:g} (above 1) makes a little fragmentation cheap and much of it expensive"
 
 
-def _fmean_lean(alpha: float) -> str:
-    """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one)."""
+def _fmean_lean(alpha: float, precision: float, recall: float) -> str:
+    """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one).
+    With P = R there is nothing to lean to: "pulled toward R" on the default pair read as if it
+    moved the number (a teacher; /how's step already said so)."""
+    if precision == recall and 0 < alpha < 1:
+        return "here P = R, so Fmean equals both"
     if alpha == 0.5:
         return "the plain harmonic mean of P and R"
     if alpha in (0.0, 1.0):
@@ -989,7 +993,7 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
          f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
         ("recall R", f"{b.recall:.4f}", text_bar(b.recall), f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
         ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: "
-                                                       + _fmean_lean(p.alpha)),
+                                                       + _fmean_lean(p.alpha, b.precision, b.recall)),
         ("penalty", f"{b.penalty:.4f}", "",
          f"set to 0, not γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}: every word matched in "
          "one chunk and *No penalty for one chunk* is on" if b.single_chunk_rule
@@ -1104,12 +1108,17 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
             continue
         like = ("" if comparison.same_stages is None else
                 f" Compared with the same stages ({', '.join(comparison.same_stages.best.config.stages)}) as well.")
+        # On another best reference the headline is about this view's (the tool itself reports
+        # another number: "the same score, 0.8519 in both" where nltk gives 0.8819: a teacher).
+        where = (f"On reference {comparison.reference_index + 1} (this view's best), "
+                 if comparison.other.best_index != comparison.reference_index else "")
         if not chosen.links and not other.links:  # "the same score another way" read oddly for 0 and 0
-            lines = [f"**{other_name} mode finds no match either**: {chosen.score:.4f} in both.{like}"]
+            lines = [f"{where}**{other_name} mode finds no match either**: {chosen.score:.4f} in both.{like}"]
         elif f"{chosen.score:.4f}" == f"{other.score:.4f}":  # the same number, reached another way
-            lines = [f"**{other_name} mode gets the same score another way**: {chosen.score:.4f} in both.{like}"]
+            lines = [f"{where}**{other_name} mode gets the same score"
+                     + (" another way" if comparison.differs else "") + f"**: {chosen.score:.4f} in both.{like}"]
         else:
-            lines = [f"**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs "
+            lines = [f"{where}**{other_name} mode scores this pair differently**: {name} {chosen.score:.4f} vs "
                      f"{other_name} {other.score:.4f}.{like}"]
         lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
         if overlay and comparison is exploration.comparison and comparison.differs:

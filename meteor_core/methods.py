@@ -89,12 +89,13 @@ TERMS = ("Terms: a link joins a candidate word to a reference word it matches; t
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
-METEOR15_SEARCH = (
-    "the jar's beam search (width 40) over reference positions, ranking partial alignments by weighted "
+METEOR15_RANKING = (
+    "ranking partial alignments by weighted "
     "matches (exact 1 per word, other modules 0.5 per word, rounded down on each side, so a one-word stem, "
     "synonym or paraphrase match counts 0), then fewer chunks, then smaller distance as the jar counts it: "
     "the distance between a match's positions is charged to the partial alignments that skip that match, "
     "not to the one that takes it (the jar's quirk, reproduced), so a farther link can win a tie")
+METEOR15_SEARCH = f"the jar's beam search (width 40) over reference positions, {METEOR15_RANKING}"
 
 
 def _meteor15(config: MeteorConfig) -> MethodDescription:
@@ -430,6 +431,8 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
 def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[Step]:
     """After the modules: the jar's search, chunks and its weighted formula with this pair's
     numbers (the same numbers as result.meteor15.weighted)."""
+    from .meteor15.align import BEAM_SIZE
+
     detail, p, links = result.meteor15, result.config.params, result.links
     s, w = detail.stats, detail.weighted
     proposed = ", ".join(f"{st.stage} {n}" for st, n in zip(result.stage_status, detail.proposed_matches))
@@ -442,7 +445,10 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
            f"{'was' if len(fixed) == 1 else 'were'} fixed first (highlighted); then " if fixed else
            "No match is unambiguous (every one competes with another for a word), so ")
         + (f"nothing was left for the search: {plural(len(links), 'link')} in all." if fixed and len(fixed) == len(links)
-           else f"{METEOR15_SEARCH} chose {'the rest' if fixed else 'among them'}: {plural(len(links), 'link')} in all. "
+           # The search's name, its choice, then how it ranks: the ranking between them ended in "a
+           # farther link can win a tie chose the rest", which did not read (a teacher).
+           else f"the jar's beam search (width {BEAM_SIZE}) chose {'the rest' if fixed else 'among them'}: "
+                f"{plural(len(links), 'link')} in all. It goes over reference positions, {METEOR15_RANKING}. "
                 "The beam keeps its best candidate, not a proven optimum."), links=links, new_links=fixed)]
     steps.append(Step(
         "chunks", "chunks",

@@ -327,10 +327,11 @@ def test_multi_reference_marks_the_best_row(wordnet_reader):
     expected = score("this is a good test", ["this is also a test", "this is a test"])
     assert expected.best_index == 1
     table = next(rows for header, rows in _tables(at) if "reference" in header)
-    assert [row[1] for row in table] == ["this is also a test", "this is a test"]
-    assert [row[0] for row in table] == ["", "★ best"]
+    assert [row[2] for row in table] == ["this is also a test", "this is a test"]
+    assert [row[1] for row in table] == ["", "★ best"]
+    assert [row[0] for row in table] == ["1", "2"]  # the texts name references by number (a teacher)
     # four decimals, as every other score on the page (a teacher: six here read as more precise)
-    assert [row[2] for row in table] == [f"{r.score:.4f}" for r in expected.per_reference]
+    assert [row[3] for row in table] == [f"{r.score:.4f}" for r in expected.per_reference]
 
 
 def test_mode_comparison_says_what_differs(wordnet_reader):
@@ -352,6 +353,30 @@ def test_mode_comparison_says_what_differs(wordnet_reader):
     # No match on either side is not "the same score another way" (a teacher)
     info = " ".join(i.value for i in _app(cand="a b", ref="c d").info)
     assert "METEOR 1.5 mode finds no match either**: 0.0000 in both" in info and "another way" not in info
+
+
+FIVE_REFERENCES = {"cand": "the cat sat on the mat near the door",
+                   "ref": ["a dog ran in the park", "the cat sat the the mat near on door",
+                           "on the mat near the door this cat sat", "on the mat near the door the cat sits",
+                           "a kitten rested by the entrance"]}
+
+
+def test_each_tool_is_quoted_with_its_own_score_on_several_references(wordnet_reader, meteor15_data):
+    """A teacher with five references: /how's "On this pair" gave nltk 0.8519 (its score on paper
+    mode's best reference) where nltk's meteor_score gives 0.8819, and "Which METEOR?" said "the
+    same score another way: 0.8519 in both" of an identical alignment on that reference."""
+    cand, refs = FIVE_REFERENCES["cand"], FIVE_REFERENCES["ref"]
+    own = {mode: score(cand, refs, mode=mode) for mode in ("paper", "nltk", "meteor15")}
+    assert own["paper"].best_index != own["nltk"].best_index
+    at = _app(HOW, **FIVE_REFERENCES)
+    line = next(m.value for m in at.markdown if m.value.startswith("On this pair"))
+    assert line.startswith(f"On this pair (each with its best of the 5 references): paper **{own['paper'].score:.4f}**, "
+                           f"nltk **{own['nltk'].score:.4f}**, METEOR 1.5 **{own['meteor15'].score:.4f}**")
+    info = " ".join(i.value for i in _app(**FIVE_REFERENCES).info)
+    k = own["paper"].best_index + 1
+    nltk_there = own["nltk"].per_reference[own["paper"].best_index].score
+    assert f"On reference {k} (this view's best), **nltk mode gets the same score**: {nltk_there:.4f} in both" in info
+    assert f"with all 5 references nltk mode gives {own['nltk'].score:.4f}".replace(".", "\\.") in info
 
 
 def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):
@@ -927,6 +952,10 @@ def test_fmean_row_says_which_way_alpha_leans(alpha, words, wordnet_reader):
     at = _app(cand="the cat sat on the mat today", ref="the cat sat on a mat", alpha=alpha)
     row = next(row for row in _table_rows(at) if row[0] == "Fmean")
     assert row[-1].endswith(words), row
+    # P = R (the default pair): nothing to lean to (a teacher read "pulled toward R" as a change)
+    at = _app(alpha=alpha)
+    row = next(row for row in _table_rows(at) if row[0] == "Fmean")
+    assert row[-1].endswith("here P = R, so Fmean equals both" if alpha not in ("0.0", "1.0") else words), row
 
 
 def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):

@@ -199,3 +199,17 @@ def test_meteor15_texts_say_why_a_proposal_is_not_kept_and_when_nothing_is_left(
     assert f"{feline.score:.4f}" == "0.2890"  # the jar's number
     assert ("the distance between a match's positions is charged to the partial alignments that skip that match"
             in {s.key: s for s in walkthrough(feline)}["search"].text)
+
+
+def test_meteor15_search_step_reads_as_sentences(wordnet_reader, meteor15_data):
+    """A teacher: the ranking rule sat between "the jar's beam search" and its verb ("... so a
+    farther link can win a tie chose the rest")."""
+    from meteor_core import score
+    from meteor_core.methods import walkthrough
+
+    result = score("he did not go to school because he was sick", ["because he was ill he did not attend school"],
+                   mode="meteor15").best
+    text = next(s.text for s in walkthrough(result) if s.key == "search")
+    assert "then the jar's beam search (width 40) chose the rest: 9 links in all. It goes over reference positions, " \
+           "ranking partial alignments by weighted matches" in text
+    assert text.endswith("so a farther link can win a tie. The beam keeps its best candidate, not a proven optimum.")
