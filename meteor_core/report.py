@@ -7,6 +7,7 @@ from typing import Callable, Optional
 
 from . import sacrebleu_view
 from .bleu import BleuResult, sentence_bleu
+from .methods import plural
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
 
@@ -156,14 +157,14 @@ def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> 
     lines = [f"METEOR {b.score:.6f}  ({cfg.mode} mode" + _SEARCH.get(cfg.mode, f", fewest {cfg.objective}") + ")"]
     for warning in best.warnings:
         lines.append(f"WARNING: {warning}")
-    lines.append(f"candidate ({len(cand)} tokens): {' '.join(t.text for t in cand)}")
+    lines.append(f"candidate ({plural(len(cand), 'token')}): {' '.join(t.text for t in cand)}")
     if len(result.per_reference) > 1:
         for index, r in enumerate(result.per_reference):
             mark = "  <- best" if index == result.best_index else ""
-            lines.append(f"reference {index + 1} ({len(r.reference_tokens)} tokens): "
+            lines.append(f"reference {index + 1} ({plural(len(r.reference_tokens), 'token')}): "
                          f"{' '.join(t.text for t in r.reference_tokens)}   METEOR {r.score:.6f}{mark}")
     else:
-        lines.append(f"reference ({len(ref)} tokens): {' '.join(t.text for t in ref)}")
+        lines.append(f"reference ({plural(len(ref), 'token')}): {' '.join(t.text for t in ref)}")
     lines.append("")
     lines.extend(_meteor15_alignment(best) if best.meteor15 is not None else _stage_alignment(best))
     unmatched_c = [f"{cand[i].text}[{i}]" for i in range(len(cand)) if best.link_for_candidate(i) is None]

@@ -68,6 +68,12 @@ def test_score_text_explains_formula(capsys):
     assert "BLEU is 0" in out
 
 
+def test_score_text_counts_tokens_in_words(capsys):
+    """"candidate (1 tokens)" (a teacher): one token is one token."""
+    code, out, _ = run(capsys, "score", "--candidate", "hello", "--reference", "hello there")
+    assert code == 0 and "candidate (1 token): hello\nreference (2 tokens): hello there\n" in out
+
+
 def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     lines = [
         json.dumps({"candidate": "the cat", "references": ["the cat"]}),
