@@ -108,6 +108,7 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
     middle = start + (span.candidate_end - span.candidate_start - 1) / 2
     steps = round(NUMBER_REACH / 0.05)
     places = sorted((middle + j * 0.05 for j in range(-steps, steps + 1)), key=lambda x: abs(x - middle))
+
     def slack(x: float) -> float:  # room to spare: >= 0 when the box touches neither links nor numbers
         return min([clearance(x) - half_width] + [abs(x - other) - half_width - other_half
                                                   for other, other_half in taken])
