@@ -441,8 +441,7 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
-    for note in _reference_notes([(p.file, p.line, p.message) for p in analysis.reference_notes]) + \
-            summary["human_scores_ignored"]:
+    for note in _reference_notes(analysis.reference_notes) + summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
     if analysis.lines_not_proven_optimal:
         print(f"note: {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
@@ -495,16 +494,16 @@ def _cmd_corpus(args) -> int:
 REFERENCE_NOTES_LISTED = 5
 
 
-def _reference_notes(notes: Sequence[tuple[Optional[str], int, str]]) -> list[str]:
-    """(file or None, line, message) of each empty reference cell left out: one note per line,
-    or one per file when there are many."""
+def _reference_notes(notes: Sequence) -> list[str]:
+    """The empty reference cells left out (corpus_io.RowProblem): one note per line, or one per
+    file when there are many."""
     if len(notes) <= REFERENCE_NOTES_LISTED:
-        return [f"{file + ', ' if file else ''}line {line}: {message}" for file, line, message in notes]
+        return [str(p) for p in notes]
     from .corpus import listed_lines
 
-    by_file: dict[Optional[str], list[int]] = {}
-    for file, line, _ in notes:
-        by_file.setdefault(file, []).append(line)
+    by_file: dict[str, list[int]] = {}
+    for p in notes:
+        by_file.setdefault(p.file, []).append(p.line)
     return [f"{file + ': ' if file else ''}{len(lines):,} lines with an empty reference (lines {listed_lines(lines)}): "
             "left out, each segment scored against the references it has" for file, lines in by_file.items()]
 
@@ -524,7 +523,7 @@ def _system_names(paths: Sequence[str]) -> list[str]:
 
 def _cmd_compare(args) -> int:
     from .corpus import compare_systems
-    from .corpus_io import files_read_once, format_of
+    from .corpus_io import RowProblem, files_read_once, format_of
 
     load = files_read_once()
     if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
@@ -560,7 +559,7 @@ def _cmd_compare(args) -> int:
             print(f"note ({name}): {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
                   file=sys.stderr)
     # The references are every system's: each empty one left out is said once.
-    seen = dict.fromkeys((None, p.line, p.message) for a in comparison.analyses for p in a.reference_notes)
+    seen = dict.fromkeys(RowProblem("", p.line, p.message) for a in comparison.analyses for p in a.reference_notes)
     for note in _reference_notes(list(seen)):
         print(f"note: {note}", file=sys.stderr)
     sig = comparison.significance

@@ -44,8 +44,8 @@ class RowProblem:
     line: int
     message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}, line {self.line}: {self.message}"
+    def __str__(self) -> str:  # no file: a line of every system's file (compare)
+        return f"{self.file + ', ' if self.file else ''}line {self.line}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -306,16 +306,15 @@ def _shorten(value, limit: int = 40) -> str:
 def _without_empty_references(references: list[str], sources: list[str]
                               ) -> tuple[list[str], tuple[str, ...], str, tuple[int, ...]]:
     """references.without_blank, the sources of those kept, a note naming the sources of those
-    left out ("" if none), and the position of each kept one among those given (from 1: what
-    best_reference reports, so that it names the column or file as given)."""
-    kept, blank = without_blank(references)
-    if not blank:
-        return kept, tuple(sources), "", tuple(range(1, len(references) + 1))
-    left_out = sorted({sources[k] for k in blank}, key=sources.index)
-    blank_set = set(blank)
-    return (kept, tuple(s for k, s in enumerate(sources) if k not in blank_set),
-            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others",
-            tuple(k + 1 for k in range(len(references)) if k not in blank_set))
+    left out ("" if none), and the position of each kept one among those given, from 1."""
+    kept, positions = without_blank(references)
+    numbered = tuple(k + 1 for k in positions)
+    if len(kept) == len(references):
+        return kept, tuple(sources), "", numbered
+    kept_set = set(positions)
+    left_out = sorted({s for k, s in enumerate(sources) if k not in kept_set}, key=sources.index)
+    return (kept, tuple(sources[k] for k in positions),
+            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others", numbered)
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],

@@ -81,9 +81,7 @@ def _references_of_cell(references, max_references: int) -> tuple[object, list[i
     refs = read_references(references, max_references)
     if not all(isinstance(r, str) for r in refs):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
-    kept, blank = without_blank(refs)
-    left_out = set(blank)
-    return kept, [k for k in range(len(refs)) if k not in left_out]
+    return without_blank(refs)
 
 
 def _frame(rows: list[dict], index=None) -> pd.DataFrame:

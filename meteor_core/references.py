@@ -38,15 +38,15 @@ def reference_named(message: str, count: int) -> Optional[int]:
 
 
 def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
-    """(the references that are not blank, the positions of those left out). Files, tables and
-    frames with fewer references on some lines leave those cells empty: such a segment is
-    scored against the references it has (a tester lost 3 of 6 rows to "reference 2 is
-    empty"). When all are blank they are kept, so that the scorer says why it cannot score."""
-    blank = [k for k, r in enumerate(references) if isinstance(r, str) and not r.strip()]
-    if not blank or len(blank) == len(references):
-        return list(references), []
-    left_out = set(blank)
-    return [r for k, r in enumerate(references) if k not in left_out], blank
+    """(the references that are not blank, the position of each among those given: what
+    best_reference reports, so that it names the entry as given). Files, tables and frames
+    with fewer references on some lines leave those cells empty: such a segment is scored
+    against the references it has (a tester lost 3 of 6 rows to "reference 2 is empty").
+    When all are blank they are kept, so that the scorer says why it cannot score."""
+    kept = [k for k, r in enumerate(references) if not (isinstance(r, str) and not r.strip())]
+    if not kept:
+        kept = list(range(len(references)))
+    return [references[k] for k in kept], kept
 
 
 def read_references(references, max_references: int = MAX_REFERENCES) -> list:
