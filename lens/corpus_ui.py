@@ -141,6 +141,8 @@ class Chosen:
     #: The references' identity alone: a line is the same segment while it holds, whichever
     #: systems are chosen (removing one system cleared the opened segment: a tester).
     source: str = ""
+    #: What the user would call the data ("good.tsv", "the sample corpus"), said when it is kept.
+    label: str = ""
 
 
 def _digest(*parts) -> str:
@@ -158,6 +160,8 @@ def _digest(*parts) -> str:
 
 def _error(message: str) -> None:
     st.error(plain(message))
+    # counted, so that corpus_inputs knows the input it read was refused (not merely absent)
+    st.session_state["_input-errors"] = st.session_state.get("_input-errors", 0) + 1
 
 
 def _table_source(key: str, source: str) -> Optional[Table]:
@@ -217,15 +221,37 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
         _error(str(error))
         return None
     names = tuple(_file_names(cand_files)) if multi else ("candidates",)
-    return Chosen(corpora, names, _digest(names, *corpora), _digest(refs))
+    return Chosen(corpora, names, _digest(names, *corpora), _digest(refs),
+                  ", ".join(f.name for f in cand_files) + " with " + ", ".join(name for name, _ in refs))
 
 
 def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
-    """The data source and the column roles. `multi`: two or more systems (System Comparison)."""
-    source = st.radio("Data", SOURCES, horizontal=True, key=kept(f"{key}-source", SOURCES[0], SOURCES))
-    if source == SOURCES[2]:
+    """The data source and the column roles. `multi`: two or more systems (System Comparison).
+    When what is chosen now cannot be read (a malformed file uploaded over a good one, columns
+    that clash), the message says why and the data last read on this page stays in use, said
+    under the message: a bad upload used to leave an empty page, the good analysis, its
+    filters and its selected segment gone (a tester). Choosing no data at all drops it."""
+    ss = st.session_state
+    errors_before = ss.get("_input-errors", 0)
+    chosen = _read_inputs(key, multi)
+    last = f"_{key}-last-read"
+    if chosen is not None:
+        ss[last] = chosen
+        return chosen
+    previous = ss.get(last)
+    if previous is None or ss.get("_input-errors", 0) == errors_before:
+        ss.pop(last, None)
+        return None
+    st.warning(plain(f"Still showing {previous.label}, the last data read on this page, until the input above can be "
+                     "read."))
+    return previous
+
+
+def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
+    data_source = st.radio("Data", SOURCES, horizontal=True, key=kept(f"{key}-source", SOURCES[0], SOURCES))
+    if data_source == SOURCES[2]:
         return _parallel_source(key, multi)
-    table = _table_source(key, source)
+    table = _table_source(key, data_source)
     if table is None:
         return None
     columns = list(table.columns)
@@ -291,7 +317,8 @@ def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     names = tuple(candidate_columns) if multi else ("candidates",)
     source = _digest(table.name, tuple(reference_columns),
                      tuple(tuple(row.get(c) for c in reference_columns) for row in table.rows))
-    return Chosen(corpora, names, _digest(table.name, names, *corpora), source)
+    return Chosen(corpora, names, _digest(table.name, names, *corpora), source,
+                  {SOURCES[0]: "the sample corpus", SOURCES[3]: f"the {table.name} table"}.get(data_source, table.name))
 
 
 # -- scoring, cached and bounded ------------------------------------------------------------

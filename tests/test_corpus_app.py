@@ -471,3 +471,46 @@ def test_sacrebleu_over_more_segments_than_the_rest_is_said_on_the_page():
             "the other numbers are over the 4 scored.") in [html.unescape(c.value) for c in at.caption]
     at = _upload(at, "four.tsv", GOOD)
     assert not any(c.value.startswith("sacreBLEU is over") for c in at.caption)
+
+
+def test_a_bad_upload_after_a_good_one_keeps_the_good_analysis_and_its_selection():
+    """A tester: a malformed file uploaded over a good one left an empty page; the analysis,
+    its filters and the opened segment were gone."""
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    _select_row(at, "corpus", "table", 2)
+    scores = list(_segments_table(at)["meteor"])
+    at.file_uploader(key="corpus-upload").set_value(("bad.tsv", b"id,candidate,reference\n1,a,b\n", "text/plain")).run()
+    _clean(at)
+    assert any("bad.tsv" in html.unescape(e.value) and "has no tab" in html.unescape(e.value) for e in at.error)
+    assert any("Still showing good.tsv, the last data read on this page" in html.unescape(w.value) for w in at.warning)
+    assert list(_segments_table(at)["meteor"]) == scores
+    assert _heading(at) == ["Segment s3 (line 4)"]
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()  # still the good file, rescored in the new mode
+    _clean(at)
+    assert _heading(at) == ["Segment s3 (line 4)"] and len(_segments_table(at)) == 4
+    assert any("mode&#58;nltk" in c.value for c in at.caption)
+    # choosing no data at all is not an error: nothing is shown, and the good file is not brought back
+    at.radio(key="corpus-source").set_value("Upload plain-text files").run()
+    _clean(at)
+    assert not [d for d in at.dataframe if "meteor" in d.value.columns] and not at.warning
+    at.radio(key="corpus-source").set_value("Paste a table").run()
+    at.text_area(key="corpus-paste").input("id\tcandidate\n").run()  # no reference column: asked, not an error
+    _clean(at)
+    assert not [d for d in at.dataframe if "meteor" in d.value.columns]
+    assert not any("Still showing" in html.unescape(w.value) for w in at.warning)
+
+
+def test_a_comparison_keeps_its_systems_when_a_reference_file_does_not_fit():
+    at = _page("system_comparison.py")
+    at.radio(key="compare-source").set_value("Upload plain-text files").run()
+    at.file_uploader(key="compare-cands").set_value([("a.txt", b"the cat sat\na dog\n", "text/plain"),
+                                                     ("b.txt", b"a cat sat\nthe dog\n", "text/plain")]).run()
+    at.file_uploader(key="compare-refs").set_value([("ref.txt", b"the cat sat\nthe dog\n", "text/plain")]).run()
+    _clean(at)
+    ranking = next(d.value for d in at.dataframe if "system" in d.value.columns)
+    at.file_uploader(key="compare-refs").set_value([("ref.txt", b"the cat sat\nthe dog\n", "text/plain"),
+                                                    ("ref2.txt", b"one line only\n", "text/plain")]).run()
+    _clean(at)
+    assert at.error
+    assert any("Still showing a.txt, b.txt with ref.txt" in html.unescape(w.value) for w in at.warning)
+    assert next(d.value for d in at.dataframe if "system" in d.value.columns).equals(ranking)
