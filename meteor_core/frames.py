@@ -16,6 +16,7 @@ bounded). Nothing here imports Dask or Spark; see docs/distributed.md for comple
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import add
 from typing import Iterable, Mapping, Optional, Sequence
 
 try:
@@ -26,6 +27,7 @@ except ImportError:  # the library installs without pandas; this module needs it
 
 from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute
+from .meteor15.formula import statistics_row
 from .params import MeteorConfig
 from .references import read_references, without_blank
 from .stages import SynonymTable
@@ -33,12 +35,16 @@ from .tokenize import UNORDERED
 
 FLOAT_COLUMNS = ("score", "precision", "recall", "fmean", "penalty", "fragmentation")
 INT_COLUMNS = ("matches", "chunks", "candidate_length", "reference_length", "best_reference")
+#: METEOR 1.5 mode only: the segment's weighted statistics as space-separated integers
+#: (meteor15.formula.statistics_row: lengths, function words, the chunks it adds, then four
+#: counts per module), which add up position by position to what the jar's corpus score needs.
+STATISTICS_COLUMN = "meteor15_statistics"
 #: Output columns, in order. Counts are nullable integers and `optimal` a nullable boolean:
 #: a row that cannot be scored has them missing and its reason in `error`.
-COLUMNS = FLOAT_COLUMNS + INT_COLUMNS + ("optimal", "error")
+COLUMNS = FLOAT_COLUMNS + INT_COLUMNS + ("optimal", "error", STATISTICS_COLUMN)
 #: The same columns as a Spark DDL schema string, for pandas_udf's returnType.
 RESULT_SPARK_SCHEMA = ", ".join([f"{c} double" for c in FLOAT_COLUMNS] + [f"{c} long" for c in INT_COLUMNS]
-                                + ["optimal boolean", "error string"])
+                                + ["optimal boolean", "error string", f"{STATISTICS_COLUMN} string"])
 
 
 def result_meta() -> pd.DataFrame:
@@ -66,7 +72,8 @@ def _row(scorer, candidate, references) -> dict:
             "penalty": b.penalty, "fragmentation": b.fragmentation, "matches": best.stats.matches,
             "chunks": best.stats.chunks, "candidate_length": best.stats.candidate_length,
             "reference_length": best.stats.reference_length, "best_reference": positions[result.best_index],
-            "optimal": best.optimal, "error": None}
+            "optimal": best.optimal, "error": None,
+            STATISTICS_COLUMN: None if best.meteor15 is None else " ".join(map(str, statistics_row(best.meteor15.stats)))}
 
 
 def _references_of_cell(references, max_references: int) -> tuple[object, list[int]]:
@@ -95,6 +102,7 @@ def _frame(rows: list[dict], index=None) -> pd.DataFrame:
     # an Arrow type, so to_parquet on the results failed (a tester, with docs/distributed.md's
     # own example).
     frame["error"] = frame["error"].astype("string")
+    frame[STATISTICS_COLUMN] = frame[STATISTICS_COLUMN].astype("string")
     return frame
 
 
@@ -183,16 +191,32 @@ def score_records(records: Iterable[dict], candidate_key: str = "candidate", ref
 
 def corpus_breakdown(results: pd.DataFrame, config: Optional[MeteorConfig] = None) -> MeteorBreakdown:
     """Corpus METEOR from the summed statistics of the scored rows (rows with an error left out),
-    as Scorer.score_corpus computes it."""
+    as Scorer.score_corpus computes it: the 2005 counts in paper and nltk mode, the weighted
+    statistics of `meteor15_statistics` in METEOR 1.5 mode (the jar weighs matches by module and
+    by content or function word; the 2005 formula on the plain counts was off by 0.04)."""
     config = config or MeteorConfig()
-    if config.mode == "meteor15":
-        # The jar's corpus score weighs matches by module and by content or function word:
-        # statistics these columns do not keep (the 2005 formula on them was off by 0.04).
-        raise MeteorParameterError("corpus_breakdown sums the 2005 statistics; METEOR 1.5's corpus score needs "
-                                   "its weighted statistics: use Scorer.score_corpus, or the segment scores")
     scored = results[results["error"].isna()]
-    totals = {c: int(scored[c].sum()) for c in ("matches", "candidate_length", "reference_length", "chunks")}
     if not len(scored):
         raise MeteorInputError("no segment could be scored")
+    weighted = scored[STATISTICS_COLUMN].notna() if STATISTICS_COLUMN in scored else pd.Series(False, scored.index)
+    if config.mode == "meteor15":
+        if not weighted.all():
+            raise MeteorParameterError(
+                f"{int((~weighted).sum()):,} scored rows have no {STATISTICS_COLUMN}: they were not scored in "
+                "meteor15 mode (or that column was not kept); METEOR 1.5's corpus score needs it")
+        width = 5 + 4 * len(config.stages)  # statistics_row: five numbers, then four per module
+        summed = [0] * width
+        for label, text in scored[STATISTICS_COLUMN].items():
+            row = text.split()
+            if len(row) != width:
+                raise MeteorParameterError(
+                    f"row {label!r}: {len(row)} numbers in {STATISTICS_COLUMN}, but this configuration's "
+                    f"{len(config.stages)} modules give {width}: were these rows scored with another configuration?")
+            summed = list(map(add, summed, map(int, row)))
+        return _scorer(config, ()).breakdown_of_summed_rows(summed)
+    if weighted.any():
+        raise MeteorParameterError(f"these results were scored in meteor15 mode ({STATISTICS_COLUMN} is filled): "
+                                   "pass that configuration, whose corpus score weighs the matches")
+    totals = {c: int(scored[c].sum()) for c in ("matches", "candidate_length", "reference_length", "chunks")}
     stats = MeteorStats(totals["matches"], totals["candidate_length"], totals["reference_length"], totals["chunks"])
     return compute(stats, config.params, config.zero_penalty_single_chunk)

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from meteor_core import MeteorConfig, Scorer, SynonymTable
-from meteor_core.frames import (COLUMNS, RESULT_SPARK_SCHEMA, corpus_breakdown, result_meta, score_partition,
-                                score_records, score_series)
+from meteor_core.frames import (COLUMNS, RESULT_SPARK_SCHEMA, STATISTICS_COLUMN, corpus_breakdown, result_meta,
+                                score_partition, score_records, score_series)
 
 # Exact + stem + a user table: no WordNet load in each worker, so the cluster starts fast.
 CONFIG = MeteorConfig(stages=("exact", "stem", "table:domain"))
@@ -105,13 +105,9 @@ def test_series_function_is_the_spark_udf_shape():
         pd.Series(["the cat sat"]), pd.Series([["the cat sat", "a cat"]]), CONFIG, TABLES)["score"][0]
 
 
-def test_a_blank_reference_cell_is_left_out_and_meteor15_corpus_is_refused():
+def test_a_blank_reference_cell_is_left_out():
     """A tester: a Parquet whose reference_2 is blank on some rows lost those rows to "reference 2
-    is empty" (corpus files score them against the other reference); and corpus_breakdown gave
-    METEOR 1.5 configurations the 2005 formula on unweighted sums (0.4055 where the jar and
-    score_corpus give 0.4470)."""
-    from meteor_core import MeteorParameterError
-
+    is empty" (corpus files score them against the other reference)."""
     frame = pd.DataFrame({"candidate": ["a dog barks", "a cat"], "reference": ["a dog barks loudly", " "],
                           "reference_2": ["", "  "]})
     scored = score_partition(frame, reference_columns=["reference", "reference_2"], config=CONFIG,
@@ -119,10 +115,49 @@ def test_a_blank_reference_cell_is_left_out_and_meteor15_corpus_is_refused():
     assert pd.isna(scored["error"][0])
     assert scored["score"][0] == Scorer(CONFIG, TABLES).score("a dog barks", ["a dog barks loudly"]).score
     assert scored["error"][1] == "reference 1 is empty (no tokens after tokenization)"  # all blank: said
-    meteor15 = MeteorConfig(mode="meteor15")
-    results = score_series(pd.Series(["the cat sat on the mat"]), pd.Series(["the cat sat on a mat"]), meteor15)
-    with pytest.raises(MeteorParameterError, match="METEOR 1.5's corpus score needs its weighted statistics"):
-        corpus_breakdown(results, meteor15)
+
+
+METEOR15 = MeteorConfig(mode="meteor15")
+M15_CANDIDATES = ["the cat sat on the mat", "a dog barked loudly at the postman", "the weather is nice today",
+                  "perfect match here", "", "an entirely unrelated sentence", "he is walking quickly to school"]
+M15_REFERENCES = [["the cat sat on a mat"], ["the dog barked at the mailman", "a dog was barking"],
+                  ["today the weather is good"], ["perfect match here"], ["nothing"], ["the cat sat"],
+                  ["he walks fast to the school", "he was walking quickly to school"]]
+
+
+def test_meteor15_corpus_from_the_frames_is_the_jars_aggregate_on_the_cluster(client):
+    """corpus_breakdown gave METEOR 1.5 configurations the 2005 formula on unweighted sums
+    (0.4055 where the jar and score_corpus give 0.4470), then refused them; now each row carries
+    the weighted statistics, which add up to score_corpus's corpus score exactly (a perfect
+    segment adds no chunk, an empty candidate scores 0 and counts its reference)."""
+    import dask.bag as db
+
+    expected = Scorer(METEOR15).score_corpus(M15_CANDIDATES, M15_REFERENCES)
+    records = [{"candidate": c, "references": r} for c, r in zip(M15_CANDIDATES, M15_REFERENCES)]
+    rows = db.from_sequence(records, npartitions=3).map_partitions(score_records, config=METEOR15).compute()
+    frame = pd.DataFrame(rows, columns=list(COLUMNS)).astype(result_meta().dtypes.to_dict())
+    assert list(frame["score"]) == [s.score for s in expected.segments]
+    assert corpus_breakdown(frame, METEOR15) == expected.breakdown
+    assert expected.breakdown.score != pytest.approx(  # the 2005 formula on the plain counts: another number
+        Scorer(MeteorConfig()).score_corpus([c or "x" for c in M15_CANDIDATES], M15_REFERENCES).breakdown.score,
+        abs=1e-3)
+    # row 3 is perfect: it adds no chunk to the sum (the jar's addStats), though it has one
+    assert frame.loc[3, "chunks"] == 1 and frame.loc[3, STATISTICS_COLUMN].split()[4] == "0"
+
+
+def test_meteor15_statistics_are_required_and_refused_as_they_should():
+    from meteor_core import MeteorParameterError
+
+    meteor15 = score_series(pd.Series(M15_CANDIDATES[:2]), pd.Series(M15_REFERENCES[:2]), METEOR15)
+    paper = score_series(pd.Series(M15_CANDIDATES[:2]), pd.Series(M15_REFERENCES[:2]), MeteorConfig())
+    assert paper[STATISTICS_COLUMN].isna().all() and meteor15[STATISTICS_COLUMN].notna().all()
+    with pytest.raises(MeteorParameterError, match="2 scored rows have no meteor15_statistics"):
+        corpus_breakdown(paper, METEOR15)
+    with pytest.raises(MeteorParameterError, match="scored in meteor15 mode"):
+        corpus_breakdown(meteor15, MeteorConfig())
+    with pytest.raises(MeteorParameterError, match="row 0: 21 numbers in meteor15_statistics, but this "
+                                                   "configuration's 2 modules give 13"):
+        corpus_breakdown(meteor15, MeteorConfig(mode="meteor15", stages=("exact", "stem"), weights=(1.0, 0.6)))
 
 
 def test_two_series_are_paired_by_label_not_by_position():

@@ -145,12 +145,17 @@ def score_rows(rows, modules: Sequence[tuple[str, float]], alpha: float, beta: f
                delta: float) -> list[float]:
     """Scores of summed statistics rows (one per resample), each through `compute` itself, so
     that a resampled corpus is scored by exactly the jar's arithmetic."""
-    out = []
-    for row in rows:
-        counts = [ModuleMatches(name, weight, *(int(v) for v in row[5 + 4 * k:9 + 4 * k]))
-                  for k, (name, weight) in enumerate(modules)]
-        stats = WeightedStats(int(row[0]), int(row[1]), int(row[2]), int(row[3]), tuple(counts), int(row[4]),
-                              sum(c.candidate_content + c.candidate_function for c in counts),
-                              sum(c.reference_content + c.reference_function for c in counts))
-        out.append(compute(stats, alpha, beta, gamma, delta).score)
-    return out
+    return [compute(stats_of_row(row, modules), alpha, beta, gamma, delta).score for row in rows]
+
+
+def stats_of_row(row: Sequence, modules: Sequence[tuple[str, float]]) -> WeightedStats:
+    """The statistics a row of `statistics_row` (or a sum of such rows) stands for; a sum's
+    chunks are those its segments add, so this is the aggregate of those segments."""
+    if len(row) != 5 + 4 * len(modules):
+        raise ValueError(f"a statistics row of {len(modules)} modules has {5 + 4 * len(modules)} numbers, "
+                         f"not {len(row)}")
+    counts = [ModuleMatches(name, weight, *(int(v) for v in row[5 + 4 * k:9 + 4 * k]))
+              for k, (name, weight) in enumerate(modules)]
+    return WeightedStats(int(row[0]), int(row[1]), int(row[2]), int(row[3]), tuple(counts), int(row[4]),
+                         sum(c.candidate_content + c.candidate_function for c in counts),
+                         sum(c.reference_content + c.reference_function for c in counts))

@@ -21,7 +21,7 @@ from ..references import ReferencesInput, score_each_reference
 from ..tokenize import TextOrTokens, Token, Tokens, check_text, joined_words, refuse_format_only, token_pieces
 from . import data as data_module
 from .align import BEAM_SIZE, MATCHES_PER_CALL, JarAlignment, Match, Matcher, is_function_word
-from .formula import aggregate, compute
+from .formula import aggregate, compute, stats_of_row
 from .normalize import words_of
 from .snowball import stem
 
@@ -209,6 +209,13 @@ class Meteor15Scorer:
 
     def aggregate(self, stats: Sequence[WeightedStats]) -> WeightedStats:
         return aggregate(stats, self._modules)
+
+    def breakdown_of_summed_rows(self, summed: Sequence[int]) -> MeteorBreakdown:
+        """The corpus breakdown from `statistics_row`s summed over segments (what the frames
+        functions give each row, so that an engine can add them up): corpus_result's breakdown
+        of those segments."""
+        p = self.config.params
+        return _breakdown(compute(stats_of_row(summed, self._modules), p.alpha, p.beta, p.gamma, p.delta))
 
 
 def _weighted_stats(matches: Sequence[Match], modules, function1, function2, chunks: int) -> WeightedStats:
