@@ -772,6 +772,11 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         _write_query_params(references)
+    else:
+        # The corpus pages' link says their settings (their data cannot travel in a link): it
+        # kept the settings it was opened with, so a reload or a shared link brought back a
+        # mode the user had left, and another score (a tester: 0.8337 in nltk mode for 0.8762).
+        st.query_params.from_dict(_settings_query())
     try:
         config = current_config()
     except MeteorParameterError as error:

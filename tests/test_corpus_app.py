@@ -514,3 +514,21 @@ def test_a_comparison_keeps_its_systems_when_a_reference_file_does_not_fit():
     assert at.error
     assert any("Still showing a.txt, b.txt with ref.txt" in html.unescape(w.value) for w in at.warning)
     assert next(d.value for d in at.dataframe if "system" in d.value.columns).equals(ranking)
+
+
+@pytest.mark.parametrize("page", ["corpus_explorer.py", "system_comparison.py"])
+def test_the_corpus_pages_link_says_the_settings_in_use(page):
+    """A tester: /corpus?mode=nltk&alpha=0.5, then paper chosen in the sidebar: the address still
+    said nltk and 0.5, so a reload (or the link, shared) showed nltk's 0.8337 for paper's 0.8762."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / page), default_timeout=180)
+    at.query_params["mode"] = "nltk"
+    at.query_params["alpha"] = "0.5"
+    at.run()
+    _clean(at)
+    link = lambda: {k: v if isinstance(v, str) else v[-1] for k, v in at.query_params.items()}  # noqa: E731
+    assert link()["mode"] == "nltk" and link()["alpha"] == "0.5"
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    _clean(at)
+    assert link()["mode"] == "paper" and "cand" not in link() and "ref" not in link()
+    # the alpha the page uses (the link's 0.5, kept: a parameter the user set stays across modes)
+    assert link()["alpha"] == repr(float(at.session_state["v_alpha"])) == "0.5"
