@@ -70,6 +70,12 @@ def chunk_fills(spans: Sequence) -> list[int]:
 
 #: Links are drawn from just under the candidate row (y 1) to just over the reference row (y 0).
 LINK_INSET = 0.06
+#: Pixels from a slanted label's bounding box edge (its anchor) to the middle of the text's end
+#: nearest the dot: half a line of 13 px text (~16 px) times sin 60 degrees. Shifted by it, a
+#: label starts (candidate) or ends (reference) right at its dot; anchored at the box, each label
+#: stood half a token to the side, over its neighbour's dot at 20 px a token ("dogs" over the
+#: comma after it: a teacher).
+LABEL_ANCHOR_SHIFT = 7
 #: A chunk number's box, half its height in y units (13 px of text in the 230 px between the rows)
 NUMBER_HALF_HEIGHT = 7 / 230
 #: Where a chunk number may move, in token widths either side of its band's middle.
@@ -272,6 +278,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                 label_annotations.append(dict(
                     x=k, y=y, yshift=12 if row == 0 else -12, text=texts[k], showarrow=False, textangle=-60,
                     xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
+                    xshift=-LABEL_ANCHOR_SHIFT if row == 0 else LABEL_ANCHOR_SHIFT,
                     font=dict(size=13, color=text_colors[k])))
         fig.add_trace(go.Scatter(
             x=list(range(len(tokens))), y=[y] * len(tokens), mode="markers" if slanted else "markers+text",

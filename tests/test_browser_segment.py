@@ -333,3 +333,45 @@ def test_back_and_forward_restore_the_pair_and_mode(streamlit_server, browser_pa
     step(page.go_forward, "the cats sat on a mat", "paper", expected["the cats sat on a mat"])
     step(page.go_forward, "the cats sat on a mat", "nltk", nltk)
     assert_clean(page, streamlit_server, screenshot="segment_back_forward.png")
+
+
+def test_each_slanted_label_starts_at_its_own_dot(streamlit_server, browser_page):
+    """A teacher at 1,024 px: with 20 px a token, each slanted label stood half a token to the
+    right of its dot ("dogs" over the comma after it, "away" over the unmatched "quickly"): a
+    class reads the wrong word as matched. Measured in the browser: where each label's text
+    begins (the candidate's, reading up from its dot) or ends (the reference's, reading up to
+    its dot) lies nearer its own dot than either neighbour's."""
+    page = browser_page
+    page.set_viewport_size({"width": 1024, "height": 768})
+    cand = "The quick brown foxes jumped over the lazy dogs, and then they ran away quickly into the big dark forest."
+    ref = "The quick brown fox jumped over the lazy dog; afterwards they ran away fast into the big, dark woods."
+    _open(page, streamlit_server, "/", {"cand": cand, "ref": ref})
+    rows = page.evaluate(f"""() => {{
+        const plot = document.querySelector('{MAIN} .js-plotly-plot');
+        const screen = (el, p) => {{ const q = p.matrixTransform(el.getScreenCTM()); return [q.x, q.y]; }};
+        const labels = Array.from(plot.querySelectorAll('.annotation-text'))
+            .filter(t => t.closest('.annotation-text-g').getAttribute('transform').includes('rotate(-60'))
+            .map(t => {{
+                const n = t.getNumberOfChars();
+                const first = screen(t, t.getStartPositionOfChar(0)), last = screen(t, t.getEndPositionOfChar(n - 1));
+                return {{text: t.textContent, first, last}};
+            }});
+        // the dots of token k sit at x = k: from data to screen through the x axis
+        const layout = plot._fullLayout, box = plot.querySelector('.main-svg').getBoundingClientRect();
+        const row = name => plot.data.find(t => (t.meta || {{}}).kind === 'tokens' && t.meta.row === name)
+            .x.map(k => box.x + layout._size.l + layout.xaxis.l2p(k));
+        const dots = {{candidate: row('candidate'), reference: row('reference')}};
+        return {{labels, dots}};
+    }}""")
+    top, bottom = rows["dots"]["candidate"], rows["dots"]["reference"]
+    n_cand, n_ref = len(top), len(bottom)
+    assert (n_cand, n_ref) == (22, 22), (n_cand, n_ref)
+    labels = rows["labels"]
+    assert len(labels) == n_cand + n_ref
+    spacing = top[1] - top[0]
+    assert spacing < 30  # dense, as the teacher saw it
+    for k, label in enumerate(labels[:n_cand]):  # candidate: the text begins at its dot
+        assert abs(label["first"][0] - top[k]) < spacing / 2, (label["text"], label["first"][0], top[k])
+    for k, label in enumerate(labels[n_cand:]):  # reference: the text ends at its dot
+        assert abs(label["last"][0] - bottom[k]) < spacing / 2, (label["text"], label["last"][0], bottom[k])
+    assert_clean(page, streamlit_server)
