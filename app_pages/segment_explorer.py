@@ -29,7 +29,13 @@ if exploration is not None:
     mode_name = ui.MODE_LABELS[result.best.config.mode]
     other_name = ui.MODE_LABELS[comparison.other_mode] if comparison is not None else ""
 
-    st.subheader(f"Alignment — METEOR {segment.score:.4f}")
+    if on_best:
+        st.subheader(f"Alignment — METEOR {segment.score:.4f}")
+    else:  # two METEORs on one screen, the breakdown's and Which METEOR?'s, each said for what it is (a teacher)
+        st.subheader(f"Alignment with reference {shown + 1} — METEOR {segment.score:.4f} on it")
+        st.caption(f"The segment's METEOR is {result.score:.4f}, on reference {result.best_index + 1} (its best); "
+                   "the score breakdown below is on the reference drawn here, Which METEOR? on the best one and "
+                   "BLEU on all of them.")
     view = ui.view_choice()
     longest = max(len(segment.candidate_tokens), len(segment.reference_tokens))
     if view == "matrix" and longest > figures.MATRIX_MAX_TOKENS:
