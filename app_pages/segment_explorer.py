@@ -61,10 +61,16 @@ if exploration is not None:
 
     st.subheader("Which METEOR?")
     if exploration.comparisons:
+        # Which parameters each row uses, as explore.compare_modes chooses them: the intro said "their own
+        # defaults" for every row while the nltk row used this view's alpha 0.5 (a teacher).
+        parameters = ("The paper and nltk rows use their own default parameters (each row names them)"
+                      if config.mode == "meteor15" else
+                      "The paper and nltk rows use this view's parameters; the METEOR 1.5 row uses the jar's own (it "
+                      "names them)")
         st.caption("The same pair in each METEOR this app reproduces (on the best reference of this view): the 2005 "
                    "paper, nltk's meteor_score and the METEOR 1.5 jar most papers report, and what makes them differ. "
-                   "The other modes run with their own default parameters (each row names them); switching to one "
-                   "keeps the parameters you changed here, so its score can differ from its row.")
+                   + parameters + ". Switching mode keeps the parameters you changed here, so a mode's score can "
+                   "differ from its row.")
         ui.show_which_meteor(exploration, overlay=on_best)
     elif config.language != "en":
         st.caption("nltk and METEOR 1.5 modes exist for English only: no comparison for this language.")

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from lens import figures
 from lens.ui import markdown_table, md_escape, read_link, references_box_height
-from meteor_core import MeteorConfig, score
+from meteor_core import MeteorConfig, MeteorParams, score
 from meteor_core.methods import Step, corresponding_step, walkthrough
 from meteor_core.report import bleu_for, explain
 
@@ -1221,3 +1221,21 @@ def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
     words = [f"w{k}" for k in range(20)]  # slanted (20 positions), every label within its room: whole
     short = figures.alignment_diagram(score(" ".join(words), [" ".join(words)]).best)
     assert [a.text for a in short.layout.annotations if a.textangle == -60] == words * 2
+
+
+@pytest.mark.parametrize("mode, said", [
+    ("paper", "The paper and nltk rows use this view's parameters; the METEOR 1.5 row uses the jar's own"),
+    ("meteor15", "The paper and nltk rows use their own default parameters"),
+])
+def test_which_meteor_says_which_parameters_each_row_uses(wordnet_reader, mode, said):
+    """A teacher: the intro said every other mode ran "with their own default parameters", yet the
+    nltk row scored with this view's alpha 0.5, beta 2, gamma 0.8 (0.5477, checked by hand)."""
+    cand, ref = "he walked to the big house", "he is walking to the large house"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"cand": cand, "ref": ref, "mode": mode, "alpha": "0.5", "beta": "2", "gamma": "0.8"})
+    at.run()
+    assert not at.exception
+    assert any(said in c.value for c in at.caption), [c.value for c in at.caption]
+    if mode == "paper":  # what the caption says of the nltk row holds
+        nltk = score(cand, [ref], mode="nltk", params=MeteorParams(alpha=0.5, beta=2.0, gamma=0.8)).score
+        assert f"{nltk:.4f}" == "0.5477" and any("0.5477" in str(t.value) for t in at.markdown)
