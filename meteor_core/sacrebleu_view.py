@@ -266,16 +266,35 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
     return tuple(found)
 
 
-def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Sequence[Difference]]) -> str:
+#: Languages written without spaces between words: 13a finds no word boundaries in them.
+UNSPACED_LANGUAGES = {"zh": "zh", "ja": "ja-mecab"}
+
+
+def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Sequence[Difference]],
+                       language: str = "en") -> str:
     """The one line shown beside the two scores."""
     target = 100.0 * ours.score
-    if abs(sacre.score - target) < 0.005:
-        return f"Both give {target:.2f} (0-100) here: case, smoothing and tokenization change nothing on this pair."
-    if found is None:
-        return (f"sacreBLEU {sacre.score:.2f} vs {target:.2f} (0-100): this BLEU's nltk smoothing {ours.smoothing} "
+    parts = [f"{d.factor} ({d.explanation}) {d.points:+.2f}" for d in found or () if abs(d.points) >= 0.005]
+    if abs(sacre.score - target) < 0.005 and found is not None and not parts:
+        # Said of the path the differences take, which is all they measure: on Chinese both were 0,
+        # each step changed nothing, yet smoothing would have changed this BLEU (a teacher).
+        line = (f"Both give {target:.2f} (0-100) here: going from sacreBLEU's settings to this BLEU's one at a time "
+                "(case, then smoothing, then tokens), no step changes the score.")
+    elif abs(sacre.score - target) < 0.005 and parts:
+        # Equal by cancellation, not because nothing matters (a teacher: Chinese, 0 and 0, where
+        # 13a made one token of the sentence and the unsmoothed BLEU had no 4-gram).
+        line = (f"Both give {target:.2f} (0-100) here, but not because nothing differs: "
+                + "; ".join(parts) + ", which cancel out.")
+    elif found is None:
+        line = (f"sacreBLEU {sacre.score:.2f} vs {target:.2f} (0-100): this BLEU's nltk smoothing {ours.smoothing} "
                 "has no sacreBLEU equivalent; sacreBLEU also keeps case and uses its own 13a tokens.")
-    parts = [f"{d.factor} ({d.explanation}) {d.points:+.2f}" for d in found if abs(d.points) >= 0.005]
-    return f"sacreBLEU {sacre.score:.2f} vs {target:.2f} here (both 0-100): " + "; ".join(parts) + "."
+    else:
+        line = f"sacreBLEU {sacre.score:.2f} vs {target:.2f} here (both 0-100): " + "; ".join(parts) + "."
+    if language in UNSPACED_LANGUAGES:
+        line += (f" Its 13a tokens split {language} text only at spaces and ASCII punctuation, so a sentence is about one "
+                 f"token; MT papers score {language} with sacreBLEU's own tokenizer (-tok "
+                 f"{UNSPACED_LANGUAGES[language]}), which this view does not run.")
+    return line
 
 
 def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
@@ -287,7 +306,8 @@ def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     sentence = _from_score(_bleu(cased), _signature(True, len(references)))
     corpus = _from_score(_bleu(cased, effective_order=False), _signature(False, len(references)))
     found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score)
-    return SacreBleuView(sentence, corpus, found or (), explain_difference(sentence, ours, found))
+    return SacreBleuView(sentence, corpus, found or (),
+                         explain_difference(sentence, ours, found, result.best.config.language))
 
 
 def to_dict(score: SacreBleu) -> dict:

@@ -109,6 +109,33 @@ def test_difference_is_the_case_when_only_case_differs():
     assert "case" in view.why_different and "smoothing (" not in view.why_different
 
 
+def test_equal_scores_say_what_the_steps_measured():
+    """A teacher: a Chinese pair, both BLEUs 0, was said to be one where 'case, smoothing and
+    tokenization change nothing', though smoothing would change this BLEU and 13a made one token
+    of each sentence. Equal scores are said of the path the differences measure; equal by
+    cancellation is said so; Chinese and Japanese get a word on 13a."""
+    result = score("我喜欢吃苹果", ["我爱吃苹果"], language="zh")
+    view = sv.view(result, bleu_for(result))
+    assert view.sentence.score == 0.0 and bleu_for(result).score == 0.0
+    assert view.sentence.hypothesis_length == 1  # 13a: the whole sentence is one token
+    assert "no step changes the score" in view.why_different and "change nothing" not in view.why_different
+    assert "MT papers score zh with sacreBLEU's own tokenizer (-tok zh)" in view.why_different
+    english = score("the cat sat on the mat", ["the cat sat on the mat"])
+    assert sv.view(english, bleu_for(english)).why_different == (
+        "Both give 100.00 (0-100) here: going from sacreBLEU's settings to this BLEU's one at a time (case, then "
+        "smoothing, then tokens), no step changes the score.")
+
+    class Ours:  # the two fields explain_difference reads of a BleuResult
+        score, smoothing = 0.4, "method3"
+
+    sacre = sv.SacreBleu(40.0, (4, 3, 2, 1), (5, 4, 3, 2), 1.0, 5, 5, "")
+    steps = (sv.Difference("case", "c", 2.5), sv.Difference("smoothing", "s", 0.0),
+             sv.Difference("tokenization", "t", -2.5))
+    assert sv.explain_difference(sacre, Ours(), steps) == (
+        "Both give 40.00 (0-100) here, but not because nothing differs: case (c) +2.50; tokenization (t) -2.50, "
+        "which cancel out.")
+
+
 def test_no_equivalent_smoothing_is_said():
     result = score("the cat sat", ["the cat sat on the mat"], stages=("exact",), bleu_smoothing="method2")
     view = sv.view(result, bleu_for(result))
