@@ -139,5 +139,5 @@ if analysis is not None:
         st.info("Select a row (or click a point in the scatter) to see that segment's alignment and breakdown.")
 
     st.subheader("Export")
-    corpus_ui.downloads(analysis.rows, summary, "meteor-corpus")
+    corpus_ui.downloads(analysis.rows, summary, "meteor-corpus", list(shown["line"]))
     st.caption("Signature: " + plain(summary["signature"]))

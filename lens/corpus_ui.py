@@ -545,16 +545,26 @@ def segment_column_order(frame: pd.DataFrame) -> list[str]:
     return first + [c for c in frame.columns if c not in first and c not in last] + last
 
 
-def downloads(rows: list[dict], summary: dict, prefix: str) -> None:
-    c1, c2, c3 = st.columns(3)
-    c1.download_button("Segments (CSV)", rows_to_csv(rows), file_name=f"{prefix}-segments.csv", mime="text/csv",
-                       help="Every segment scored, not only those the filter shows; full precision; cells that a "
-                            "spreadsheet would run as a formula start with '")
-    c2.download_button("Segments (JSON)", json.dumps(rows, ensure_ascii=False, default=str),
+def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optional[Sequence[int]] = None) -> None:
+    """The exports. Each button says what it holds: all segments, and, while a filter hides
+    some, the ones shown, in the table's order (the buttons said "Segments" and gave all 119
+    while the table showed 12: a tester)."""
+    filtered = shown_lines is not None and len(shown_lines) < len(rows)
+    c1, c2, c3, c4 = st.columns(4) if filtered else (*st.columns(3), None)
+    c1.download_button(f"All {len(rows):,} segments (CSV)", rows_to_csv(rows), file_name=f"{prefix}-segments.csv",
+                       mime="text/csv", help="Every segment scored, whatever the filter shows; full precision; cells "
+                                             "that a spreadsheet would run as a formula start with '")
+    c2.download_button(f"All {len(rows):,} segments (JSON)", json.dumps(rows, ensure_ascii=False, default=str),
                        file_name=f"{prefix}-segments.json", mime="application/json",
-                       help="Every segment scored, not only those the filter shows")
+                       help="Every segment scored, whatever the filter shows")
     c3.download_button("Summary (JSON)", json.dumps(summary, ensure_ascii=False, indent=1, default=str),
                        file_name=f"{prefix}-summary.json", mime="application/json")
+    if filtered:
+        by_line = {row["line"]: row for row in rows}
+        shown = [by_line[line] for line in shown_lines]
+        c4.download_button(f"The {len(shown):,} shown (CSV)", rows_to_csv(shown), file_name=f"{prefix}-shown.csv",
+                           mime="text/csv", help="The segments the filter shows, in the table's order; the same "
+                                                 "columns as the full export")
 
 
 def breakdown_table(results: dict) -> None:

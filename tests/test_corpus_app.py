@@ -532,3 +532,13 @@ def test_the_corpus_pages_link_says_the_settings_in_use(page):
     assert link()["mode"] == "paper" and "cand" not in link() and "ref" not in link()
     # the alpha the page uses (the link's 0.5, kept: a parameter the user set stays across modes)
     assert link()["alpha"] == repr(float(at.session_state["v_alpha"])) == "0.5"
+
+
+def test_export_buttons_say_what_they_hold_and_a_filter_adds_the_shown_rows():
+    """A tester: 12 of 119 segments shown, "Segments (CSV)" gave all 119 and nothing said so."""
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    labels = lambda: [b.proto.label for b in at.get("download_button")]  # noqa: E731
+    assert labels() == ["All 4 segments (CSV)", "All 4 segments (JSON)", "Summary (JSON)"]
+    at.text_input(key="search").input("weather").run()
+    _clean(at)
+    assert labels() == ["All 4 segments (CSV)", "All 4 segments (JSON)", "Summary (JSON)", "The 1 shown (CSV)"]
