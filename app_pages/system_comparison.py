@@ -135,7 +135,12 @@ if comparison is not None:
             "meteor_delta": number("Δ METEOR (B − A)", format="%+.4f"),
             "bleu_a": number("A BLEU", format="%.4f"), "bleu_b": number("B BLEU", format="%.4f"),
             "bleu_delta": number("Δ BLEU (B − A)", format="%+.4f"),
-            "disagree": st.column_config.CheckboxColumn("metrics disagree")}, name="delta-table")
+            "disagree": st.column_config.CheckboxColumn("metrics disagree")}, name="delta-table",
+            # The numbers the table is sorted by first, the texts after them: four text columns first
+            # pushed every score past the right edge at 1,400 px (a tester).
+            column_order=[c for c in ("id", "line", "meteor_delta", "meteor_a", "meteor_b", "bleu_delta", "bleu_a",
+                                      "bleu_b", "disagree", "candidate_a", "candidate_b", "reference", "reference_b")
+                          if c in view.columns])
         if selection.line is not None:
             line = selection.line
             first, second = comparison.analyses[a], comparison.analyses[b]

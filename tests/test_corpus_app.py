@@ -227,6 +227,9 @@ def test_system_comparison_on_the_sample():
     assert any("1,000 paired bootstrap resamples (seed 12345)" in html.unescape(c.value) for c in at.caption)
     deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert list(deltas["meteor_delta"].abs()) == sorted(deltas["meteor_delta"].abs(), reverse=True)
+    # the numbers it is sorted by before the texts (past the right edge at 1,400 px: a tester)
+    order = list(next(d for d in at.dataframe if "meteor_delta" in d.value.columns).proto.column_order)
+    assert order[0] == "id" and order.index("bleu_delta") < order.index("disagree") < order.index("candidate_a")
     disagreeing = deltas[deltas["disagree"]]
     _select_row(at, "compare", "delta-table", list(deltas.index).index(disagreeing.index[0]))
     chosen = _heading(at)
