@@ -107,8 +107,11 @@ def decode(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = len(_LINE_BREAK.findall(data[: error.start].decode("utf-8", "replace"))) + 1
-        raise MeteorInputError(f"{name}: line {line} is not UTF-8 ({error.reason} at byte {error.start}); "
-                               "save the file as UTF-8") from None
+        # The byte counted in its line, from 1, as the line is named (the file's offset, 82 on a
+        # 30-byte line 3, read as a position in the line: a tester).
+        line_start = max(data.rfind(b"\n", 0, error.start), data.rfind(b"\r", 0, error.start)) + 1
+        raise MeteorInputError(f"{name}: line {line} is not UTF-8 ({error.reason} at byte "
+                               f"{error.start - line_start + 1} of the line); save the file as UTF-8") from None
 
 
 def split_lines(text: str) -> list[str]:

@@ -28,7 +28,10 @@ def test_tsv_csv_jsonl_round_trip():
 
 
 @pytest.mark.parametrize("name, data, message", [
-    ("bad.tsv", "id\tcandidate\treference\ns1\tcaf\xe9\tx\n".encode("latin-1"), "bad.tsv: line 2 is not UTF-8"),
+    ("bad.tsv", "id\tcandidate\treference\ns1\tcaf\xe9\tx\n".encode("latin-1"),
+     "bad.tsv: line 2 is not UTF-8 (invalid continuation byte at byte 7 of the line)"),
+    ("crlf.tsv", "\ufeffid\tcandidate\treference\r\ns1\tok\tx\r\n\xff\tb\tc\r\n".encode("utf-8").replace(
+        b"\xc3\xbf", b"\xff"), "crlf.tsv: line 3 is not UTF-8 (invalid start byte at byte 1 of the line)"),
     ("comma.tsv", b"id,candidate,reference\n1,a,b\n", "comma.tsv: line 1 has no tab"),
     ("notjson.jsonl", b"id\tcandidate\n1\ta\n", "notjson.jsonl: line 1 is not JSON"),
     ("empty.csv", b"", "empty.csv: line 1 should be a header row"),
