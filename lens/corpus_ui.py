@@ -369,8 +369,9 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
             f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
             "can raise the budget (the command line's --node-budget too)."))
     if analysis.reference_notes:
-        st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference cell: it is left "
-                      "out and they are scored against their other references."))
+        st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference (a blank cell, or "
+                      "a blank line of a reference file): it is left out and they are scored against their other "
+                      "references. The list below names the file and line."))
         _problem_table(f"{prefix}empty references left out", analysis.reference_notes)
     if analysis.human_notes:
         st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are missing or not numbers: those segments "

@@ -523,7 +523,7 @@ def _system_names(paths: Sequence[str]) -> list[str]:
 
 def _cmd_compare(args) -> int:
     from .corpus import compare_systems
-    from .corpus_io import RowProblem, files_read_once, format_of
+    from .corpus_io import files_read_once, format_of
 
     load = files_read_once()
     if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
@@ -558,8 +558,9 @@ def _cmd_compare(args) -> int:
         if analysis.lines_not_proven_optimal:
             print(f"note ({name}): {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
                   file=sys.stderr)
-    # The references are every system's: each empty one left out is said once.
-    seen = dict.fromkeys(RowProblem("", p.line, p.message) for a in comparison.analyses for p in a.reference_notes)
+    # The references are every system's: each empty one left out is said once (a note names the
+    # table, or the reference file, which all systems share).
+    seen = dict.fromkeys(p for a in comparison.analyses for p in a.reference_notes)
     for note in _reference_notes(list(seen)):
         print(f"note: {note}", file=sys.stderr)
     sig = comparison.significance

@@ -426,6 +426,10 @@ def _blank_tail_hint(*files: tuple[str, list[str]]) -> str:
     return f"; the last {len(extra):,} lines of {long_name} are empty: delete them if they are not segments"
 
 
+def _lines(count: int) -> str:
+    return f"{count:,} line" + ("" if count == 1 else "s")
+
+
 def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
     """Plain-text files, one segment per line, same number of lines in every file."""
     cand_name, cand_data = candidates
@@ -436,8 +440,8 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
     for name, data in references:
         lines = read_lines(data, name)
         if len(lines) != len(cand_lines):
-            raise MeteorInputError(f"line counts differ: {cand_name} has {len(cand_lines)} lines, {name} has "
-                                   f"{len(lines)}" + _blank_tail_hint((cand_name, cand_lines), (name, lines)))
+            raise MeteorInputError(f"line counts differ: {cand_name} has {_lines(len(cand_lines))}, {name} has "
+                                   f"{len(lines):,}" + _blank_tail_hint((cand_name, cand_lines), (name, lines)))
         ref_lines.append(lines)
     n = len(cand_lines)
     names = [name for name, _ in references]
@@ -448,7 +452,11 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
         files.append(kept_files)
         positions.append(kept_positions)
         if note:
-            notes.append(RowProblem(cand_name, k + 1, note))
+            # Said of the reference file whose line is empty (it was said of the candidate file,
+            # as "an empty reference cell": a tester looked for it in hyp.txt).
+            empty = [name for j, name in enumerate(names) if j + 1 not in kept_positions]
+            notes.append(RowProblem(", ".join(empty), k + 1, "empty line: left out, segment scored against the "
+                                    "other references"))
     return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines), tuple(refs),
                        lines=tuple(range(1, n + 1)), source=cand_name, data_lines=n,
                        id_source=f"line number in {cand_name}", reference_notes=tuple(notes),

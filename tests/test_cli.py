@@ -519,9 +519,10 @@ def test_an_empty_reference_line_is_noted_once_by_corpus_and_compare(tmp_path, c
     rows = json.loads(out)
     assert code == 0 and [s["meteor"] for s in rows["segments"]] == [
         score("a b c", ["a b c", "a c"]).score, score("d e f", ["d e f g"]).score]
-    note = "line 2: empty reference in " + str(tmp_path / "R2.txt") + ": left out, segment scored against the others"
-    assert f"note: {tmp_path / 'A.txt'}, {note}" in err.splitlines()
-    assert rows["corpus"]["empty_references_left_out"] == [f"{tmp_path / 'A.txt'}, {note}"]
+    # said of the reference file whose line is empty (it named the candidate file: a tester)
+    note = f"{tmp_path / 'R2.txt'}, line 2: empty line: left out, segment scored against the other references"
+    assert f"note: {note}" in err.splitlines()
+    assert rows["corpus"]["empty_references_left_out"] == [note]
     code, out, err = run(capsys, "compare", *refs, "--candidates", str(tmp_path / "A.txt"), str(tmp_path / "B.txt"))
     assert code == 0 and [line for line in err.splitlines() if line.startswith("note:")] == [f"note: {note}"]
 

@@ -157,6 +157,8 @@ def test_parallel_files_length_mismatch():
         corpus_from_parallel(("hyp.txt", b"a\n"), [("ref.txt", b"a\n\n")])
     with pytest.raises(MeteorInputError, match="hyp.txt has 3 lines, ref.txt has 1$"):  # not all empty
         corpus_from_parallel(("hyp.txt", b"a\n\nb\n"), [("ref.txt", b"a\n")])
+    with pytest.raises(MeteorInputError, match="bad_sys.txt has 1 line, ref.txt has 2$"):  # not "1 lines" (a tester)
+        corpus_from_parallel(("bad_sys.txt", b"a\n"), [("ref.txt", b"a\nb\n")])
     corpus = corpus_from_parallel(("hyp.txt", b"a b\nc\n"), [("r1.txt", b"a b\nc\n"), ("r2.txt", b"x\ny\n")])
     assert corpus.references == (("a b", "x"), ("c", "y"))
 
@@ -432,7 +434,7 @@ def test_an_empty_reference_cell_is_left_out_not_the_row():
     parallel = corpus_from_parallel(("h.txt", b"a b\nc d\n"), [("r1.txt", b"a b\nc d\n"), ("r2.txt", b"x\n\n")])
     assert parallel.references == (("a b", "x"), ("c d",))
     assert [str(p) for p in parallel.reference_notes] == [
-        "h.txt, line 2: empty reference in r2.txt: left out, segment scored against the others"]
+        "r2.txt, line 2: empty line: left out, segment scored against the other references"]
 
 
 def test_empty_and_malformed_lines_count_toward_a_limit():

@@ -404,7 +404,7 @@ def test_an_empty_second_reference_keeps_its_segment_with_a_note():
             b"c\ta bird sang\ta bird sings\t \n")
     at = _upload(_page("corpus_explorer.py"), "two_refs.tsv", data)
     assert any("3 data lines, 3 scored, 0 not scored" in html.unescape(c.value) for c in at.caption)
-    assert any("2 segment(s) have an empty reference cell" in html.unescape(i.value) for i in at.info)
+    assert any("2 segment(s) have an empty reference (a blank cell, or a blank line of a reference file)" in html.unescape(i.value) for i in at.info)
     notes = next(d.value for d in at.dataframe if "reason" in d.value.columns)
     assert list(notes["line"]) == [3, 4]
     expected = analyze_corpus(corpus_from_table(read_table(data, "two_refs.tsv"), "candidate",
