@@ -33,13 +33,29 @@ RELATION_SOURCES = {
     ("meteor15", "paraphrase"): "the jar's paraphrase table",
 }
 MODE_NAMES = {"paper": "paper", "nltk": "nltk", "meteor15": "METEOR 1.5"}
+#: How a mode comes to relate a word and the same word in another case.
+CASE_FOLDING = {
+    "paper": "paper mode lowercases every word unless Keep case is on",
+    "nltk": "nltk's Porter stemmer lowercases every word, so nltk relates them at its stem stage even with "
+            "case kept (nltk's preprocess left as the identity)",
+    "meteor15": "METEOR 1.5 lowercases every word (-norm)",
+}
+
+
+def _same_word_in_another_case(candidate_words: Sequence[str], reference_words: Sequence[str],
+                               language: str = "en") -> bool:
+    from .stages import in_another_case
+
+    return len(candidate_words) == len(reference_words) == 1 and in_another_case(candidate_words[0],
+                                                                                  reference_words[0], language)
 
 
 @dataclass(frozen=True)
 class Cause:
     """One reason two modes score the pair differently."""
 
-    # "single chunk" | "stages" | "parameters" | "tokens" | "paraphrase" | "relation" (stemmer, synonym source)
+    # "single chunk" | "stages" | "parameters" | "tokens" | "paraphrase" | "case" (a word in another case, kept
+    # apart by Keep case) | "relation" (stemmer, synonym source)
     # | "alignment" (both could relate the words: the search chose differently)
     kind: str
     text: str  # plain text (quotes the user's words)
@@ -189,6 +205,7 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     mode, other_mode = like.config.mode, other.config.mode
     mine, theirs = _differing(like, other, by_position)
     paraphrase, relation, alignment, tokens = [], [], [], []
+    case: dict[tuple[str, str], list[str]] = {}  # (linking mode, mode that keeps case) -> links
     for links, source, target, source_mode, target_mode in ((mine, like, other, mode, other_mode),
                                                             (theirs, other, like, other_mode, mode)):
         for link in sorted(links, key=lambda l: (l.candidate, l.reference)):
@@ -205,6 +222,11 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                 relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
                                 f"{MODE_NAMES[target_mode]} mode cannot relate here: it runs no {link.stage} stage "
                                 f"(stages {', '.join(target.config.stages)})")
+            elif stage is None and target.config.keep_case and _same_word_in_another_case(*words,
+                                                                                          target.config.language):
+                # Said as what it is: the stemmer named twice ("Porter stems; Porter stems") hid
+                # that case was the difference (a teacher).
+                case.setdefault((source_mode, target_mode), []).append(_describe_link(source, link))
             elif stage is None:
                 how = [f"{MODE_NAMES[m]}: {RELATION_SOURCES[(m, link.stage)]}" for m in (source_mode, target_mode)
                        if (m, link.stage) in RELATION_SOURCES]
@@ -219,6 +241,10 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     if paraphrase:
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
                                           "match single words only): " + _listed(paraphrase) + "."))
+    for (source_mode, target_mode), links in case.items():
+        causes.append(Cause("case", f"Case: {MODE_NAMES[source_mode]} links " + _listed(links) + ", each the same "
+                            f"word in another case, which {MODE_NAMES[target_mode]} mode keeps apart at every stage "
+                            f"with Keep case on; {CASE_FOLDING[source_mode]}."))
     if relation:
         causes.append(Cause("relation", "Stemmer / synonym source: " + _listed(relation) + "."))
     if alignment:

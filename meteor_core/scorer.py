@@ -20,7 +20,9 @@ from .stages import Stage, SynonymTable, build_stages
 from .references import ReferencesInput, score_each_reference  # ReferencesInput: re-exported
 from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
 
-__version__ = "0.3.0"  # tok:default changed: 0.2.0 numbers stay whole ("3.5"); 0.3.0 an emoji is one token
+# Versions that change scores under the same signature: 0.2.0 numbers stay whole ("3.5"); 0.3.0 an
+# emoji is one token; 0.4.0 with case:kept the synonym stage leaves out a word in another case.
+__version__ = "0.4.0"
 
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).
 _ZERO_ABOVE = (0).__gt__

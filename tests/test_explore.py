@@ -246,3 +246,17 @@ def test_another_best_reference_is_said_with_the_other_modes_own_score(wordnet_r
     same = explore(candidate, references[1:], MeteorConfig(mode="meteor15"))
     assert all(c.kind != "reference" for c in same.comparison_with("nltk").causes)
     assert all("references" not in row[2] for row in which_meteor_rows(same))
+
+
+@pytest.mark.parametrize("mode", ["paper", "nltk"])
+def test_a_link_only_case_separates_is_said_to_be_case(wordnet_reader, mode):
+    """A teacher: with Keep case, nltk linked The/the and Cat/cat (its Porter stemmer lowercases)
+    and the panel said '(stem, nltk: Porter stems; paper: Porter stems)', naming one stemmer
+    twice. The cause is case, and says so once for both links."""
+    e = explore("The Cat sat", ["the cat sat"], MeteorConfig(mode=mode, keep_case=True))
+    nltk_paper = e.comparison_with("nltk" if mode == "paper" else "paper")
+    assert [c.kind for c in nltk_paper.causes] == ["case"]
+    assert nltk_paper.causes[0].text == (
+        "Case: nltk links The [0] → the [0] (stem); Cat [1] → cat [1] (stem), each the same word in another case, "
+        "which paper mode keeps apart at every stage with Keep case on; nltk's Porter stemmer lowercases every word, "
+        "so nltk relates them at its stem stage even with case kept (nltk's preprocess left as the identity).")
