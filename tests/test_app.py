@@ -970,9 +970,14 @@ def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
     assert shown == (figures.MAX_DIAGRAM_WIDTH - 120) // figures.MIN_UNIT == 30
     assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and fig.layout.dragmode == "pan"
     assert tuple(fig.layout.xaxis.range) == (-0.8, shown - 0.2)
+    # said in the figure too: the caption under it was below a projected screen (a teacher)
+    assert "170 tokens on the longer side, 30 in view: drag sideways for the rest" in fig.layout.title.text
+    titled = figures.alignment_diagram(long_pair, title="nltk mode: 0.1234")
+    assert titled.layout.title.text.startswith("nltk mode: 0.1234<br>") and "30 in view" in titled.layout.title.text
     short = score("the cat sat on the mat", ["the cat sat on a mat"]).best
     fig = figures.alignment_diagram(short)
     assert tuple(fig.layout.xaxis.range) == (-0.8, 6 - 0.2) and fig.layout.dragmode is None
+    assert fig.layout.title.text is None
     at = _app(cand=" ".join(words), ref=" ".join(reversed(words)))
     assert any("the diagram opens on token positions 0-29 of 170" in c.value for c in at.caption)
 
