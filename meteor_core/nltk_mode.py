@@ -11,6 +11,7 @@ What nltk does, and this module does the same (spec section 2):
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 from .stages import StageEdge, porter_stem
@@ -34,6 +35,19 @@ def _match_by_form(hyp: list[tuple[int, str]], ref: list[tuple[int, str]], label
     return links, hyp_left, ref_left
 
 
+@lru_cache(maxsize=65536)  # bounded; a pure function of the word for a given WordNet
+def _lemma_sources(wordnet, word: str) -> dict[str, str]:
+    """Single-word lemma name -> the first synset of `word` that has it (WordNet's order).
+    Callers only read it."""
+    source: dict[str, str] = {}
+    for synset in wordnet.synsets(word):
+        for lemma in synset.lemmas():
+            name = lemma.name()
+            if name.find("_") < 0 and name not in source:
+                source[name] = synset.name()
+    return source
+
+
 def _match_wordnet(hyp, ref, wordnet):
     """nltk's _enum_wordnetsyn_match, keeping the synset that supplied the lemma."""
     ref_positions: dict[str, list[int]] = {}
@@ -42,13 +56,7 @@ def _match_wordnet(hyp, ref, wordnet):
     links, hyp_used, ref_used = [], set(), set()
     for i in range(len(hyp) - 1, -1, -1):
         word = hyp[i][1]
-        synsets = wordnet.synsets(word)
-        source: dict[str, str] = {}
-        for synset in synsets:
-            for lemma in synset.lemmas():
-                name = lemma.name()
-                if name.find("_") < 0 and name not in source:
-                    source[name] = synset.name()
+        source = _lemma_sources(wordnet, word)
         candidates = set(source) | {word}
         best_j, best_word = -1, None
         for syn in candidates:
