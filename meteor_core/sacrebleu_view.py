@@ -213,7 +213,7 @@ def _bleu(statistics: _Statistics, smooth_method: str = "exp", effective_order: 
 
 
 def _from_score(score, signature: str) -> SacreBleu:
-    """From a _Score or sacreBLEU's own BLEUScore (corpus_bleu), whose numbers may be numpy's."""
+    """From a _Score (or sacreBLEU's own BLEUScore, whose numbers may be numpy's)."""
     return SacreBleu(float(score.score), tuple(int(c) for c in score.counts), tuple(int(t) for t in score.totals),
                      float(score.bp), int(score.sys_len), int(score.ref_len), signature)
 
@@ -233,10 +233,21 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) 
     empty = next((k for k, refs in enumerate(references) if not refs), None)
     if empty is not None:  # sacreBLEU would fail deep inside (TypeError or IndexError)
         raise ValueError(f"segment {empty + 1} has no reference; sacreBLEU needs at least one per segment")
-    width = max((len(refs) for refs in references), default=0)
-    streams = [[refs[k] if k < len(refs) else None for refs in references] for k in range(width)]
-    metric = _metric(sentence=False)
-    return _from_score(metric.corpus_score(list(candidates), streams), str(metric.get_signature()))
+    # Counted here (the statistics tests compare with sacreBLEU's own) and summed as its
+    # corpus_score sums them. Its own metric kept every tokenized line of every call in a cache
+    # of 65,536 lines per metric object, of which a new one is made per call: the app's memory
+    # grew by megabytes with each corpus uploaded, never to be read again.
+    counts, totals, sys_len, ref_len = [0] * MAX_ORDER, [0] * MAX_ORDER, 0, 0
+    for candidate, refs in zip(candidates, references):
+        statistics = _statistics(candidate, list(refs), lowercase=False)
+        counts = [a + b for a, b in zip(counts, statistics.counts)]
+        totals = [a + b for a, b in zip(totals, statistics.totals)]
+        sys_len += statistics.sys_len
+        ref_len += statistics.ref_len
+    summed = _Statistics(tuple(counts), tuple(totals), sys_len, ref_len)
+    widths = {len(refs) for refs in references}
+    return _from_score(_bleu(summed, effective_order=False),
+                       _signature(False, widths.pop() if len(widths) == 1 else -1))  # -1: sacreBLEU's "var"
 
 
 def differences(candidate: str, references: Sequence[str], ours: BleuResult, keep_case: bool,

@@ -34,9 +34,10 @@ _HYPHEN_AFTER_DIGIT = re.compile(r"(?<=[0-9])-")
 _PADDED = {".": " . ", ",": " , "}.__getitem__
 
 
-#: Lines up to this long are cached: every real segment, while a stream of long lines (up to
-#: 200,000 characters a side) cannot fill memory through the cache.
-CACHED_LINE_CHARS = 2000
+#: Lines up to this long are cached (nearly every real segment: WMT's average is about 130
+#: characters): at most 65,536 lines of this length and their tokens, about 50 MB at worst. At
+#: 2,000 characters each corpus of long random lines (tests/test_browser_corpus.py) added about 4 MB.
+CACHED_LINE_CHARS = 400
 
 
 def tokenize_13a(line: str) -> str:
