@@ -11,7 +11,7 @@ from meteor_core.methods import CHANGES_2005_TO_15, TERMS, corresponding_step, c
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
          "in the sidebar). Each step changes one thing.")
-candidate, references, config = ui.segment_inputs(with_text=False)
+candidate, references, config = ui.segment_inputs(with_text=False, link_written_by_page=True)
 ui.show_pair(candidate, references)
 exploration = ui.run_explore(candidate, references, config) if config is not None else None
 
@@ -33,6 +33,9 @@ if exploration is not None:
     number = labels.index(st.session_state["w_how_step"])
     step = steps[number]
     st.session_state["_how_step_key"] = step.key
+    # In the link: a shared /how link opened on step 1, and Back after a step in another mode came
+    # back on the nearest step of the first mode rather than the one shown (a teacher).
+    ui.write_link(references, step=step.key)
     st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
     for warning in step.warnings:
         st.warning(md_escape(warning))
@@ -42,6 +45,8 @@ if exploration is not None:
                     crossings=step.crossings, show_chunks=step.show_chunks)
     if step.formula:
         st.latex(ui.formula_latex(segment, [step.formula]))
+else:
+    ui.write_link(references)
 
 st.divider()
 st.header("From 2005 to METEOR 1.5")

@@ -28,7 +28,7 @@ from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
-from meteor_core.methods import METHODS, describe, recall_weight, search_of
+from meteor_core.methods import METHODS, STEP_ORDER, describe, recall_weight, search_of
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number)
 from meteor_core.report import result_to_dict
@@ -81,7 +81,7 @@ TEXT_PARAMETERS = ("cand", "ref")
 #: What the Segment Explorer shows of a result, kept in its link (a tester's shared link opened
 #: on the best reference's diagram, not the matrix of reference 2 the sender was looking at).
 VIEWS = ("diagram", "matrix")
-VIEW_PARAMETERS = ("view", "show")
+VIEW_PARAMETERS = ("view", "show", "step")  # step: the How METEOR works page's step (a Step.key)
 
 
 @dataclass(frozen=True)
@@ -185,6 +185,13 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
             settings["show"] = int(raw)
         else:
             problems.append(LinkProblem("show", raw, "show must be the number of a reference (1 for the first)", ""))
+    if params.get("step"):
+        raw = params["step"][-1]
+        if raw.partition(":")[0] in STEP_ORDER:
+            settings["step"] = raw
+        else:
+            problems.append(LinkProblem("step", raw, "step must be a step of How METEOR works (the page writes it)",
+                                        "tokens"))
     if params.get("cand"):
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):
@@ -301,10 +308,16 @@ def _init_state() -> None:
     if "cand" in settings or "refs" in settings:
         _set("example", NO_EXAMPLE)
         _set("lang", DEFAULT_CONFIG.language)
+    step = settings.pop("step", None)
     for name, value in settings.items():
         _set(name, "\n".join(value) if name == "refs" else value)
     if "show" in settings:
         _set("show", (_v("refs"), settings["show"]))
+    if step is not None:  # the How page opens on it (or on the step that takes its place in this mode)
+        reset_how_step()
+        ss["_how_step_key"] = step
+    elif "cand" in settings or "refs" in settings:
+        reset_how_step()
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     _set("preset", _matching_preset())
@@ -502,7 +515,14 @@ def _apply_preset() -> None:
 MAX_LINK_QUERY = 16_000
 
 
-def _write_query_params(references: list[str]) -> None:
+def write_link(references: list[str], **extra: str) -> None:
+    """The page's link: the pair, the settings, the view, and `extra` (the How page's step), in
+    one update: each update is a history entry, and Back from a step went to the entry written
+    before the step was added, which opened on step 1."""
+    _write_query_params(references, extra)
+
+
+def _write_query_params(references: list[str], extra: Optional[dict] = None) -> None:
     """The link always says what the page shows, or, for text too long for a link, the settings."""
     text = {"cand": _v("cand"), "ref": references}
     length = len(urlencode(text, doseq=True))
@@ -510,7 +530,7 @@ def _write_query_params(references: list[str]) -> None:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
         text = {}
-    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references))})
+    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references)), **(extra or {})})
 
 
 def _view_query(count: int) -> dict:
@@ -759,9 +779,11 @@ def references_box_height(text: str) -> int:
     return 100 + 24 * (min(max(lines, 3), 10) - 3)
 
 
-def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[str, list[str], Optional[MeteorConfig]]:
+def segment_inputs(with_text: bool = True, segment_page: bool = True,
+                   link_written_by_page: bool = False) -> tuple[str, list[str], Optional[MeteorConfig]]:
     """Sidebar settings and (optionally) the text inputs. Returns (candidate, references, config);
-    config is None when a setting is invalid (the message is already on the page)."""
+    config is None when a setting is invalid (the message is already on the page).
+    link_written_by_page: the page calls write_link itself, with what it adds."""
     _init_state()
     show_link_problems()
     _sidebar(segment_page)
@@ -771,7 +793,8 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True) -> tuple[s
                 height=references_box_height(_v("refs")))
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
-        _write_query_params(references)
+        if not link_written_by_page:
+            _write_query_params(references)
     else:
         # The corpus pages' link says their settings (their data cannot travel in a link): it
         # kept the settings it was opened with, so a reload or a shared link brought back a

@@ -1244,3 +1244,30 @@ def test_which_meteor_says_which_parameters_each_row_uses(wordnet_reader, mode, 
     if mode == "paper":  # what the caption says of the nltk row holds
         nltk = score(cand, [ref], mode="nltk", params=MeteorParams(alpha=0.5, beta=2.0, gamma=0.8)).score
         assert f"{nltk:.4f}" == "0.5477" and any("0.5477" in str(t.value) for t in at.markdown)
+
+
+def test_how_step_is_in_the_link(wordnet_reader):
+    """A teacher: a shared /how link opened on step 1, and Back after stepping in another mode came
+    back on another step. The step is in the link (step=<its key>) and a link opens on it; in
+    another mode, on the step that takes its place; a step that does not exist is said."""
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    at = _app(HOW, cand=cand, ref=ref)
+    link = lambda: {k: v if isinstance(v, str) else v[-1] for k, v in at.query_params.items()}  # noqa: E731
+    assert link()["step"] == "tokens"
+    at.select_slider(key="w_how_step").set_value("penalty").run()
+    assert link()["step"] == "penalty"
+    opened = _app(HOW, cand=cand, ref=ref, step="penalty")
+    assert opened.select_slider(key="w_how_step").value == "penalty"
+    labels = [s.label for s in walkthrough(score(cand, [ref]).best)]
+    assert _step_texts(opened)[0].startswith(f"**Step {labels.index('penalty') + 1} of {len(labels)}: penalty.**")
+    in_meteor15 = _app(HOW, cand=cand, ref=ref, step="crossings", mode="meteor15")  # no crossings step there
+    keys = [s.key for s in walkthrough(score(cand, [ref], mode="meteor15").best)]
+    assert link_step(in_meteor15) in keys and keys.index(link_step(in_meteor15)) > keys.index("tokens")
+    bad = _app(HOW, cand=cand, ref=ref, step="dance")
+    assert bad.select_slider(key="w_how_step").value == "tokens"
+    assert any("step='dance' not used" in w.replace("\\", "") for w in _warnings(bad))
+
+
+def link_step(at) -> str:
+    value = at.query_params["step"]
+    return value if isinstance(value, str) else value[-1]

@@ -335,6 +335,27 @@ def test_back_and_forward_restore_the_pair_and_mode(streamlit_server, browser_pa
     assert_clean(page, streamlit_server, screenshot="segment_back_forward.png")
 
 
+def test_how_steps_are_history_entries(streamlit_server, browser_page):
+    """A teacher: Back on How METEOR works did not return to the step shown before (the page wrote
+    its link twice a run, once without the step, and Back landed on that entry: step 1). Each step
+    is one history entry; Back and Forward walk through them."""
+    page = browser_page
+    _open(page, streamlit_server, "/how", {"cand": "on the mat sat the cat", "ref": "the cat sat on the mat"})
+    step_text = lambda: _step_text(page).split(":")[0]  # noqa: E731
+    assert step_text().startswith("Step 1 of ")
+    page.get_by_role("slider").focus()
+    for number in (2, 3, 4):
+        page.keyboard.press("ArrowRight")
+        _settle(page)
+        assert step_text().startswith(f"Step {number} of "), step_text()
+    for go, number in ((page.go_back, 3), (page.go_back, 2), (page.go_forward, 3)):
+        go()
+        _settle(page)
+        assert step_text().startswith(f"Step {number} of "), (number, step_text(), page.url)
+        assert "step=" in page.url
+    assert_clean(page, streamlit_server)
+
+
 def test_each_slanted_label_starts_at_its_own_dot(streamlit_server, browser_page):
     """A teacher at 1,024 px: with 20 px a token, each slanted label stood half a token to the
     right of its dot ("dogs" over the comma after it, "away" over the unmatched "quickly"): a
