@@ -22,6 +22,7 @@ from .errors import MeteorInputError, MeteorParameterError
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
+from .references import without_blank
 from .scorer import Scorer
 from .stages import SynonymTable
 
@@ -97,9 +98,9 @@ def _json_line(out: dict) -> str:
     return _valid_utf8(lambda dumps: dumps(out))
 
 
-def _result_line(result, with_bleu: bool = True) -> str:
-    """_json_line(result_to_dict(result, with_bleu=with_bleu)), encoded faster (result_to_json)."""
-    return _valid_utf8(lambda dumps: result_to_json(result, dumps, with_bleu))
+def _result_line(result, with_bleu: bool = True, given=None) -> str:
+    """_json_line(result_to_dict(result, with_bleu=with_bleu, given=given)), encoded faster (result_to_json)."""
+    return _valid_utf8(lambda dumps: result_to_json(result, dumps, with_bleu, given))
 
 
 def _dumps_utf8(out: dict) -> str:
@@ -190,18 +191,23 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
         raise _LineProblem('expected {"candidate": str, "references": [str, ...]}')
     refs = item.get("references")
-    if isinstance(refs, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-        raise _LineProblem('"references" must be a list of strings')
-    return item["candidate"], refs
+    if isinstance(refs, str) or not isinstance(refs, list) or not all(r is None or isinstance(r, str) for r in refs):
+        raise _LineProblem('"references" must be a list of strings (null or "" for a missing one)')
+    return item["candidate"], ["" if r is None else r for r in refs]
 
 
 def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = True) -> str:
     """One input line (raw bytes) -> exactly one output line: the result, or {"error": ...}.
-    Runs in the worker processes of --workers, so it is a module-level function."""
+    Runs in the worker processes of --workers, so it is a module-level function. A blank or
+    null reference beside others is left out, as corpus files and frames leave it out (a whole
+    line was lost to "reference 1 is empty": a tester); the output keeps the positions as given
+    (null in "references", best_reference counting it)."""
     number, raw = numbered
     try:
         candidate, references = _parse_batch_line(raw)
-        return _result_line(scorer.score(candidate, references), with_bleu)
+        kept, positions = without_blank(references)
+        given = None if len(kept) == len(references) else (len(references), positions)
+        return _result_line(scorer.score(candidate, kept), with_bleu, given)
     except (_LineProblem, MeteorInputError, MeteorParameterError) as error:
         out = {"error": f"line {number}: {error}"}
     except Exception as error:  # a bug costs this line, never the lines after it

@@ -3,7 +3,7 @@ plain-text explanation. Pure functions: no I/O."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from . import sacrebleu_view
 from .bleu import BleuResult, sentence_bleu
@@ -101,26 +101,41 @@ def segment_to_dict(result: SegmentResult) -> dict:
     return out
 
 
-def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True) -> dict:
+def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = None, with_bleu: bool = True,
+                   given: Optional[tuple[int, Sequence[int]]] = None) -> dict:
     """with_bleu False: no "bleu" and "sacrebleu" keys (they cost about as much as METEOR per pair).
-    The top level repeats the best reference's entry of "references" (its lists are the same objects)."""
+    The top level repeats the best reference's entry of "references" (its lists are the same objects).
+    given: (the number of references given, the position among them of each scored one) when
+    blank ones were left out: "references" then has null at their places and best_reference
+    counts them, so both name the entries as given."""
     per_reference = [segment_to_dict(r) for r in result.per_reference]
     out = dict(per_reference[result.best_index])  # the best reference's fields, converted once
-    out["best_reference"] = result.best_index
-    out["references"] = per_reference
+    out["best_reference"], out["references"] = _as_given(per_reference, result.best_index, given, None)
     out.update(_result_tail(result, bleu, with_bleu))
     return out
 
 
-def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], with_bleu: bool = True) -> str:
-    """The text of dumps(result_to_dict(result, with_bleu=with_bleu)), with the best reference's
-    entry encoded once rather than twice (the top level repeats it: a third of a batch line, and
-    encoding is the largest cost of a line after METEOR itself). `dumps` must use json's default
-    separators (", " and ": "); tests compare the text with dumps of result_to_dict."""
+def _as_given(entries: list, best: int, given, blank) -> tuple[int, list]:
+    if given is None:
+        return best, entries
+    count, positions = given
+    placed = [blank] * count
+    for k, position in enumerate(positions):
+        placed[position] = entries[k]
+    return positions[best], placed
+
+
+def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], with_bleu: bool = True,
+                   given: Optional[tuple[int, Sequence[int]]] = None) -> str:
+    """The text of dumps(result_to_dict(result, with_bleu=with_bleu, given=given)), with the best
+    reference's entry encoded once rather than twice (the top level repeats it: a third of a batch
+    line, and encoding is the largest cost of a line after METEOR itself). `dumps` must use json's
+    default separators (", " and ": "); tests compare the text with dumps of result_to_dict."""
     entries = [dumps(segment_to_dict(r)) for r in result.per_reference]
-    best = result.best_index
+    top = entries[result.best_index]
+    best, entries = _as_given(entries, result.best_index, given, "null")
     tail = dumps(_result_tail(result, None, with_bleu))  # never empty: "stages", "warnings", "signature"
-    return (f'{{{entries[best][1:-1]}, "best_reference": {best}, "references": [{", ".join(entries)}], '
+    return (f'{{{top[1:-1]}, "best_reference": {best}, "references": [{", ".join(entries)}], '
             + tail[1:])
 
 

@@ -78,7 +78,7 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     lines = [
         json.dumps({"candidate": "the cat", "references": ["the cat"]}),
         "not json",
-        json.dumps({"candidate": "   ", "references": ["x"]}),
+        json.dumps({"candidate": "x", "references": ["   "]}),
         json.dumps({"candidate": "a dog", "references": "a dog"}),
         "",
         json.dumps({"candidate": "a dog", "references": ["the dog", "a dog"]}),
@@ -386,7 +386,29 @@ def test_batch_line_text_is_json_dumps_of_the_result_dict(with_bleu):
         expected = json.dumps(out, ensure_ascii=False)
         assert _result_line(result, with_bleu) == expected
         assert json.loads(expected)["best_reference"] == result.best_index
+        given = (len(references) + 2, [k + 1 for k in range(len(references))])  # blanks at 0 and the end
+        assert _result_line(result, with_bleu, given) == json.dumps(result_to_dict(result, with_bleu=with_bleu,
+                                                                                   given=given), ensure_ascii=False)
     assert scorer.score(*pairs[1]).best_index == 1
+
+
+def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, monkeypatch):
+    """A tester: {"references": ["", "a"]} and [null, "a"] each lost the whole line ("reference 1 is
+    empty", "must be a list of strings") where corpus JSONL and frames score it against "a". Left
+    out, the positions kept as given: null in "references", best_reference counting it."""
+    lines = [json.dumps({"candidate": "a b", "references": ["", "a b"]}),
+             json.dumps({"candidate": "a b", "references": [None, "x", "a b", " "]}),
+             json.dumps({"candidate": "a b", "references": [" ", None]}),  # nothing left: said
+             json.dumps({"candidate": "a b", "references": [1, "a b"]})]
+    feed(monkeypatch, ("\n".join(lines) + "\n").encode())
+    code, out, _ = run(capsys, "batch", "--stages", "exact", "--no-bleu")
+    rows = [json.loads(line) for line in out.splitlines()]
+    alone = 1 - 0.5 / 8  # "a b" against "a b": 2 of 2, one chunk
+    assert rows[0]["score"] == pytest.approx(alone) and rows[0]["best_reference"] == 1
+    assert [r if r is None else r["score"] for r in rows[0]["references"]] == [None, pytest.approx(alone)]
+    assert rows[1]["best_reference"] == 2 and [r is None for r in rows[1]["references"]] == [True, False, False, True]
+    assert rows[2]["error"] == "line 3: reference 1 is empty (no tokens after tokenization)"
+    assert rows[3]["error"] == 'line 4: "references" must be a list of strings (null or "" for a missing one)'
 
 
 def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, capsys):

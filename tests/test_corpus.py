@@ -56,14 +56,14 @@ def test_missing_column_lists_the_columns():
 
 def test_counts_add_up_and_problems_are_in_line_order():
     """8 data lines: an empty line, a ragged row, a bad human score (kept, scored), an empty
-    candidate (rejected by the scorer): every line is either scored or listed with file, line
+    reference (rejected by the scorer): every line is either scored or listed with file, line
     and reason, in line order."""
     data = (b"id\tcandidate\treference\thuman\n"
             b"s1\tthe cat\tthe cat\t50\n"
             b"\n"
             b"s3\tonly two fields\n"
             b"s4\tthe dog\tthe dog\tn/a\n"
-            b"s5\t   \tthe dog\t10\n"
+            b"s5\tthe dog\t   \t10\n"
             b"s6\tthe dog\tthe dog\t70\n"
             b"s7\ta cat\tthe cat\t20\n"
             b"s8\tdogs\tthe dog\t\n")
@@ -73,7 +73,7 @@ def test_counts_add_up_and_problems_are_in_line_order():
     assert analysis.counts_sentence() == "8 data lines, 5 scored, 3 not scored"
     assert [str(p) for p in analysis.not_scored] == [
         "rows.tsv, line 3: empty line", "rows.tsv, line 4: 2 fields, the header has 4",
-        "rows.tsv, line 6: candidate is empty (no tokens after tokenization)"]
+        "rows.tsv, line 6: reference is empty (no tokens after tokenization)"]
     assert analysis.ids == ("s1", "s4", "s6", "s7", "s8") and analysis.lines == (2, 5, 7, 8, 9)
     assert analysis.human == (50.0, None, 70.0, 20.0, None)
     assert [str(p) for p in analysis.human_notes] == [
@@ -257,11 +257,14 @@ def test_ranking_and_refusals():
     a = corpus_from_table(table, "A", ["reference"], "id")
     b = corpus_from_table(table, "B", ["reference"], "id")
     comparison = compare_systems([a, b], EXACT, ("A", "B"), resamples=20, trials=20)
-    assert comparison.common_lines == (2,) and comparison.left_out == (3,)  # B's line 3 is empty
+    # B's line 3 is empty: an output of nothing, scored 0 and counted (left out before, it let B
+    # off the recall of that line)
+    assert comparison.common_lines == (2, 3) and comparison.left_out == ()
     ranking = comparison.ranking()
-    assert [r["system"] for r in ranking] == ["A", "B"] and ranking[0]["corpus_meteor"] == pytest.approx(431 / 432)
-    # 'on the mat': m 3, P 1, R 1/2, Fmean 10/19, 1 chunk: 10/19 (1 - 0.5/27)
-    assert ranking[1]["corpus_meteor"] == pytest.approx(10 / 19 * (1 - 0.5 / 27))
+    # A: m 6 + 2 of 6 + 3 words each side, 2 chunks: 8/9 (1 - 0.5 (2/8)^3) = 8/9 * 127/128
+    assert [r["system"] for r in ranking] == ["A", "B"] and ranking[0]["corpus_meteor"] == pytest.approx(8 / 9 * 127 / 128)
+    # B: 'on the mat' and nothing: m 3, P 3/3, R 3/9, Fmean 10PR / (R + 9P) = 5/14, 1 chunk: 5/14 (1 - 0.5/27)
+    assert ranking[1]["corpus_meteor"] == pytest.approx(5 / 14 * (1 - 0.5 / 27))
     with pytest.raises(MeteorInputError, match="at least two systems"):
         compare_systems([a], EXACT, ("A",))
     with pytest.raises(MeteorInputError, match="names must differ"):
@@ -300,14 +303,16 @@ def test_ranking_is_by_corpus_meteor_where_the_mean_of_segments_disagrees():
 def test_pair_rows_pair_segments_by_line_when_one_system_has_a_line_unscored():
     """A mutation audit's find: swapping the two systems' segment indices in the BLEU delta
     passed, because every fixture had both systems scored on the same lines (same indices).
-    A's line 2 is empty, so A's segments are lines 3, 4 and B's lines 2, 3, 4."""
+    A's line 2 holds a control character (refused), so A's segments are lines 3, 4 and B's 2, 3, 4."""
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     data = (b"id\tA\tB\treference\n"
-            b"1\t\tthe cat\tthe cat sat\n"
+            b"1\tthe \x1b cat\tthe cat\tthe cat sat\n"
             b"2\tthe dog ran away\tthe dog ran away\tthe dog ran away\n"
             b"3\ta b c d\ta b c e\ta b c d\n")
-    rows = _compare_a_and_b(data, MeteorConfig(stages=("exact",), bleu_smoothing="method1")).pair_rows(0, 1)
+    comparison = _compare_a_and_b(data, MeteorConfig(stages=("exact",), bleu_smoothing="method1"))
+    assert comparison.analyses[0].lines == (3, 4) and comparison.analyses[1].lines == (2, 3, 4)
+    rows = comparison.pair_rows(0, 1)
     assert [r["line"] for r in rows] == [4, 3]
     line4 = rows[0]
     expected_b = sentence_bleu(["a b c d".split()], "a b c e".split(), smoothing_function=SmoothingFunction().method1)
@@ -522,7 +527,7 @@ def test_identical_outputs_are_judged_line_by_line_and_references_must_match():
     x = corpus_from_parallel(("X.txt", b"a dog\nthe cat sat on the mat\n\n"), [ref])
     y = corpus_from_parallel(("Y.txt", b"\na dog\nthe cat sat on the mat\n"), [ref])
     comparison = compare_systems([x, y], EXACT, ["X", "Y"], resamples=20, trials=20)
-    assert comparison.common_lines == (2,)
+    assert comparison.common_lines == (1, 2, 3)  # an empty output is scored (0), so every line counts
     assert not [n for n in comparison.significance.notes if "identical" in n]
     same = compare_systems([x, x], EXACT, ["X", "X2"], resamples=20, trials=20)
     assert "X and X2 have identical outputs on every line both scored" in same.significance.notes
@@ -532,22 +537,27 @@ def test_identical_outputs_are_judged_line_by_line_and_references_must_match():
 
 
 def test_when_the_scorer_refuses_every_segment_file_line_and_system_are_named():
-    """A tester: a candidate file of blank lines gave "no segment could be scored (candidate is
-    empty ..., ...)" with no line (and ", ..." after one reason), and compare did not say which
-    system."""
+    """A tester: a candidate file the scorer refused line by line gave "no segment could be scored
+    (candidate is empty ..., ...)" with no line (and ", ..." after one reason), and compare did not
+    say which system. (Blank lines are outputs of nothing now, scored 0: control characters are
+    refused.)"""
     from meteor_core import Scorer
 
-    empty = corpus_from_parallel(("E.txt", b"\n \n"), [("r.txt", b"a\nb\n")])
+    refused = corpus_from_parallel(("E.txt", b"\x1b\na \x1b\n"), [("r.txt", b"a\nb\n")])
     with pytest.raises(MeteorInputError) as error:
-        analyze_corpus(empty, EXACT)
-    assert str(error.value) == ("no segment could be scored: E.txt, line 1: candidate is empty (no tokens after "
-                                "tokenization); E.txt, line 2: candidate is empty (no tokens after tokenization)")
+        analyze_corpus(refused, EXACT)
+    why = "remove it (only tab, newline and carriage return are accepted as whitespace)"
+    assert str(error.value) == (f"no segment could be scored: E.txt, line 1: candidate contains control character "
+                                f"U+001B at character 0; {why}; E.txt, line 2: candidate contains control character "
+                                f"U+001B at character 2; {why}")
     good = corpus_from_parallel(("A.txt", b"a\nb\n"), [("r.txt", b"a\nb\n")])
     with pytest.raises(MeteorInputError, match=r"^E: no segment could be scored: E.txt, line 1: "):
-        compare_systems([good, empty], EXACT, ["A", "E"], resamples=10, trials=10)
-    with pytest.raises(MeteorInputError, match=r"^no segment could be scored: segment 1: candidate is empty "
+        compare_systems([good, refused], EXACT, ["A", "E"], resamples=10, trials=10)
+    with pytest.raises(MeteorInputError, match=r"^no segment could be scored: segment 1: reference is empty "
                                                r"\(no tokens after tokenization\)$"):
-        Scorer(EXACT).score_corpus([" "], [["a"]], skip_invalid=True)
+        Scorer(EXACT).score_corpus(["a"], [[" "]], skip_invalid=True)
+    blank = analyze_corpus(corpus_from_parallel(("B.txt", b"\n \n"), [("r.txt", b"a\nb\n")]), EXACT)
+    assert [s.score for s in blank.corpus.segments] == [0.0, 0.0] and blank.corpus.breakdown.score == 0.0
 
 
 def test_significance_settings_are_checked_before_scoring_and_digits_are_ascii(capsys, monkeypatch):
@@ -572,10 +582,13 @@ def test_significance_settings_are_checked_before_scoring_and_digits_are_ascii(c
 
 def test_sacrebleu_of_a_corpus_counts_every_segment_read_as_sacrebleu_does():
     """A tester: a system with an empty output line got sacreBLEU over its scored lines only
-    (65.59 where sacrebleu itself gives 65.36), so outputting nothing on hard segments paid."""
+    (65.59 where sacrebleu itself gives 65.36), so outputting nothing on hard segments paid. An
+    empty output is scored now (0); a line METEOR refuses (a control character) still counts in
+    sacreBLEU, as sacrebleu counts it."""
     import sacrebleu
 
-    hyps, refs = ["the cat sat", "", "a dog ran home"], ["the cat sat down", "hard one here", "a dog ran home"]
+    hyps, refs = ["the cat sat", "bad \x1b line", "a dog ran home"], ["the cat sat down", "hard one here",
+                                                                   "a dog ran home"]
     data = corpus_from_parallel(("h.txt", "\n".join(hyps).encode() + b"\n"), [("r.txt", "\n".join(refs).encode())])
     analysis = analyze_corpus(data, EXACT)
     assert len(analysis.corpus.segments) == 2 and analysis.sacrebleu_segments == 3
@@ -597,7 +610,7 @@ def test_pair_rows_give_each_systems_best_reference():
 def test_comparison_counts_add_up_with_lines_scored_nowhere():
     """A tester: "298 segments scored in every system (1 lines left out)" out of 300 data lines:
     a line refused in every system was in neither count."""
-    table = read_table(b"id\tref\tsa\tsb\n1\ta b\ta b\t\n2\tc d\tc d\tc d\n3\tx\n4\te f\te\tf\n", "cnt.tsv")
+    table = read_table(b"id\tref\tsa\tsb\n1\ta b\ta b\t\x1b\n2\tc d\tc d\tc d\n3\tx\n4\te f\te\tf\n", "cnt.tsv")
     systems = [corpus_from_table(table, name, ["ref"], "id") for name in ("sa", "sb")]
     comparison = compare_systems(systems, EXACT, ["sa", "sb"], resamples=10, trials=10)
     assert (len(comparison.common_lines), comparison.left_out, comparison.scored_nowhere) == (2, (2,), 1)
@@ -621,9 +634,10 @@ def test_a_refused_reference_is_listed_under_its_own_file():
     is empty". Each refusal names the file it is about: the candidate file, the one reference
     file, or with several the file of the reference the reason numbers (after blank ones left
     out)."""
-    one = analyze_corpus(corpus_from_parallel(("cand.txt", b"a b\n\nc d\n"), [("ref.txt", b"a b\nc\n\n")]), EXACT)
+    one = analyze_corpus(corpus_from_parallel(("cand.txt", b"a b\n\x1b\nc d\n"), [("ref.txt", b"a b\nc\n\n")]), EXACT)
     assert [str(p) for p in one.unscored] == [
-        "cand.txt, line 2: candidate is empty (no tokens after tokenization)",
+        "cand.txt, line 2: candidate contains control character U+001B at character 0; remove it (only tab, newline "
+        "and carriage return are accepted as whitespace)",
         "ref.txt, line 3: reference is empty (no tokens after tokenization)"]
     # line 1: both reference lines blank (kept, so the scorer says why: reference 1, r1.txt);
     # line 2: r1.txt's blank line left out, then r2.txt's "!" has no tokens when punctuation is

@@ -465,7 +465,7 @@ def test_sacrebleu_over_more_segments_than_the_rest_is_said_on_the_page():
     sacreBLEU still counts), explained only in the metric's tooltip."""
     import sacrebleu
 
-    table = GOOD + b"s5\t\tthe cat\t50\n"  # an empty candidate: not scored by METEOR, read by sacreBLEU
+    table = GOOD + b"s5\tthe \x1b cat\tthe cat\t50\n"  # a control character: not scored by METEOR, read by sacreBLEU
     at = _upload(_page("corpus_explorer.py"), "five.tsv", table)
     rows = [line.split("\t") for line in table.decode().splitlines()[1:]]
     metrics = {m.label: m.value for m in at.metric}

@@ -15,9 +15,9 @@ from meteor_core.frames import (COLUMNS, RESULT_SPARK_SCHEMA, STATISTICS_COLUMN,
 # Exact + stem + a user table: no WordNet load in each worker, so the cluster starts fast.
 CONFIG = MeteorConfig(stages=("exact", "stem", "table:domain"))
 TABLES = (SynonymTable("domain", (("kitty", "cat"), ("auto", "car"))),)
-CANDIDATES = [f"the kitty number {k} sat on a mat" for k in range(40)] + ["an auto drove", "   ", "the dogs ran"]
+CANDIDATES = [f"the kitty number {k} sat on a mat" for k in range(40)] + ["an auto drove", "x", "the dogs ran", "  "]
 REFERENCES = [[f"the cat number {k} sits on the mat", "a cat"] for k in range(40)] + [
-    ["a car drove"], ["x"], "the dog runs"]
+    ["a car drove"], ["   "], "the dog runs", ["a b"]]  # 41: a reference of nothing (refused); 43: an empty output
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,10 @@ def _check(frame: pd.DataFrame):
     assert list(scored["score"]) == [s.score for s in expected.segments]
     assert list(scored["chunks"]) == [s.best.stats.chunks for s in expected.segments]
     assert list(scored["best_reference"]) == [s.best_index for s in expected.segments]
-    assert frame.loc[41, "error"] == "candidate is empty (no tokens after tokenization)"
+    # "reference 1" where the row has a second (missing) reference column
+    assert frame.loc[41, "error"] in ("reference is empty (no tokens after tokenization)",
+                                      "reference 1 is empty (no tokens after tokenization)")
+    assert frame.loc[43, "score"] == 0.0 and frame.loc[43, "reference_length"] == 2  # scored: nothing matched
     assert corpus_breakdown(frame, CONFIG) == expected.breakdown
     assert frame.loc[40, "matches"] == 2  # "auto" ~ "car" through the table: the workers had it
 

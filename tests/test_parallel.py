@@ -49,8 +49,8 @@ def test_pool_gives_the_single_process_results(wordnet_reader, monkeypatch, mode
 def test_first_invalid_segment_stops_a_pooled_run_with_its_number(wordnet_reader):
     candidates = ["a b"] * 300
     references = [["a b"]] * 300
-    candidates[250] = ""
-    with pytest.raises(Exception, match="segment 251: candidate is empty"):
+    candidates[250] = "a \x1b"
+    with pytest.raises(Exception, match="segment 251: candidate contains control character U\\+001B"):
         Scorer(MeteorConfig(stages=("exact",))).score_corpus(candidates, references, workers=2)
 
 
