@@ -42,12 +42,11 @@ CASE_FOLDING = {
 }
 
 
-def _same_word_in_another_case(candidate_words: Sequence[str], reference_words: Sequence[str],
-                               language: str = "en") -> bool:
-    from .stages import in_another_case
+def _in_another_case(candidate_words: Sequence[str], reference_words: Sequence[str]) -> bool:
+    from .stages import case_class
 
-    return len(candidate_words) == len(reference_words) == 1 and in_another_case(candidate_words[0],
-                                                                                  reference_words[0], language)
+    return len(candidate_words) == len(reference_words) == 1 and \
+        case_class(candidate_words[0]) != case_class(reference_words[0])
 
 
 @dataclass(frozen=True)
@@ -222,8 +221,7 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                 relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
                                 f"{MODE_NAMES[target_mode]} mode cannot relate here: it runs no {link.stage} stage "
                                 f"(stages {', '.join(target.config.stages)})")
-            elif stage is None and target.config.keep_case and _same_word_in_another_case(*words,
-                                                                                          target.config.language):
+            elif stage is None and target.config.keep_case and _in_another_case(*words):
                 # Said as what it is: the stemmer named twice ("Porter stems; Porter stems") hid
                 # that case was the difference (a teacher).
                 case.setdefault((source_mode, target_mode), []).append(_describe_link(source, link))
@@ -242,8 +240,8 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
                                           "match single words only): " + _listed(paraphrase) + "."))
     for (source_mode, target_mode), links in case.items():
-        causes.append(Cause("case", f"Case: {MODE_NAMES[source_mode]} links " + _listed(links) + ", each the same "
-                            f"word in another case, which {MODE_NAMES[target_mode]} mode keeps apart at every stage "
+        causes.append(Cause("case", f"Case: {MODE_NAMES[source_mode]} links " + _listed(links) + ", words written "
+                            f"in different case, which {MODE_NAMES[target_mode]} mode keeps apart at every stage "
                             f"with Keep case on; {CASE_FOLDING[source_mode]}."))
     if relation:
         causes.append(Cause("relation", "Stemmer / synonym source: " + _listed(relation) + "."))

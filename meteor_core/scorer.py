@@ -21,7 +21,8 @@ from .references import ReferencesInput, score_each_reference  # ReferencesInput
 from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
 
 # Versions that change scores under the same signature: 0.2.0 numbers stay whole ("3.5"); 0.3.0 an
-# emoji is one token; 0.4.0 with case:kept the synonym stage leaves out a word in another case.
+# emoji is one token; 0.4.0 with case:kept the synonym stage leaves out words written in different
+# case, and paper mode scores an empty candidate 0 instead of refusing it.
 __version__ = "0.4.0"
 
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).

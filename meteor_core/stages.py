@@ -463,17 +463,16 @@ def language_synonym_stage(language: str, tables_given: bool = False) -> Stage:
 
 
 class CaseKeepingStage(Stage):
-    """A synonym source under keep_case: a word and the same word in another case ("Cat" and
-    "cat", "Cats" and "cat": one stem once case is folded, two stems with case kept, as the stem
-    stage sees them) are not related. Exact and stem keep them apart under keep_case, but WordNet
-    looks words up case-blind (and MyThes lists lowercase forms), so "Cat" ~ "cat" came through
-    the synonym stage as its own synonym (evidence cat.n.01) while "The" ~ "the" did not (a
-    teacher). Real synonyms in another case ("Big" ~ "large") and inflections in the same case
-    ("houses" ~ "house") still match."""
+    """A synonym source under keep_case: words written in different case ("Cat" / "cat", "Geese" /
+    "goose", "Big" / "large": see case_class) are not related, as exact and stem keep them apart
+    under keep_case. WordNet looks words up case-blind, so "Cat" ~ "cat" came through the synonym
+    stage as its own synonym (evidence cat.n.01) while "The" ~ "the" did not (a teacher), and
+    "Geese" ~ "goose", "Is" ~ "was" likewise (a tester). The jar without -lower finds no synonym
+    for a capitalized word at all; here words in the same case still match ("Big" ~ "Large",
+    "houses" ~ "house")."""
 
-    def __init__(self, inner: Stage, language: str):
+    def __init__(self, inner: Stage):
         self._inner = inner
-        self._folded, self._kept = _stemmers(language)
         self.name, self.description, self.equivalence = inner.name, inner.description, inner.equivalence
 
     @property
@@ -484,16 +483,12 @@ class CaseKeepingStage(Stage):
     def unavailable_reason(self) -> str:
         return self._inner.unavailable_reason
 
-    def in_another_case(self, candidate_word: str, reference_word: str) -> bool:
-        return (self._folded(candidate_word) == self._folded(reference_word)
-                and self._kept(candidate_word) != self._kept(reference_word))
-
     def relate(self, candidate_words, reference_words, candidate_free, reference_free) -> WordGraph:
         graph = self._inner.relate(candidate_words, reference_words, candidate_free, reference_free)
         if graph.pairs is None:  # a key stage relates equal keys only: nothing to leave out
             return graph
-        kept = [(a, b) for a, b in graph.pairs if not self.in_another_case(
-            candidate_words[graph.candidate_groups[a][0]], reference_words[graph.reference_groups[b][0]])]
+        kept = [(a, b) for a, b in graph.pairs if case_class(candidate_words[graph.candidate_groups[a][0]])
+                == case_class(reference_words[graph.reference_groups[b][0]])]
         if not kept:
             return EMPTY_GRAPH
         return graph if len(kept) == len(graph.pairs) else graph._replace(pairs=kept)
@@ -508,29 +503,16 @@ class CaseKeepingStage(Stage):
         return self._inner.signature()
 
 
-def in_another_case(candidate_word: str, reference_word: str, language: str = "en") -> bool:
-    """Whether two words are the same word in another case: one stem with case folded, two
-    with case kept (as the stem stage keeps it under keep_case)."""
-    folded, kept = _stemmers(language)
-    return folded(candidate_word) == folded(reference_word) and kept(candidate_word) != kept(reference_word)
-
-
-@lru_cache(maxsize=32)
-def _stemmers(language: str) -> tuple[Callable[[str], str], Callable[[str], str]]:
-    """(a word's stem with case folded, its stem with case kept), each cached (bounded)."""
-    from .languages import resolve
-
-    lang = resolve(language)
-    if lang.code == "en":
-        folded, kept = porter_stem, (lambda w: porter_stem(w, lowercase=False))
-    elif lang.snowball:
-        from nltk.stem.snowball import SnowballStemmer
-
-        stem = SnowballStemmer(lang.snowball).stem
-        folded, kept = stem, (lambda w: _with_case_of(w, stem(w)))
-    else:
-        folded, kept = str.lower, str
-    return lru_cache(maxsize=65536)(folded), lru_cache(maxsize=65536)(kept)
+def case_class(word: str) -> str:
+    """How a word is written, as keep_case compares words: "lower", "upper", "title", or, for
+    any other mix ("iPhone"), the word itself (only the same word is in its case)."""
+    if word == word.lower():
+        return "lower"
+    if word == word.upper():
+        return "upper"
+    if word == word[:1].upper() + word[1:].lower():
+        return "title"
+    return word
 
 
 def build_stages(names: Sequence[str], keep_case: bool = False,
@@ -544,7 +526,7 @@ def build_stages(names: Sequence[str], keep_case: bool = False,
             result.append(language_stem_stage(language, keep_case))
         elif name == "synonym":
             stage = language_synonym_stage(language, bool(tables))
-            result.append(CaseKeepingStage(stage, language) if keep_case and stage.available else stage)
+            result.append(CaseKeepingStage(stage) if keep_case and stage.available else stage)
         elif name in by_table:
             result.append(by_table[name].stage())
         else:

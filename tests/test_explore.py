@@ -257,6 +257,6 @@ def test_a_link_only_case_separates_is_said_to_be_case(wordnet_reader, mode):
     nltk_paper = e.comparison_with("nltk" if mode == "paper" else "paper")
     assert [c.kind for c in nltk_paper.causes] == ["case"]
     assert nltk_paper.causes[0].text == (
-        "Case: nltk links The [0] → the [0] (stem); Cat [1] → cat [1] (stem), each the same word in another case, "
+        "Case: nltk links The [0] → the [0] (stem); Cat [1] → cat [1] (stem), words written in different case, "
         "which paper mode keeps apart at every stage with Keep case on; nltk's Porter stemmer lowercases every word, "
         "so nltk relates them at its stem stage even with case kept (nltk's preprocess left as the identity).")
