@@ -76,6 +76,18 @@ def _row(scorer, candidate, references) -> dict:
             STATISTICS_COLUMN: None if best.meteor15 is None else " ".join(map(str, statistics_row(best.meteor15.stats)))}
 
 
+def _checked_config(config) -> MeteorConfig:
+    """The configuration, or the default; anything else is refused with what to pass (a mode's
+    name gave a bare AttributeError: a tester)."""
+    if config is None:
+        return MeteorConfig()
+    if not isinstance(config, MeteorConfig):
+        raise MeteorParameterError(f"config must be a MeteorConfig (e.g. MeteorConfig(mode={config!r})), not "
+                                   f"{type(config).__name__}" if isinstance(config, str) else
+                                   f"config must be a MeteorConfig, not {type(config).__name__}")
+    return config
+
+
 def _references_of_cell(references, max_references: int) -> tuple[object, list[int]]:
     """A cell's references and the position of each in the cell (0-based). A list (or the
     numpy array Arrow gives for a list column; a generator is read once) loses its blank
@@ -112,6 +124,9 @@ def score_series(candidates: pd.Series, references: pd.Series, config: Optional[
     are paired by label, as pandas pairs them (same labels in another order: references are
     put in the candidates' order; other labels: refused); a list or array is paired by
     position. A blank entry of a reference list is left out, as in corpus files."""
+    config = _checked_config(config)
+    if isinstance(candidates, (str, bytes)):  # a string is iterable: it was scored letter by letter (a tester)
+        raise MeteorInputError("candidates must be a Series or a list of strings, not one string: wrap it in a list")
     if not isinstance(candidates, pd.Series):
         candidates = pd.Series(list(candidates), dtype=object)
     if isinstance(references, pd.Series):
@@ -120,7 +135,7 @@ def score_series(candidates: pd.Series, references: pd.Series, config: Optional[
         references = list(references)
     if len(candidates) != len(references):
         raise MeteorInputError(f"{len(candidates)} candidates but {len(references)} reference entries")
-    scorer = _scorer(config or MeteorConfig(), tuple(synonym_tables))
+    scorer = _scorer(config, tuple(synonym_tables))
     rows = [_row(scorer, c, r) for c, r in zip(candidates, references)]
     return _frame(rows, index=candidates.index)
 
@@ -177,7 +192,7 @@ def _references_of_row(values) -> object:
 def score_records(records: Iterable[dict], candidate_key: str = "candidate", references_key: str = "references",
                   config: Optional[MeteorConfig] = None, synonym_tables: Sequence[SynonymTable] = ()) -> list[dict]:
     """For dask.bag partitions of dicts: one output dict per record (the COLUMNS keys)."""
-    scorer = _scorer(config or MeteorConfig(), tuple(synonym_tables))
+    scorer = _scorer(_checked_config(config), tuple(synonym_tables))
     out = []
     for record in records:
         row = dict.fromkeys(COLUMNS)
@@ -194,7 +209,13 @@ def corpus_breakdown(results: pd.DataFrame, config: Optional[MeteorConfig] = Non
     as Scorer.score_corpus computes it: the 2005 counts in paper and nltk mode, the weighted
     statistics of `meteor15_statistics` in METEOR 1.5 mode (the jar weighs matches by module and
     by content or function word; the 2005 formula on the plain counts was off by 0.04)."""
-    config = config or MeteorConfig()
+    config = _checked_config(config)
+    needed = (STATISTICS_COLUMN,) if config.mode == "meteor15" else ("matches", "candidate_length",
+                                                                     "reference_length", "chunks")
+    missing = [c for c in ("error", *needed) if c not in results.columns]
+    if missing:  # a bare KeyError before (a tester)
+        raise MeteorInputError(f"corpus_breakdown needs the column(s) {', '.join(missing)} of the results "
+                               f"({config.mode} mode sums {', '.join(needed)}; error says which rows to leave out)")
     scored = results[results["error"].isna()]
     if not len(scored):
         raise MeteorInputError("no segment could be scored")

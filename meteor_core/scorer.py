@@ -212,6 +212,7 @@ class Scorer:
         # Generators are read once, here: their lengths are compared and the pool needs both.
         candidates = candidates if isinstance(candidates, Sized) else list(candidates)
         references = references if isinstance(references, Sized) else list(references)
+        _refuse_unpaired_labels(candidates, references)
         if len(candidates) != len(references):
             raise MeteorInputError(
                 f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
@@ -234,6 +235,19 @@ class Scorer:
         breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
         mean = sum(s.score for s in segments) / len(segments)
         return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))
+
+
+def _refuse_unpaired_labels(candidates, references) -> None:
+    """Two pandas Series (anything with a non-callable .index) whose labels differ: this pairs
+    by position, meteor_core.frames.score_series by label, and the same two Series gave 0.8519
+    here and 0 there (a tester). Refused, saying how to choose; the core does not import pandas."""
+    labels = [getattr(x, "index", None) for x in (candidates, references)]
+    if any(label is None or callable(label) for label in labels):
+        return
+    if list(labels[0]) != list(labels[1]):
+        raise MeteorInputError("candidates and references are indexed series with different labels: score_corpus "
+                               "pairs them by position, frames.score_series by label. Pass .tolist() of each to "
+                               "pair by position, or reindex the references to the candidates' labels")
 
 
 def _refuse_empty_reference(reference: Tokens) -> None:

@@ -214,3 +214,32 @@ def test_unordered_references_and_bad_records_are_row_errors():
     with pytest.raises(MeteorInputError, match="column\\(s\\) 'ref_x' not found; the columns are 'candidate'"):
         score_partition(pd.DataFrame({"candidate": ["a"], "reference": ["a"]}), reference_columns=["ref_x"],
                         config=CONFIG, synonym_tables=TABLES)
+
+
+def test_wrong_shapes_are_said_not_scored_or_a_traceback():
+    """A tester: score_series("abc", [...]) scored one row per letter; corpus_breakdown without a
+    column raised a bare KeyError, and a mode's name as config an AttributeError; score_corpus
+    paired two Series by position where score_series pairs them by label (0.8519 against 0)."""
+    from meteor_core import MeteorInputError, MeteorParameterError
+
+    with pytest.raises(MeteorInputError, match="not one string: wrap it in a list"):
+        score_series("abc", ["a", "b", "c"], CONFIG, TABLES)
+    scored = score_series(["a b"], ["a b"], CONFIG, TABLES)
+    with pytest.raises(MeteorInputError, match=r"needs the column\(s\) error of the results"):
+        corpus_breakdown(scored[["matches", "candidate_length", "reference_length", "chunks"]], CONFIG)
+    with pytest.raises(MeteorInputError, match=r"needs the column\(s\) chunks"):
+        corpus_breakdown(scored.drop(columns=["chunks"]), CONFIG)
+    with pytest.raises(MeteorInputError, match=r"needs the column\(s\) meteor15_statistics"):
+        corpus_breakdown(scored.drop(columns=["meteor15_statistics"]), METEOR15)
+    for call in (lambda: score_series(["a"], ["a"], "paper"), lambda: score_records([], config="nltk"),
+                 lambda: corpus_breakdown(scored, "paper")):
+        with pytest.raises(MeteorParameterError, match=r"config must be a MeteorConfig \(e.g. MeteorConfig\(mode="):
+            call()
+    candidates = pd.Series(["a b", "c"], index=[5, 3])
+    references = pd.Series([["a b"], ["c"]], index=[3, 5])
+    with pytest.raises(MeteorInputError, match="score_corpus pairs them by position, frames.score_series by label"):
+        Scorer(CONFIG, TABLES).score_corpus(candidates, references)
+    by_position = Scorer(CONFIG, TABLES).score_corpus(candidates.tolist(), references.tolist())
+    assert by_position.breakdown.score > 0.8
+    assert Scorer(CONFIG, TABLES).score_corpus(candidates, references.set_axis(candidates.index)).breakdown == \
+        by_position.breakdown
