@@ -421,13 +421,19 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                        f"{_span_text(ref, l.reference, l.reference_stop)}<br>{stage}: {esc(l.evidence)}"
                        for _, _, l in cells],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
+    # Plotly hides a tick label that would run past the figure ("surveillance", the last of 48
+    # candidate words, was not shown and its column looked absent: a tester). A label at -60
+    # degrees runs right by half its length: room for the farthest-reaching one.
+    char_px = font["size"] * 0.6
+    reach = max((0.5 * len(t.text) * char_px - (len(cand) - 0.5 - k) * cell for k, t in enumerate(cand)), default=0)
+    right = 20 + max(0, int(reach) + 4)
     fig.update_layout(
-        height=max(300, cell * len(ref) + 140), width=max(400, cell * len(cand) + 200),
+        height=max(300, cell * len(ref) + 140), width=max(400, cell * len(cand) + 180 + right),
         xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True, tickfont=font),
         yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
                    title="reference", showgrid=True, tickfont=font),
-        margin=dict(l=120, r=20, t=120, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
+        margin=dict(l=120, r=right, t=120, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
     return fig
 
 

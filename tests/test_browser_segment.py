@@ -396,3 +396,23 @@ def test_each_slanted_label_starts_at_its_own_dot(streamlit_server, browser_page
     for k, label in enumerate(labels[n_cand:]):  # reference: the text ends at its dot
         assert abs(label["last"][0] - bottom[k]) < spacing / 2, (label["text"], label["last"][0], bottom[k])
     assert_clean(page, streamlit_server)
+
+
+def test_the_matrix_shows_every_candidate_word(streamlit_server, browser_page):
+    """A tester: in matrix view the last of 48 candidate words ("surveillance") was not shown, its
+    column looking absent: Plotly hides a tick label that would run past the figure, and a label
+    at -60 degrees runs right by half its length. Every word's label is drawn, at 1,440 and
+    1,024 px."""
+    page = browser_page
+    words = ("the european commission said on tuesday that it would propose new rules next month to limit the use of "
+             "artificial intelligence in public spaces , including facial recognition systems used by police , after "
+             "months of debate between member states and civil liberties groups who fear mass surveillance").split()
+    for width in (1440, 1024):
+        page.set_viewport_size({"width": width, "height": 900})
+        _open(page, streamlit_server, "/", {"cand": " ".join(words), "ref": "the commission plans new ai rules",
+                                            "view": "matrix"})
+        shown = page.evaluate(f"""() => Array.from(document.querySelector('{MAIN} .js-plotly-plot')
+            .querySelectorAll('.xtick text')).filter(t => t.getAttribute('display') !== 'none'
+            && t.style.display !== 'none').map(t => t.textContent)""")
+        assert shown == words, (width, len(shown), shown[-3:])
+    assert_clean(page, streamlit_server)
