@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import CHANGES_2005_TO_15, TERMS, corresponding_step, crossing_pairs, describe, walkthrough
+from meteor_core.methods import CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, terms, walkthrough
 
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
@@ -18,9 +18,12 @@ exploration = ui.run_explore(candidate, references, config) if config is not Non
 if exploration is not None:
     segment = exploration.result.best
     method = describe(config)
-    st.markdown(f"**Method.** {md_escape(method.summary)}")
-    st.caption(md_escape(TERMS) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
-                                   if method.notes else ""))
+    # Folded, above the steps: open, the method and the terms pushed the step slider and its
+    # diagram off a 1,024 x 768 projector screen (a tester); the terms still come before any step.
+    with st.expander("Method and terms (link, crossing, chunk, fragmentation)"):
+        st.markdown(f"**Method.** {md_escape(method.summary)}")
+        st.caption(md_escape(terms(config.mode)) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
+                                                    if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
     if st.session_state.get("w_how_step") not in labels:

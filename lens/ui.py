@@ -41,7 +41,11 @@ from . import figures
 from .examples import BY_KEY, DEFAULT_EXAMPLE, EXAMPLES
 
 LANGUAGES = {code: lang.name for code, lang in ALL_LANGUAGES.items()}
-PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": "meteor-alignment", "scale": 2}}
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": "meteor-alignment", "scale": 2},
+                 # The diagram's toolbar: image, pan, reset. With Plotly's nine buttons it covered the
+                 # legend's stage colours at 1,024 px, and always on a phone (a tester); zoom and
+                 # selection do nothing useful on an alignment.
+                 "modeBarButtonsToRemove": ["zoom2d", "select2d", "lasso2d", "zoomIn2d", "zoomOut2d", "autoScale2d"]}
 NO_EXAMPLE = "—"
 
 

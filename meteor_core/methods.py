@@ -88,6 +88,16 @@ TERMS = ("Terms: a link joins a candidate word to a reference word it matches; t
          "adjacent and in the same order on both rows; the fragmentation is chunks / matched words.")
 
 
+def terms(mode: str) -> str:
+    """TERMS as the mode computes the fragmentation: METEOR 1.5 divides by the mean of the matched
+    words of the two sides (a phrase link can match 2 words to 1), which its step 7 said while
+    the terms above it said "chunks / matched words" (a tester)."""
+    if mode == "meteor15":
+        return TERMS.replace("chunks / matched words.", "chunks / the mean of the words matched on each side "
+                                                        "(METEOR 1.5: a phrase can match two words to one).")
+    return TERMS
+
+
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
 METEOR15_RANKING = (
     "ranking partial alignments by weighted "

@@ -1272,3 +1272,14 @@ def test_how_step_is_in_the_link(wordnet_reader):
 def link_step(at) -> str:
     value = at.query_params["step"]
     return value if isinstance(value, str) else value[-1]
+
+
+@pytest.mark.parametrize("mode, fragmentation", [("paper", "the fragmentation is chunks / matched words."),
+                                                 ("meteor15", "the fragmentation is chunks / the mean of the words "
+                                                              "matched on each side")])
+def test_how_terms_define_the_fragmentation_of_the_mode(wordnet_reader, mode, fragmentation):
+    """A tester: in METEOR 1.5 mode the terms said "chunks / matched words" while step 7 divided
+    by the mean of both sides' matched words, as the jar does."""
+    at = _app(HOW, cand="the cat sat on the mat", ref="on the mat the cat sat", mode=mode)
+    texts = [c.value.replace("\\", "") for c in at.caption]
+    assert any(fragmentation in t for t in texts), texts
