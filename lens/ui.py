@@ -776,10 +776,16 @@ def show_meteor15_data_status() -> None:
                    f"`bash scripts/setup.sh` or `{METEOR15_FIX}`.")
 
 
+#: Characters a line of the references box holds before it wraps, at its narrowest (1,024 px
+#: with the sidebar open): a long reference is several lines tall there.
+BOX_LINE_CHARS = 70
+
+
 def references_box_height(text: str) -> int:
-    """Pixels for the references box: room for every reference line and one more, from 3 to 10
-    lines (it was 3 lines tall whatever the number of references: a UI tester)."""
-    lines = text.count("\n") + 2
+    """Pixels for the references box: room for every reference, wrapped lines counted, and one
+    line more, from 3 to 10 lines (it was 3 lines tall whatever the number of references: a UI
+    tester; three long references showed two: another)."""
+    lines = sum(max(1, -(-len(line) // BOX_LINE_CHARS)) for line in text.split("\n")) + 1
     return 100 + 24 * (min(max(lines, 3), 10) - 3)
 
 

@@ -256,9 +256,15 @@ def test_a_stage_the_language_cannot_run_is_labelled_unavailable(wordnet_reader)
 
 
 def test_the_references_box_grows_with_its_lines():
-    """3 lines tall (100 px) up to 2 references, then 24 px per line up to 10 lines."""
+    """3 lines tall (100 px) up to 2 references, then 24 px per line up to 10 lines; a long
+    reference counts the lines it wraps to (three of 300 characters showed two: a tester)."""
     assert [references_box_height("\n".join("r" * k)) for k in (0, 1, 2, 3, 5, 8, 9, 30)] == \
         [100, 100, 100, 124, 172, 244, 268, 268]
+    from lens.ui import BOX_LINE_CHARS
+
+    long = "w " * (BOX_LINE_CHARS // 2 + 1)  # just over one box line: two
+    assert references_box_height("\n".join([long] * 3)) == 100 + 24 * (7 - 3)  # 3 x 2 lines + 1
+    assert references_box_height("\n".join(["x" * 300] * 3)) == 268  # 3 x 5 + 1 lines: the 10-line cap
 
 
 HARD_PAIR = {"cand": "a c a b a b b b c b a a b a", "ref": "b b c a c b b c a c a b a a", "stages": "exact"}
