@@ -407,8 +407,18 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
     # Cells, squares and labels sized so the figure fits MAX_DIAGRAM_WIDTH: at 22 px a cell, 81
     # tokens asked for 1,980 px, the column squeezed it to 940 and 16-px squares sat on 8-px
     # columns, so no square could be told to its word without hovering (a tester).
-    cell = max(MATRIX_MIN_CELL, min(22, (MAX_DIAGRAM_WIDTH - 200) // max(1, len(cand))))
-    font = dict(size=max(8, min(12, cell - 4)))
+    # Plotly hides a tick label that would run past the figure ("surveillance", the last of 48
+    # candidate words, was not shown and its column looked absent: a tester). A label at -60
+    # degrees runs right by half its length: the right margin makes room for the farthest-reaching
+    # one, and the cells fit what the margins leave (twice: the reach depends on the cell).
+    right = 20
+    for _ in range(2):
+        cell = max(MATRIX_MIN_CELL, min(22, (MAX_DIAGRAM_WIDTH - 180 - right) // max(1, len(cand))))
+        font = dict(size=max(8, min(12, cell - 4)))
+        char_px = font["size"] * 0.6
+        reach = max((0.5 * len(t.text) * char_px - (len(cand) - 0.5 - k) * cell for k, t in enumerate(cand)),
+                    default=0)
+        right = 20 + max(0, int(reach) + 4)
     fig = go.Figure()
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
@@ -421,12 +431,6 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                        f"{_span_text(ref, l.reference, l.reference_stop)}<br>{stage}: {esc(l.evidence)}"
                        for _, _, l in cells],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
-    # Plotly hides a tick label that would run past the figure ("surveillance", the last of 48
-    # candidate words, was not shown and its column looked absent: a tester). A label at -60
-    # degrees runs right by half its length: room for the farthest-reaching one.
-    char_px = font["size"] * 0.6
-    reach = max((0.5 * len(t.text) * char_px - (len(cand) - 0.5 - k) * cell for k, t in enumerate(cand)), default=0)
-    right = 20 + max(0, int(reach) + 4)
     fig.update_layout(
         height=max(300, cell * len(ref) + 140), width=max(400, cell * len(cand) + 180 + right),
         xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
