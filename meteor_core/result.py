@@ -184,9 +184,12 @@ class SegmentResult:
         return self.stats.chunks
 
     def matches_by_stage(self) -> dict[str, int]:
+        """Candidate words each stage matched: they add up to stats.matches in every mode (a
+        METEOR 1.5 phrase link counts its words; counted as one link, a corpus's paraphrase
+        count was 554 beside 884 matched words: a tester)."""
         counts = {status.stage: 0 for status in self.stage_status}
         for link in self.links:
-            counts[link.stage] = counts.get(link.stage, 0) + 1
+            counts[link.stage] = counts.get(link.stage, 0) + link.candidate_stop - link.candidate
         return counts
 
     def link_for_candidate(self, index: int) -> Optional[Link]:

@@ -456,3 +456,16 @@ def test_perfect_segments_at_corpus_level_paper_option_vs_the_jar(scorer):
     assert [s.score for s in paper.segments] == [1.0, 1.0]
     assert paper.breakdown.score == pytest.approx(1 - 0.5 * (2 / 6) ** 3, abs=1e-15)
     assert scorer.score_corpus(segments, [[s] for s in segments]).breakdown.score == 1.0
+
+
+def test_matches_by_stage_counts_words_and_adds_up_to_the_matches(meteor15_data):
+    """A tester: a corpus's paraphrase count was 554 (links) beside 884 matched words; each stage
+    now counts the candidate words it matched, which add up to stats.matches."""
+    scorer = Scorer(MeteorConfig(mode="meteor15"))
+    for candidate, reference in (("he passed away last night", "he died last night"),
+                                 ("the prime minister quickly walked to the big house",
+                                  "the premier walks fast to the large house"),
+                                 ("a b c", "x y z")):
+        best = scorer.score(candidate, [reference]).best
+        assert sum(best.matches_by_stage().values()) == best.stats.matches
+    assert scorer.score("he passed away last night", ["he died last night"]).best.matches_by_stage()["paraphrase"] == 2
