@@ -739,3 +739,38 @@ def test_json_null_is_an_empty_reference_and_best_reference_names_the_field_give
     code, out, _ = run(capsys, "corpus", "--candidates", str(tmp_path / "h.txt"), "--json",
                        *[a for n in ("r1.txt", "r2.txt", "r3.txt") for a in ("--references", str(tmp_path / n))])
     assert code == 0 and [s["best_reference"] for s in json.loads(out)["segments"]] == [3]
+
+
+def test_gzipped_files_are_read_within_the_limit(tmp_path, capsys):
+    """A tester: WMT's files ship gzipped and .tsv.gz was not read. They are, as the same data
+    uncompressed (the format from the suffix under .gz), within the 20 MB limit once uncompressed;
+    a truncated or non-gzip file is said."""
+    import gzip
+
+    from meteor_core.corpus_io import MAX_FILE_BYTES
+
+    (tmp_path / "h.txt").write_text("the cat sat on the mat\na dog\n")
+    (tmp_path / "r.txt").write_text("the cat sat on a mat\nthe dog\n")
+    (tmp_path / "t.tsv").write_text("id\tcandidate\treference\ns1\tthe cat\tthe cat\n")
+    for name in ("h.txt", "r.txt", "t.tsv"):
+        (tmp_path / f"{name}.gz").write_bytes(gzip.compress((tmp_path / name).read_bytes()))
+
+    def corpus(*paths):
+        code, out, err = run(capsys, "corpus", "--json", "--stages", "exact", *paths)
+        return code, (json.loads(out) if code == 0 else err)
+
+    plain = corpus("--candidates", str(tmp_path / "h.txt"), "--references", str(tmp_path / "r.txt"))[1]
+    zipped = corpus("--candidates", str(tmp_path / "h.txt.gz"), "--references", str(tmp_path / "r.txt.gz"))[1]
+    assert [s["meteor"] for s in zipped["segments"]] == [s["meteor"] for s in plain["segments"]]
+    table = corpus("--candidates", str(tmp_path / "t.tsv.gz"))[1]  # a table, by the suffix under .gz
+    assert [s["id"] for s in table["segments"]] == ["s1"]
+    big = gzip.compress(b"a\n" * (MAX_FILE_BYTES // 2 + 1))
+    (tmp_path / "big.txt.gz").write_bytes(big)
+    code, err = corpus("--candidates", str(tmp_path / "big.txt.gz"), "--references", str(tmp_path / "r.txt"))
+    assert code == 2 and "big.txt.gz: more than the 20 MB limit uncompressed" in err
+    (tmp_path / "cut.txt.gz").write_bytes(big[: len(big) // 2])
+    code, err = corpus("--candidates", str(tmp_path / "cut.txt.gz"), "--references", str(tmp_path / "r.txt"))
+    assert code == 2 and "cut.txt.gz: the gzip data ends before its end (a truncated file?)" in err
+    (tmp_path / "no.txt.gz").write_bytes(b"plain text\n")
+    code, err = corpus("--candidates", str(tmp_path / "no.txt.gz"), "--references", str(tmp_path / "r.txt"))
+    assert code == 2 and "no.txt.gz: not readable as gzip" in err
