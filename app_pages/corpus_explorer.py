@@ -14,13 +14,9 @@ ORDERS = {"file order": ("line", True), "METEOR, lowest first": ("meteor", True)
 
 st.title("Corpus Explorer")
 _, _, config = ui.segment_inputs(with_text=False, segment_page=False)
-chosen = corpus_ui.corpus_inputs(PAGE)
-analysis = None
-if chosen is not None and config is not None:
-    corpus = chosen.corpora[0]
-    analysis = corpus_ui.run_cached(PAGE, corpus_ui._digest(chosen.digest, config),
-                                    f"Scoring {len(corpus.candidates):,} segments…",
-                                    lambda progress: analyze_corpus(corpus, config, progress))
+chosen, analysis = corpus_ui.analyse(
+    PAGE, corpus_ui.corpus_inputs(PAGE), config, "Scoring segments…",
+    lambda data, progress: analyze_corpus(data.corpora[0], config, progress))
 
 if analysis is not None:
     selection = corpus_ui.Selection(PAGE)

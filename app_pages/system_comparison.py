@@ -23,20 +23,21 @@ with st.expander("Significance test settings"):
     seed = int(s3.number_input("Seed", 0, MAX_SEED, step=1, key=corpus_ui.kept("seed", DEFAULT_SEED)))
 
 comparison = None
-if chosen is not None and config is not None:
-    corpora, names = chosen.corpora, chosen.names
-    analyses = corpus_ui.run_cached(PAGE, corpus_ui._digest(chosen.digest, config),
-                                    f"Scoring {len(names)} systems…",
-                                    lambda progress: analyze_systems(corpora, config, names, progress))
-    if analyses is not None:
-        comparison = corpus_ui.run_cached(
-            f"{PAGE}-significance", corpus_ui._digest(chosen.digest, config, resamples, trials, seed),
-            "Significance tests…", lambda progress: compare_analyses(analyses, names, config, resamples, trials, seed))
+chosen, analyses = corpus_ui.analyse(PAGE, chosen, config, "Scoring the systems…",
+                                     lambda data, progress: analyze_systems(data.corpora, config, data.names, progress))
+if analyses is not None:
+    comparison = corpus_ui.run_cached(
+        f"{PAGE}-significance", corpus_ui._digest(chosen.digest, config, resamples, trials, seed),
+        "Significance tests…", lambda progress: compare_analyses(analyses, chosen.names, config, resamples, trials,
+                                                                seed))
 
 if comparison is not None:
     sig = comparison.significance
     for name, analysis in zip(comparison.names, comparison.analyses):
-        corpus_ui.show_counts(analysis, name)
+        corpus_ui.show_counts(analysis, name, reference_notes=False)
+    # the references are every system's: their empty ones are said once
+    corpus_ui.show_reference_notes(list(dict.fromkeys(p for a in comparison.analyses for p in a.reference_notes)),
+                                   "References: ")
 
     st.subheader("Ranking")
     ranking = pd.DataFrame([{

@@ -228,23 +228,44 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
 def corpus_inputs(key: str, multi: bool = False) -> Optional[Chosen]:
     """The data source and the column roles. `multi`: two or more systems (System Comparison).
     When what is chosen now cannot be read (a malformed file uploaded over a good one, columns
-    that clash), the message says why and the data last read on this page stays in use, said
-    under the message: a bad upload used to leave an empty page, the good analysis, its
-    filters and its selected segment gone (a tester). Choosing no data at all drops it."""
+    that clash), the message says why and the data last analysed on this page (see analyse)
+    stays in use, said under the message: a bad upload used to leave an empty page, the good
+    analysis, its filters and its selected segment gone (a tester). Kept until other data is
+    analysed: the uploader's own rerun with no file, before the new file arrives, dropped it
+    when choosing no data did (a tester, in the browser)."""
     ss = st.session_state
     errors_before = ss.get("_input-errors", 0)
     chosen = _read_inputs(key, multi)
-    last = f"_{key}-last-read"
-    if chosen is not None:
-        ss[last] = chosen
+    if chosen is not None or ss.get("_input-errors", 0) == errors_before:
         return chosen
-    previous = ss.get(last)
-    if previous is None or ss.get("_input-errors", 0) == errors_before:
-        ss.pop(last, None)
-        return None
-    st.warning(plain(f"Still showing {previous.label}, the last data read on this page, until the input above can be "
-                     "read."))
+    return _still_showing(key)
+
+
+def _still_showing(key: str) -> Optional[Chosen]:
+    previous = st.session_state.get(f"_{key}-last-good")
+    if previous is not None:
+        st.warning(plain(f"Still showing {previous.label}, the last data analysed on this page, until the input "
+                         "above can be."))
     return previous
+
+
+def analyse(page: str, chosen: Optional[Chosen], config, label: str, work: Callable) -> tuple[Optional[Chosen], object]:
+    """(the data analysed, run_cached's result of work(data, progress)). When `chosen` cannot be
+    analysed ("no segment could be scored": the message is on the page), the data last analysed
+    on this page is analysed instead and said: a paste of rows that all fail left an empty page
+    (a tester). (None, None) when there is nothing to show."""
+    if chosen is None or config is None:
+        return None, None
+    result = run_cached(page, _digest(chosen.digest, config), label, lambda progress: work(chosen, progress))
+    if result is not None:
+        st.session_state[f"_{page}-last-good"] = chosen
+        return chosen, result
+    previous = st.session_state.get(f"_{page}-last-good")
+    if previous is None or previous.digest == chosen.digest:
+        return None, None
+    _still_showing(page)
+    return previous, run_cached(page, _digest(previous.digest, config), label,
+                                lambda progress: work(previous, progress))
 
 
 def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
@@ -349,7 +370,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable):
 
 
 # -- counts and problems -------------------------------------------------------------------
-def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
+def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool = True) -> None:
     """'N data lines, S scored, K not scored' (they add up), the problems in line order, and
     notes on segments scored with something left out (empty references, human scores)."""
     prefix = f"{label}: " if label else ""
@@ -368,15 +389,23 @@ def show_counts(analysis: CorpusAnalysis, label: str = "") -> None:
             "and a better one could change their scores. The table's optimal column is unticked for them "
             f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
             "can raise the budget (the command line's --node-budget too)."))
-    if analysis.reference_notes:
-        st.info(plain(f"{prefix}{len(analysis.reference_notes)} segment(s) have an empty reference (a blank cell, or "
-                      "a blank line of a reference file): it is left out and they are scored against their other "
-                      "references. The list below names the file and line."))
-        _problem_table(f"{prefix}empty references left out", analysis.reference_notes)
+    if reference_notes:
+        show_reference_notes(analysis.reference_notes, prefix)
     if analysis.human_notes:
         st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are missing or not numbers: those segments "
                       "are scored but left out of the correlations."))
         _problem_table(f"{prefix}human scores left out", analysis.human_notes)
+
+
+def show_reference_notes(notes: Sequence, prefix: str = "") -> None:
+    """The empty references left out, with file and line. System Comparison says them once for
+    all systems (they share the references; once per system, under each system's name, read as
+    a problem of each system: a tester)."""
+    if notes:
+        st.info(plain(f"{prefix}{len(notes)} segment(s) have an empty reference (a blank cell, or a blank line of a "
+                      "reference file): it is left out and they are scored against their other references. The "
+                      "list below names the file and line."))
+        _problem_table(f"{prefix}empty references left out", notes)
 
 
 def _problem_table(title: str, problems) -> None:
@@ -422,13 +451,16 @@ class Selection:
         gen = f"_{self.page}-{name}-generation"
         st.session_state[gen] = st.session_state.get(gen, 0) + 1
 
-    def changed(self, widget_key: str, value) -> bool:
+    def changed(self, widget_key: str, value, fresh: bool = False) -> bool:
         """True when the widget's selection differs from the previous run's (a user action).
-        A widget seen for the first time with nothing selected is not an action."""
+        A widget seen for the first time with nothing selected is not an action; nor is a
+        `fresh` one (its state was not there before this run: Streamlit drops a widget's state
+        after a run that did not draw it, and the uploader's rerun with no file, before a new
+        file arrives, draws no table: its empty selection cleared the opened segment)."""
         seen = st.session_state.setdefault(self._seen_key, {})
         before = seen.get(widget_key, ())
         seen[widget_key] = value
-        if st.session_state.get("_page_changed"):
+        if fresh or st.session_state.get("_page_changed"):
             # Back from another page the widget is new and shows nothing ticked: not an
             # action (it cleared the selection the user had made).
             return False
@@ -456,10 +488,11 @@ def selectable_table(selection: Selection, frame: pd.DataFrame, lines: Sequence[
                      column_order: Optional[Sequence[str]] = None) -> None:
     """A single-row-select dataframe over `frame` (row k is segment lines[k])."""
     key = selection.widget_key(name, lines)
+    fresh = key not in st.session_state
     event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
                          key=key, column_config=column_config, column_order=column_order)
     rows = tuple(event["selection"]["rows"])
-    if selection.changed(key, rows):
+    if selection.changed(key, rows, fresh):
         if rows and rows[0] < len(lines):  # positions are those of `frame`, whatever the browser's sort
             selection.set(lines[rows[0]])
             for other in others:
@@ -473,12 +506,13 @@ def selectable_scatter(selection: Selection, figure, content: Sequence, name: st
     """A Plotly scatter whose points carry their segment line as customdata: a click or a box/
     lasso selection opens the (first) selected segment."""
     key = selection.widget_key(name, content)
+    fresh = key not in st.session_state
     event = st.plotly_chart(figure, width="stretch", key=key, on_select="rerun",
                             selection_mode=("points", "box", "lasso"))
     points = event["selection"]["points"] if event is not None else []
     picked = tuple(int(p["customdata"][0] if isinstance(p.get("customdata"), list) else p["customdata"])
                    for p in points if p.get("customdata") is not None)
-    if selection.changed(key, picked) and picked:
+    if selection.changed(key, picked, fresh) and picked:
         selection.set(picked[0])
         for other in others:
             selection.reset_widget(other)
@@ -564,8 +598,9 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
         by_line = {row["line"]: row for row in rows}
         shown = [by_line[line] for line in shown_lines]
         c4.download_button(f"The {len(shown):,} shown (CSV)", rows_to_csv(shown), file_name=f"{prefix}-shown.csv",
-                           mime="text/csv", help="The segments the filter shows, in the table's order; the same "
-                                                 "columns as the full export")
+                           mime="text/csv", help="The segments the filter shows, in the Order box's order (a click on "
+                                                 "a column header sorts only the browser's view, which the export "
+                                                 "cannot see); the same columns as the full export")
 
 
 def breakdown_table(results: dict) -> None:

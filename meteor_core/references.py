@@ -3,6 +3,7 @@ candidate tokens, the first with the highest score is the best (as the METEOR 1.
 it). The scorers of each mode (scorer.Scorer, meteor15.scorer.Meteor15Scorer) call this."""
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sized
 from itertools import islice
 from typing import Callable, Optional, Sequence, Union
@@ -37,13 +38,22 @@ def reference_named(message: str, count: int) -> Optional[int]:
     return int(words[1]) if len(words) > 1 and words[1].isdigit() and 1 <= int(words[1]) <= count else None
 
 
+def _blank(text: str) -> bool:
+    """Nothing but whitespace and invisible format characters (a zero-width space): no token.
+    Such a reference sank its whole segment ("reference 2 is empty") where a blank one is left
+    out (a tester)."""
+    if not text.strip():
+        return True
+    return not text.isascii() and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
+
+
 def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
     """(the references that are not blank, the position of each among those given: what
     best_reference reports, so that it names the entry as given). Files, tables and frames
     with fewer references on some lines leave those cells empty: such a segment is scored
     against the references it has (a tester lost 3 of 6 rows to "reference 2 is empty").
     When all are blank they are kept, so that the scorer says why it cannot score."""
-    kept = [k for k, r in enumerate(references) if not (isinstance(r, str) and not r.strip())]
+    kept = [k for k, r in enumerate(references) if not (isinstance(r, str) and _blank(r))]
     if not kept:
         kept = list(range(len(references)))
     return [references[k] for k in kept], kept

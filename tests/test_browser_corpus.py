@@ -318,3 +318,25 @@ def test_a_segment_opens_in_the_segment_explorer_with_the_same_score(streamlit_s
     assert tab.get_by_role("radio", name="nltk").is_checked()
     tab.close()
     assert_clean(page, streamlit_server, screenshot="corpus_open_in_segment_explorer.png")
+
+
+def test_a_bad_upload_over_a_good_one_keeps_it_and_its_opened_segment(streamlit_server, browser_page, tmp_path):
+    """A tester, in the browser: a malformed table uploaded over a good one left only the error.
+    The uploader's rerun with no file (while the new file uploads) dropped the kept data and drew
+    no table, whose empty selection then cleared the opened segment. Both are kept now."""
+    page = browser_page
+    good = tmp_path / "good.tsv"
+    good.write_text("id\tcandidate\treference\ns1\tthe cat sat on the mat\tthe cat sat on a mat\n"
+                    "s2\ta dog barked\tthe dog barked loudly\ns3\ton the mat sat the cat\tthe cat sat on the mat\n")
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("id,candidate,reference\n1,a,b\n")
+    _open(page, streamlit_server, "/corpus")
+    _upload(page, good, "good.tsv: 3 rows")
+    _click_row(page, _table(page, "corpus-table"), 2)
+    _wait_heading(page, "Segment s3 (line 4)")
+    page.set_input_files("input[type=file]", str(bad))
+    page.get_by_text("Still showing good.tsv, the last data analysed on this page").wait_for(timeout=90_000)
+    wait_for_app(page)
+    assert page.get_by_text("bad.tsv: line 1 has no tab").count() == 1
+    assert _heading(page) == "Segment s3 (line 4)"
+    assert_clean(page, streamlit_server, allow_errors=("bad.tsv: line 1 has no tab",))

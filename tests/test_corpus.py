@@ -748,3 +748,23 @@ def test_segments_not_proven_optimal_are_counted_and_named(tmp_path):
     assert ("note: 1 segment(s) not proven optimal: the alignment search hit its node budget (5), the best alignment "
             "found is used and a better one could change the score (lines 2; optimal false in --json and "
             "--tsv output); a larger --node-budget may prove them\n") in run.stderr
+
+
+def test_a_reference_of_invisible_characters_is_left_out_as_a_blank_one(capsys, monkeypatch):
+    """A tester: a reference line holding only a zero-width space sank its segment ("reference 2
+    is empty"), an empty output included, where a blank line is left out. Left out likewise, in
+    corpus files and in batch."""
+    import json
+
+    from meteor_core.cli import main
+
+    data = corpus_from_parallel(("c.txt", "a b\n\n".encode()), [("r1.txt", "a b\nd e\n".encode()),
+                                                                  ("r2.txt", "x\n\u200b\u200d\n".encode())])
+    analysis = analyze_corpus(data, EXACT)
+    assert not analysis.unscored and [s.score for s in analysis.corpus.segments][1] == 0.0
+    assert [(p.file, p.line) for p in analysis.reference_notes] == [("r2.txt", 2)]
+    monkeypatch.setattr("sys.stdin", __import__("io").TextIOWrapper(__import__("io").BytesIO(
+        (json.dumps({"candidate": "the cat", "references": ["\u200b", "the cat"]}) + "\n").encode())))
+    assert main(["batch", "--stages", "exact", "--no-bleu"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["best_reference"] == 1 and row["references"][0] is None

@@ -269,7 +269,9 @@ def test_a_table_without_a_reference_column_is_not_scored_against_another_column
     at.multiselect(key="corpus-ref-cols").set_value(["seg_id"]).run()
     _clean(at)
     assert any("seg_id: chosen as the segment id and as a reference" in html.unescape(e.value) for e in at.error)
-    assert not any("meteor" in d.value.columns for d in at.dataframe)
+    # not scored: the page keeps the data it last analysed (the sample), and says so
+    assert any("Still showing the sample corpus" in html.unescape(w.value) for w in at.warning)
+    assert "1" not in set(_segments_table(at)["id"]) and len(_segments_table(at)) == 24
     systems = b"seg_id\tA\tB\n1\tthe cat sat\tthe cat\n2\ta dog\tdog\n"
     at = _upload(_page("system_comparison.py"), "noref.tsv", systems, page="compare")
     assert at.multiselect(key="compare-ref-cols").value == []
@@ -482,10 +484,12 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_analysis_and_its_selection
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     _select_row(at, "corpus", "table", 2)
     scores = list(_segments_table(at)["meteor"])
+    # as the browser does it: a rerun with no file while the new one uploads (it dropped the good data: a tester)
+    at.file_uploader(key="corpus-upload").set_value(None).run()
     at.file_uploader(key="corpus-upload").set_value(("bad.tsv", b"id,candidate,reference\n1,a,b\n", "text/plain")).run()
     _clean(at)
     assert any("bad.tsv" in html.unescape(e.value) and "has no tab" in html.unescape(e.value) for e in at.error)
-    assert any("Still showing good.tsv, the last data read on this page" in html.unescape(w.value) for w in at.warning)
+    assert any("Still showing good.tsv, the last data analysed on this page" in html.unescape(w.value) for w in at.warning)
     assert list(_segments_table(at)["meteor"]) == scores
     assert _heading(at) == ["Segment s3 (line 4)"]
     at.sidebar.radio(key="w_mode").set_value("nltk").run()  # still the good file, rescored in the new mode
@@ -545,3 +549,21 @@ def test_export_buttons_say_what_they_hold_and_a_filter_adds_the_shown_rows():
     at.text_input(key="search").input("weather").run()
     _clean(at)
     assert labels() == ["All 4 segments (CSV)", "All 4 segments (JSON)", "Summary (JSON)", "The 1 shown (CSV)"]
+
+
+def test_a_comparison_says_an_empty_reference_line_once_under_its_file():
+    """A tester: line 8 of ref2.txt empty, and the comparison said "A.txt: 1 segment(s) have an
+    empty reference", then the same for B.txt: once per system, under the system's name."""
+    at = _page("system_comparison.py")
+    at.radio(key="compare-source").set_value("Upload plain-text files").run()
+    at.file_uploader(key="compare-cands").set_value([("A.txt", b"the cat sat\na dog\n", "text/plain"),
+                                                     ("B.txt", b"a cat sat\nthe dog\n", "text/plain")]).run()
+    at.file_uploader(key="compare-refs").set_value([("ref.txt", b"the cat sat\nthe dog\n", "text/plain"),
+                                                    ("ref2.txt", b"a cat\n\n", "text/plain")]).run()
+    _clean(at)
+    notes = [html.unescape(i.value) for i in at.info if "empty reference" in html.unescape(i.value)]
+    assert notes == ["References: 1 segment(s) have an empty reference (a blank cell, or a blank line of a reference "
+                     "file): it is left out and they are scored against their other references. The list below names "
+                     "the file and line."]
+    table = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert list(table["file"]) == ["ref2.txt"] and list(table["line"]) == [2]
