@@ -172,23 +172,26 @@ def _describe_link(result: SegmentResult, link: Link) -> str:
 
 def _keys(result: SegmentResult, by_position: bool) -> dict[tuple, Link]:
     """Links by what they relate: positions when both modes see the same tokens, else the
-    words themselves (numbered when the same words are linked more than once)."""
+    words themselves, case folded (METEOR 1.5's -norm lowercases; paper mode with Keep case
+    linking Big -> Large was said to differ from METEOR 1.5's big -> large: a teacher), numbered
+    when the same words are linked more than once."""
     out: dict[tuple, Link] = {}
     seen: Counter = Counter()
     for l in result.links:
         if by_position:
             out[(l.candidate, l.candidate_stop, l.reference, l.reference_stop)] = l
         else:
-            words = (_words(result.candidate_tokens, l.candidate, l.candidate_stop),
-                     _words(result.reference_tokens, l.reference, l.reference_stop))
+            words = (tuple(w.lower() for w in _words(result.candidate_tokens, l.candidate, l.candidate_stop)),
+                     tuple(w.lower() for w in _words(result.reference_tokens, l.reference, l.reference_stop)))
             seen[words] += 1
             out[words + (seen[words],)] = l
     return out
 
 
-def _contains(tokens, words: tuple[str, ...]) -> bool:
-    """True when `words` occur as consecutive tokens."""
-    norms, n = [t.norm for t in tokens], len(words)
+def _contains(tokens, words: tuple[str, ...], folded: bool = False) -> bool:
+    """True when `words` occur as consecutive tokens (`folded`: once case is folded)."""
+    norms, n = [t.norm.lower() if folded else t.norm for t in tokens], len(words)
+    words = tuple(w.lower() for w in words) if folded else words
     return any(tuple(norms[k:k + n]) == words for k in range(len(norms) - n + 1))
 
 
@@ -212,7 +215,13 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                      _words(source.reference_tokens, link.reference, link.reference_stop))
             if not by_position and not (_contains(target.candidate_tokens, words[0])
                                         and _contains(target.reference_tokens, words[1])):
-                tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}")
+                if target.config.keep_case and (_contains(target.candidate_tokens, words[0], folded=True)
+                                                and _contains(target.reference_tokens, words[1], folded=True)):
+                    # the other mode has these words, in another case: case, not tokens (a teacher:
+                    # paper with Keep case against METEOR 1.5's lowercased -norm tokens)
+                    case.setdefault((source_mode, target_mode), []).append(_describe_link(source, link))
+                else:
+                    tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}")
                 continue
             stage = _relates(target.config, *words)
             if stage is None and link.stage == "paraphrase":
@@ -317,6 +326,10 @@ def _single_chunk_cause(chosen: SegmentResult, other: SegmentResult) -> Optional
     if chosen.breakdown.single_chunk_rule == other.breakdown.single_chunk_rule:
         return None
     zeroed, charged = (chosen, other) if chosen.breakdown.single_chunk_rule else (other, chosen)
+    if not charged.stats.matches:
+        # Nothing matched on the other side: no penalty to compare ("paper charges 0.0000 (0
+        # chunk(s), 0 matches)" where Keep case had linked nothing: a teacher).
+        return None
     rule = ("its rule" if zeroed.config.mode == "meteor15" else "the option No penalty for one chunk")
     return Cause("single chunk",
                  f"One chunk: every word on both sides matched in one chunk, and {MODE_NAMES[zeroed.config.mode]} "

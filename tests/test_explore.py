@@ -260,3 +260,20 @@ def test_a_link_only_case_separates_is_said_to_be_case(wordnet_reader, mode):
         "Case: nltk links The [0] → the [0] (stem); Cat [1] → cat [1] (stem), words written in different case, "
         "which paper mode keeps apart at every stage with Keep case on; nltk's Porter stemmer lowercases every word, "
         "so nltk relates them at its stem stage even with case kept (nltk's preprocess left as the identity).")
+
+
+def test_keep_case_against_meteor15_is_said_to_be_case(wordnet_reader, meteor15_data):
+    """A teacher: paper with Keep case linked nothing in "Big dogs BARK" / "large DOGS bark",
+    METEOR 1.5 (-norm lowercases) linked all three; the panel said "One chunk … paper charges
+    0.0000 (0 chunk(s), 0 matches)" and listed the links as token differences. And "Big Dogs
+    bark" / "Large Dogs bark", linked alike in both, was listed as differing (big -> large
+    against Big -> Large)."""
+    e = explore("Big dogs BARK", ["large DOGS bark"], MeteorConfig(keep_case=True))
+    m15 = e.comparison_with("meteor15")
+    assert "single chunk" not in [c.kind for c in m15.causes]
+    case = next(c.text for c in m15.causes if c.kind == "case")
+    assert case.startswith("Case: METEOR 1.5 links big [0] → large [0] (synonym); dogs [1] → dogs [1] (exact); "
+                           "bark [2] → bark [2] (exact), words written in different case")
+    assert case.endswith("METEOR 1.5 lowercases every word (-norm).")
+    alike = explore("Big Dogs bark", ["Large Dogs bark"], MeteorConfig(keep_case=True)).comparison_with("meteor15")
+    assert not alike.differs and "case" not in [c.kind for c in alike.causes]
