@@ -26,16 +26,19 @@ if exploration is not None:
                                                     if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
-    if st.session_state.get("w_how_step") not in labels:
+    substituted = st.session_state.get("w_how_step") not in labels
+    if substituted:
         # Another mode's steps: keep the place (its step key); a new example starts at step 1
-        # (ui.reset_how_step forgets both).
+        # (ui.reset_how_step forgets both). The key stays the step the user chose: overwritten
+        # by the stand-in, nltk's crossings became METEOR 1.5's search, then paper's chunks (a teacher).
         kept = st.session_state.get("_how_step_key")
         st.session_state["w_how_step"] = labels[corresponding_step(kept, steps) if kept else 0]
     if len(steps) > 1:
         st.select_slider("Step", labels, key="w_how_step")
     number = labels.index(st.session_state["w_how_step"])
     step = steps[number]
-    st.session_state["_how_step_key"] = step.key
+    if not substituted or "_how_step_key" not in st.session_state:
+        st.session_state["_how_step_key"] = step.key
     # In the link: a shared /how link opened on step 1, and Back after a step in another mode came
     # back on the nearest step of the first mode rather than the one shown (a teacher).
     ui.write_link(references, step=step.key)

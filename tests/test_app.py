@@ -1289,3 +1289,15 @@ def test_how_terms_define_the_fragmentation_of_the_mode(wordnet_reader, mode, fr
     at = _app(HOW, cand="the cat sat on the mat", ref="on the mat the cat sat", mode=mode)
     texts = [c.value.replace("\\", "") for c in at.caption]
     assert any(fragmentation in t for t in texts), texts
+
+
+def test_how_mode_round_trip_comes_back_to_the_step_chosen(wordnet_reader):
+    """A teacher: on crossings in nltk mode, then METEOR 1.5 (no crossings step: its search),
+    then paper: the page showed chunks, the step after the stand-in, not crossings."""
+    at = _app(HOW, cand="on the mat sat the cat", ref="the cat sat on the mat", mode="nltk", step="crossings")
+    assert at.select_slider(key="w_how_step").value == "crossings"
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    assert "crossings" not in [s.key for s in walkthrough(score("on the mat sat the cat", ["the cat sat on the mat"],
+                                                                 mode="meteor15").best)]
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert at.select_slider(key="w_how_step").value == "crossings"
