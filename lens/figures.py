@@ -326,15 +326,20 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
     row_gap = 230  # pixels between the candidate and the reference row
+    bottom_room = 0
     if window < n:
         # In the figure, not only in the caption under it, which a projected page leaves below the
-        # screen: a class saw the pair end at "coffee" and links run off the edge (a teacher).
-        pan_note = (f"<span style='font-size:12px;color:#555'>{n} tokens on the longer side, {window} in view: drag "
-                    "sideways for the rest, double-click for all</span>")
-        title = f"{title}<br>{pan_note}" if title else pan_note
-    title_room = (45 + (20 if "<br>" in title else 0)) if title else 0  # above the legend (which may take two rows)
+        # screen: a class saw the pair end at "coffee" and links run off the edge (a teacher). At
+        # the foot: at the top the toolbar and a three-row legend ran over it (a teacher).
+        bottom_room = 22
+        annotations.append(dict(
+            text=f"{n} tokens on the longer side, {window} in view: drag sideways for the rest, double-click for all",
+            x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-4, showarrow=False,
+            font=dict(size=12, color="#555555"), name="pan-note"))
+    title_room = 45 if title else 0  # the title sits above the legend, which may take two rows
     top_margin = (40 if slanted else 20) + title_room
-    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20) if slanted else 360 + title_room
+    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20 + bottom_room) if slanted \
+        else 360 + title_room + bottom_room
     y_pad = (label_room + 25) / row_gap if slanted else 0.75
     # No None values: unchecked (a long pair), Plotly would send them as nulls, not leave them out.
     optional = {}
@@ -345,7 +350,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations, **optional,
         height=height, width=width,
-        margin=dict(l=90, r=20, t=top_margin, b=20),
+        margin=dict(l=90, r=20, t=top_margin, b=20 + bottom_room),
         xaxis=dict(visible=False, range=[-0.8, window - 0.2]),
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),

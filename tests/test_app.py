@@ -977,14 +977,17 @@ def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
     assert shown == (figures.MAX_DIAGRAM_WIDTH - 120) // figures.MIN_UNIT == 30
     assert fig.layout.width <= figures.MAX_DIAGRAM_WIDTH and fig.layout.dragmode == "pan"
     assert tuple(fig.layout.xaxis.range) == (-0.8, shown - 0.2)
-    # said in the figure too: the caption under it was below a projected screen (a teacher)
-    assert "170 tokens on the longer side, 30 in view: drag sideways for the rest" in fig.layout.title.text
+    # said in the figure too (the caption under it was below a projected screen: a teacher), at its
+    # foot (at the top the toolbar and the legend ran over it: a teacher)
+    (note,) = [a for a in fig.layout.annotations if a.name == "pan-note"]
+    assert note.text.startswith("170 tokens on the longer side, 30 in view: drag sideways for the rest")
+    assert (note.yref, note.y, note.yanchor) == ("paper", 0, "top") and fig.layout.margin.b >= 40
     titled = figures.alignment_diagram(long_pair, title="nltk mode: 0.1234")
-    assert titled.layout.title.text.startswith("nltk mode: 0.1234<br>") and "30 in view" in titled.layout.title.text
+    assert titled.layout.title.text == "nltk mode: 0.1234" and any(a.name == "pan-note" for a in titled.layout.annotations)
     short = score("the cat sat on the mat", ["the cat sat on a mat"]).best
     fig = figures.alignment_diagram(short)
     assert tuple(fig.layout.xaxis.range) == (-0.8, 6 - 0.2) and fig.layout.dragmode is None
-    assert fig.layout.title.text is None
+    assert not any(a.name == "pan-note" for a in fig.layout.annotations)
     at = _app(cand=" ".join(words), ref=" ".join(reversed(words)))
     assert any("the diagram opens on token positions 0-29 of 170" in c.value for c in at.caption)
 
