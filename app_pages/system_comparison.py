@@ -12,15 +12,22 @@ from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TR
 
 PAGE = "compare"
 st.title("System Comparison")
-_, _, config = ui.segment_inputs(with_text=False, segment_page=False)
+_, _, config = ui.segment_inputs(with_text=False, segment_page=False, link_written_by_page=True)
 chosen = corpus_ui.corpus_inputs(PAGE, multi=True)
+# In the link with the settings, so that a shared link gives the same intervals and p-values (it
+# kept only the mode and parameters: a seed of 7 came back as 12345 on a reload, a tester).
+LIMITS = {"resamples": (DEFAULT_RESAMPLES, 100, 10_000), "trials": (DEFAULT_TRIALS, 100, 100_000),
+          "seed": (DEFAULT_SEED, 0, MAX_SEED)}
+linked = {name: ui.link_number(name, *limits) for name, limits in LIMITS.items()}
 with st.expander("Significance test settings"):
     s1, s2, s3 = st.columns(3)
     resamples = int(s1.number_input("Bootstrap resamples", 100, 10_000, step=100,
-                                    key=corpus_ui.kept("resamples", DEFAULT_RESAMPLES)))
+                                    key=corpus_ui.kept("resamples", linked["resamples"])))
     trials = int(s2.number_input("Randomization trials", 100, 100_000, step=1000,
-                                 key=corpus_ui.kept("trials", DEFAULT_TRIALS)))
-    seed = int(s3.number_input("Seed", 0, MAX_SEED, step=1, key=corpus_ui.kept("seed", DEFAULT_SEED)))
+                                 key=corpus_ui.kept("trials", linked["trials"])))
+    seed = int(s3.number_input("Seed", 0, MAX_SEED, step=1, key=corpus_ui.kept("seed", linked["seed"])))
+ui.write_settings_link(**{name: str(value) for name, value in zip(LIMITS, (resamples, trials, seed))
+                          if value != LIMITS[name][0]})
 
 comparison = None
 chosen, analyses = corpus_ui.analyse(PAGE, chosen, config, "Scoring the systems…",

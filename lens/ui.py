@@ -85,7 +85,9 @@ TEXT_PARAMETERS = ("cand", "ref")
 #: What the Segment Explorer shows of a result, kept in its link (a tester's shared link opened
 #: on the best reference's diagram, not the matrix of reference 2 the sender was looking at).
 VIEWS = ("diagram", "matrix")
-VIEW_PARAMETERS = ("view", "show", "step")  # step: the How METEOR works page's step (a Step.key)
+#: step: the How METEOR works page's step (a Step.key); resamples, trials, seed: System Comparison's
+#: significance tests (read by that page: link_number)
+VIEW_PARAMETERS = ("view", "show", "step", "resamples", "trials", "seed")
 
 
 @dataclass(frozen=True)
@@ -519,6 +521,25 @@ def _apply_preset() -> None:
 MAX_LINK_QUERY = 16_000
 
 
+def write_settings_link(**extra: str) -> None:
+    """A corpus page's link: the settings and `extra` (System Comparison's test settings), in
+    one update (each update is a history entry)."""
+    st.query_params.from_dict({**_settings_query(), **extra})
+
+
+def link_number(name: str, default: int, low: int, high: int) -> int:
+    """An integer page setting from the link (System Comparison's seed, resamples, trials), or
+    `default`; a value out of [low, high] or not a whole number is said, and the default used."""
+    raw = st.query_params.get(name)
+    if raw is None:
+        return default
+    if raw.isascii() and raw.isdigit() and low <= int(raw) <= high:
+        return int(raw)
+    st.warning(md_escape(f"Link parameter {name}={raw!r} not used: {name} must be a whole number from {low:,} to "
+                         f"{high:,}. Using the default {name}={default} instead."))
+    return default
+
+
 def write_link(references: list[str], **extra: str) -> None:
     """The page's link: the pair, the settings, the view, and `extra` (the How page's step), in
     one update: each update is a history entry, and Back from a step went to the entry written
@@ -805,11 +826,11 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     if segment_page:
         if not link_written_by_page:
             _write_query_params(references)
-    else:
+    elif not link_written_by_page:
         # The corpus pages' link says their settings (their data cannot travel in a link): it
         # kept the settings it was opened with, so a reload or a shared link brought back a
         # mode the user had left, and another score (a tester: 0.8337 in nltk mode for 0.8762).
-        st.query_params.from_dict(_settings_query())
+        write_settings_link()
     try:
         config = current_config()
     except MeteorParameterError as error:

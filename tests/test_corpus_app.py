@@ -567,3 +567,26 @@ def test_a_comparison_says_an_empty_reference_line_once_under_its_file():
                      "the file and line."]
     table = next(d.value for d in at.dataframe if "reason" in d.value.columns)
     assert list(table["file"]) == ["ref2.txt"] and list(table["line"]) == [2]
+
+
+def test_the_comparison_link_carries_its_significance_settings():
+    """A tester: a seed of 7 came back as 12345 on a reload, so a shared link gave other intervals
+    and p-values. Settings that differ from the defaults are in the link and a link sets them; a
+    bad one is said."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / "system_comparison.py"), default_timeout=180)
+    at.query_params["seed"] = "7"
+    at.query_params["trials"] = "500"
+    at.run()
+    _clean(at)
+    assert at.number_input(key="seed").value == 7 and at.number_input(key="trials").value == 500
+    assert any("seed 7" in html.unescape(c.value) for c in at.caption)
+    link = lambda: {k: v if isinstance(v, str) else v[-1] for k, v in at.query_params.items()}  # noqa: E731
+    assert (link()["seed"], link()["trials"]) == ("7", "500") and "resamples" not in link()
+    at.number_input(key="seed").set_value(12345).run()  # the default: not in the link
+    assert "seed" not in link() and link()["mode"] == "paper"
+    bad = AppTest.from_file(str(ROOT / "app_pages" / "system_comparison.py"), default_timeout=180)
+    bad.query_params["seed"] = "-3"
+    bad.run()
+    _clean(bad)
+    assert bad.number_input(key="seed").value == 12345
+    assert any("seed='-3' not used" in html.unescape(w.value).replace("\\", "") for w in bad.warning)
