@@ -543,19 +543,15 @@ def link_number(name: str, default: int, low: int, high: int) -> int:
 def write_link(references: list[str], **extra: str) -> None:
     """The page's link: the pair, the settings, the view, and `extra` (the How page's step), in
     one update: each update is a history entry, and Back from a step went to the entry written
-    before the step was added, which opened on step 1."""
-    _write_query_params(references, extra)
-
-
-def _write_query_params(references: list[str], extra: Optional[dict] = None) -> None:
-    """The link always says what the page shows, or, for text too long for a link, the settings."""
+    before the step was added, which opened on step 1. The link always says what the page
+    shows, or, for text too long for a link, the settings."""
     text = {"cand": _v("cand"), "ref": references}
     length = len(urlencode(text, doseq=True))
     if length > MAX_LINK_QUERY:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
         text = {}
-    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references)), **(extra or {})})
+    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references)), **extra})
 
 
 def _view_query(count: int) -> dict:
@@ -825,7 +821,7 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         if not link_written_by_page:
-            _write_query_params(references)
+            write_link(references)
     elif not link_written_by_page:
         # The corpus pages' link says their settings (their data cannot travel in a link): it
         # kept the settings it was opened with, so a reload or a shared link brought back a

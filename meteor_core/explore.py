@@ -19,7 +19,7 @@ from .result import Link, MultiReferenceResult, SegmentResult
 from .sacrebleu_view import SacreBleuView
 from .sacrebleu_view import view as sacrebleu_view
 from .scorer import ReferencesInput, Scorer, TextOrTokens, scorer_for
-from .stages import SynonymTable
+from .stages import SynonymTable, case_class
 from .wordnet import load_wordnet
 
 #: What relates two words in each mode's stage of that name (for "why" texts).
@@ -43,8 +43,6 @@ CASE_FOLDING = {
 
 
 def _in_another_case(candidate_words: Sequence[str], reference_words: Sequence[str]) -> bool:
-    from .stages import case_class
-
     return len(candidate_words) == len(reference_words) == 1 and \
         case_class(candidate_words[0]) != case_class(reference_words[0])
 

@@ -11,10 +11,15 @@ What nltk does, and this module does the same (spec section 2):
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Sequence
 
 from .stages import StageEdge, porter_stem
+
+#: nltk's stems (lowercased, as its PorterStemmer does), cached per word (bounded): nltk mode
+#: stemmed every leftover word of every pair again (the paper stem stage caches its own key).
+_nltk_stem = lru_cache(maxsize=65536)(partial(porter_stem, lowercase=True))
+
 
 def _match_by_form(hyp: list[tuple[int, str]], ref: list[tuple[int, str]], label: str):
     """nltk's _match_enums on (original position, form) lists."""
@@ -81,8 +86,8 @@ def align_nltk(candidate_words: Sequence[str], reference_words: Sequence[str], w
     exact, hyp, ref = _match_by_form(hyp, ref, "")
     # nltk's stem stage lowercases even when preprocess kept case (PorterStemmer.stem's
     # to_lowercase defaults to True), so keep_case changes only the exact stage here, as in nltk.
-    hyp = [(i, porter_stem(w, True)) for i, w in hyp]
-    ref = [(j, porter_stem(w, True)) for j, w in ref]
+    hyp = [(i, _nltk_stem(w)) for i, w in hyp]
+    ref = [(j, _nltk_stem(w)) for j, w in ref]
     stem, hyp, ref = _match_by_form(hyp, ref, "stem")
     if wordnet is not None:
         synonym, hyp, ref = _match_wordnet(hyp, ref, wordnet)

@@ -286,12 +286,13 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
     """The one line shown beside the two scores."""
     target = 100.0 * ours.score
     parts = [f"{d.factor} ({d.explanation}) {d.points:+.2f}" for d in found or () if abs(d.points) >= 0.005]
-    if abs(sacre.score - target) < 0.005 and found is not None and not parts:
+    equal = abs(sacre.score - target) < 0.005
+    if equal and found is not None and not parts:
         # Said of the path the differences take, which is all they measure: on Chinese both were 0,
         # each step changed nothing, yet smoothing would have changed this BLEU (a teacher).
         line = (f"Both give {target:.2f} (0-100) here: going from sacreBLEU's settings to this BLEU's one at a time "
                 "(case, then smoothing, then tokens), no step changes the score.")
-    elif abs(sacre.score - target) < 0.005 and parts:
+    elif equal and parts:
         # Equal by cancellation, not because nothing matters (a teacher: Chinese, 0 and 0, where
         # 13a made one token of the sentence and the unsmoothed BLEU had no 4-gram).
         line = (f"Both give {target:.2f} (0-100) here, but not because nothing differs: "

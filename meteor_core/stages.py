@@ -259,7 +259,6 @@ def _porter():
     return PorterStemmer()
 
 
-@lru_cache(maxsize=65536)  # bounded; nltk mode and the case rules ask for the same words again and again
 def porter_stem(word: str, lowercase: bool = True) -> str:
     return _porter().stem(word, to_lowercase=lowercase)
 
