@@ -137,7 +137,23 @@ def test_corpus_tsv_columns(tmp_path, capsys):
     code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--id-column", "id", "--tsv", "--stages", "exact")
     assert code == 0
     header, row = out.strip().split("\n")
-    assert header.startswith("id\tmeteor") and row.startswith("s1\t0.937500")
+    assert header.startswith("id\tmeteor") and row.startswith("s1\t0.9375\t")
+
+
+def test_corpus_tsv_numbers_in_full(tmp_path, capsys):
+    """--tsv writes the floats --json writes (it rounded them to 6 places)."""
+    data = tmp_path / "data.tsv"
+    data.write_text("id\tcandidate\treference\ns2\tthe cat sat\tthe cat sat on a mat\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--tsv", "--stages", "exact")
+    header, row = out.strip().split("\n")
+    fields = dict(zip(header.split("\t"), row.split("\t")))
+    # P = 3/3, R = 3/6, Fmean = 10PR / (R + 9P) = 10/19, one chunk of 3: penalty 0.5 (1/3)^3 = 1/54
+    assert float(fields["meteor"]) == (10 / 19) * (1 - 1 / 54)
+    assert float(fields["penalty"]) == 0.5 * (1 / 3) ** 3
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--json", "--stages", "exact")
+    segment = json.loads(out)["segments"][0]
+    for name in ("meteor", "bleu", "precision", "recall", "penalty"):
+        assert fields[name] == repr(segment[name])
 
 
 def test_bad_parameters_are_clear(capsys):
