@@ -317,6 +317,10 @@ def _init_state() -> None:
     step = settings.pop("step", None)
     for name, value in settings.items():
         _set(name, "\n".join(value) if name == "refs" else value)
+    if "cand" in settings or "refs" in settings:
+        # A shared link to a worked example names it again (the box said "choose one…").
+        _set("example", next((e.key for e in EXAMPLES if (e.candidate, "\n".join(e.references), e.language)
+                              == (_v("cand"), _v("refs"), _v("lang"))), NO_EXAMPLE))
     if "show" in settings:
         _set("show", (_v("refs"), settings["show"]))
     if step is not None:  # the How page opens on it (or on the step that takes its place in this mode)

@@ -1304,3 +1304,22 @@ def test_how_mode_round_trip_comes_back_to_the_step_chosen(wordnet_reader):
                                                                  mode="meteor15").best)]
     at.sidebar.radio(key="w_mode").set_value("paper").run()
     assert at.select_slider(key="w_how_step").value == "crossings"
+
+
+def test_a_link_to_a_worked_example_names_it(wordnet_reader):
+    """A shared link to a worked example showed "choose one…" in the example box (a teacher's
+    students could not tell which example they were on); edited text names none."""
+    from lens.examples import BY_KEY, EXAMPLES
+    from lens.ui import NO_EXAMPLE
+
+    example = next(e for e in EXAMPLES if len(e.references) > 1 and e.language == "en")
+    at = _app(cand=example.candidate, ref=list(example.references))
+    box = next(s for s in at.selectbox if s.label == "Worked example")
+    assert box.value == example.key and BY_KEY[box.value].label in box.options
+    at = _app(cand=example.candidate + " x", ref=list(example.references))
+    assert next(s for s in at.selectbox if s.label == "Worked example").value == NO_EXAMPLE
+    coupon = BY_KEY["coupon"]  # its language is part of it
+    at = _app(cand=coupon.candidate, ref=list(coupon.references), lang="pt-BR")
+    assert next(s for s in at.selectbox if s.label == "Worked example").value == "coupon"
+    at = _app(cand=coupon.candidate, ref=list(coupon.references))
+    assert next(s for s in at.selectbox if s.label == "Worked example").value == NO_EXAMPLE
