@@ -114,7 +114,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     # The widget says our limit ("20MB per file"), not Streamlit's default 200 MB, which
     # contradicted the page's Limits line (a tester).
     value = st.file_uploader(label, key=key, accept_multiple_files=multiple, on_change=remember,
-                             max_upload_size=MAX_FILE_BYTES // (1024 * 1024), **options)
+                             max_upload_size=MAX_FILE_BYTES // 1_000_000, **options)
     if value:
         return value
     files = st.session_state.get(store)

@@ -8,7 +8,7 @@ import pandas as pd
 
 from meteor_core import MeteorConfig, MeteorInputError
 from meteor_core.corpus import analyze_corpus, compare_systems
-from meteor_core.corpus_io import (MAX_FILE_BYTES, corpus_from_parallel, corpus_from_table, read_table)
+from meteor_core.corpus_io import (MAX_FILE_BYTES, corpus_from_parallel, corpus_from_table, decode, read_table)
 from meteor_core.stats import kendall_tau_b, pearson, spearman
 
 TSV = b"id\tcandidate\treference\thuman\ns1\tthe cat sat\tthe cat sat\t90\ns2\ta dog\tthe dog\t40\n"
@@ -44,8 +44,12 @@ def test_unusable_files_are_named(name, data, message):
 
 
 def test_size_cap():
-    with pytest.raises(MeteorInputError, match="over the 20 MB limit"):
+    with pytest.raises(MeteorInputError, match=r"huge.tsv: 20,000,001 bytes is over the 20 MB limit \(20,000,000 bytes\)"):
         read_table(b"x" * (MAX_FILE_BYTES + 1), "huge.tsv")
+    # 20 MB as the app's uploader counts it (decimal): a file of 20 MiB was read by the command
+    # line and refused by the uploader.
+    assert MAX_FILE_BYTES == 20_000_000
+    assert len(decode(b"x" * MAX_FILE_BYTES, "big.tsv")) == MAX_FILE_BYTES
 
 
 def test_missing_column_lists_the_columns():
@@ -503,7 +507,7 @@ def test_a_pipe_is_read_only_up_to_the_size_limit(tmp_path):
     with pytest.raises(MeteorInputError, match="more than the 20 MB limit"):
         load_file(str(fifo))
     thread.join(timeout=60)
-    assert not thread.is_alive() and len(written) < 64 and MAX_FILE_BYTES == 20 << 20
+    assert not thread.is_alive() and len(written) < 64
 
 
 def test_when_no_line_is_scored_the_reasons_are_given():

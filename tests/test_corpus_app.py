@@ -104,7 +104,7 @@ def test_every_uploader_states_the_pages_size_limit():
         for source in ("Upload a table (TSV, CSV, JSONL)", "Upload plain-text files"):
             at.radio(key=f"{key}-source").set_value(source).run()
             limits = [e.proto.max_upload_size_mb for e in at.file_uploader]
-            assert limits and set(limits) == {MAX_FILE_BYTES // (1024 * 1024)} == {20}
+            assert limits and set(limits) == {MAX_FILE_BYTES // 1_000_000} == {20}
 
 
 def test_upload_scores_and_correlates():
