@@ -469,3 +469,13 @@ def test_matches_by_stage_counts_words_and_adds_up_to_the_matches(meteor15_data)
         best = scorer.score(candidate, [reference]).best
         assert sum(best.matches_by_stage().values()) == best.stats.matches
     assert scorer.score("he passed away last night", ["he died last night"]).best.matches_by_stage()["paraphrase"] == 2
+
+
+def test_a_zero_score_says_which_side_has_no_tokens(scorer):
+    """As paper mode says it: 'or a side is empty' left the drill-down of an empty output to
+    guess why it scored 0 (a tester)."""
+    empty = scorer.score("", ["the cat sat"]).best
+    assert empty.score == 0.0 and empty.breakdown.note.startswith(
+        "the candidate has no tokens after the jar's normalizer, so no word can match: ")
+    unmatched = scorer.score("dogs bark", ["the cat sat"]).best
+    assert unmatched.score == 0.0 and unmatched.breakdown.note.startswith("no word matched: ")

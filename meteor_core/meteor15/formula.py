@@ -72,8 +72,16 @@ def compute(stats: WeightedStats, alpha: float, beta: float, gamma: float, delta
     note = ""
     if math.isnan(score):
         score = 0.0
-        note = ("no word matched (or a side is empty): the formula is undefined and METEOR 1.5 reports 0"
-                if stats.candidate_matches == 0 else "the formula is undefined here; METEOR 1.5 reports 0")
+        if stats.candidate_matches == 0:
+            # Which side, as paper mode says it: "or a side is empty" left the drill-down of a
+            # system's empty output to guess (a tester).
+            empty = [side for side, length in (("candidate", stats.candidate_length),
+                                               ("reference", stats.reference_length)) if not length]
+            why = (f"the {' and the '.join(empty)} {'has' if len(empty) == 1 else 'have'} no tokens after the "
+                   "jar's normalizer, so no word can match" if empty else "no word matched")
+            note = f"{why}: the formula is undefined and METEOR 1.5 reports 0"
+        else:
+            note = "the formula is undefined here; METEOR 1.5 reports 0"
     else:
         score = max(score, 0.0)
         if perfect:
