@@ -260,8 +260,24 @@ def _tokens_text(result: SegmentResult) -> str:
                 f"{result.stats.reference_length}: {how}. Function words in the jar's English list: "
                 f"{function_c} in the candidate, {function_r} in the reference (italic on the diagram): they weigh "
                 f"1 - delta = {1 - config.params.delta:g} in precision and recall, content words delta = {config.params.delta:g}.")
+    if config.keep_case and config.mode == "paper":
+        apart = _kept_apart_by_case(result)
+        if apart:
+            shown = ", ".join(f"{c} / {r}" for c, r in apart[:6]) + (f" and {len(apart) - 6} more" if len(apart) > 6 else "")
+            case += (f" Words written in different case (lowercase, Title, UPPER) never match, at any stage: {shown} "
+                     "stay apart here.")
     return (f"The candidate has {plural(result.stats.candidate_length, 'token')}, the reference "
             f"{result.stats.reference_length}. Tokens are {how}. {case}")
+
+
+def _kept_apart_by_case(result: SegmentResult) -> list[tuple[str, str]]:
+    """(candidate word, reference word) pairs equal but for case that Keep case keeps apart
+    (stages.case_class): the page said "Case is kept." and left the user to find them."""
+    from .stages import case_class
+
+    references = list(dict.fromkeys(t.text for t in result.reference_tokens))
+    return list(dict.fromkeys((c.text, r) for c in result.candidate_tokens for r in references  # in text order
+                              if c.text != r and c.text.lower() == r.lower() and case_class(c.text) != case_class(r)))
 
 
 #: The jar's normalization levels, as the tokens step tells them.

@@ -213,3 +213,20 @@ def test_meteor15_search_step_reads_as_sentences(wordnet_reader, meteor15_data):
     assert "then the jar's beam search (width 40) chose the rest: 9 links in all. It goes over reference positions, " \
            "ranking partial alignments by weighted matches" in text
     assert text.endswith("so a farther link can win a tie. The beam keeps its best candidate, not a proven optimum.")
+
+
+def test_keep_case_names_the_words_it_keeps_apart():
+    """/how said only "Case is kept." (a teacher): now the tokens step names the pairs equal but
+    for case that never match, in text order; words in the same case class are not listed."""
+    from meteor_core import MeteorConfig, Scorer
+
+    config = MeteorConfig(keep_case=True, stages=("exact",))
+    result = Scorer(config).score("The Cat sat on THE mat", ["the cat sat on the Mat"]).best
+    text = walkthrough(result)[0].text
+    assert text.endswith("Case is kept. Words written in different case (lowercase, Title, UPPER) never match, at "
+                         "any stage: The / the, Cat / cat, THE / the, mat / Mat stay apart here.")
+    assert result.stats.matches == 2  # sat, on: the four pairs named did not match
+    same = Scorer(config).score("the cat", ["the cat"]).best
+    assert walkthrough(same)[0].text.endswith("Case is kept.")
+    folded = Scorer(MeteorConfig(stages=("exact",))).score("The Cat", ["the cat"]).best
+    assert walkthrough(folded)[0].text.endswith("Matching compares lowercased forms.")
