@@ -331,6 +331,7 @@ def _init_state() -> None:
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     _set("preset", _matching_preset())
+    _mark_chosen([name for name in PARAMETERS if name in settings])
     ss["_link_problems"] = problems
     ss["_initialized"] = True
 
@@ -466,22 +467,50 @@ CUSTOM = "custom"
 STAGE_CHOICE_MODES = ("paper",)
 
 
+PARAMETERS = ("alpha", "beta", "gamma")
+
+
 def _use_mode_parameters(mode: str) -> None:
     p = PRESETS[MODE_PRESETS[mode]].params
     _set("preset", MODE_PRESETS[mode])
     _set("alpha", p.alpha)
     _set("beta", p.beta)
     _set("gamma", p.gamma)
+    st.session_state["_chosen_parameters"] = set()
+
+
+def _mark_chosen(names) -> None:
+    """Note which of alpha, beta, gamma the user set (a box, a preset, a link) away from the
+    mode's own value: those stay through mode changes (_follow_mode); one set back to it
+    follows the mode again."""
+    own = default_params(_v("mode"))
+    chosen = _chosen_parameters()
+    for name in names:
+        if float(_v(name)) == getattr(own, name):
+            chosen.discard(name)
+        else:
+            chosen.add(name)
+
+
+def _chosen_parameters() -> set:
+    ss = st.session_state
+    if "_chosen_parameters" not in ss:  # a session from before this was kept: what differs from the mode's own
+        own = default_params(_v("mode"))
+        ss["_chosen_parameters"] = {n for n in PARAMETERS if float(_v(n)) != getattr(own, n)}
+    return ss["_chosen_parameters"]
 
 
 def _follow_mode(old: str) -> None:
-    """After a mode change: each of alpha, beta, gamma that was the old mode's default becomes
-    the new mode's; one the user set stays. Before, one changed alpha kept all three, so
+    """After a mode change: each of alpha, beta, gamma the user did not choose becomes the new
+    mode's default; one the user chose stays. Before, one changed alpha kept all three, so
     METEOR 1.5 ran with paper's beta 3 and gamma 0.5 under the preset label "2005" (a
-    tester). The preset box names the new mode's preset only when all three are its values."""
-    before, after = PRESETS[MODE_PRESETS[old]].params, PRESETS[MODE_PRESETS[_v("mode")]].params
-    for name in ("alpha", "beta", "gamma"):
-        if float(_v(name)) == getattr(before, name):
+    tester); and a choice equal to the mode passed through was taken for its default: gamma
+    0.6 set in paper mode came back 0.5 after METEOR 1.5 (whose gamma is 0.6) and nltk (a
+    teacher). The preset box names the new mode's preset only when all three are its values."""
+    after = PRESETS[MODE_PRESETS[_v("mode")]].params
+    chosen = _chosen_parameters()
+    for name in PARAMETERS:
+        if name not in chosen:
             _set(name, getattr(after, name))
     _set("preset", _matching_preset())
 
@@ -506,6 +535,7 @@ def _change_mode() -> None:
 
 def _change_parameter(name: str) -> None:
     _sync(name)
+    _mark_chosen([name])
     _set("preset", _matching_preset())
 
 
@@ -517,6 +547,7 @@ def _apply_preset() -> None:
     _set("alpha", p.alpha)
     _set("beta", p.beta)
     _set("gamma", p.gamma)
+    _mark_chosen(PARAMETERS)
 
 
 #: Longest query a share link carries (percent-encoded). Past it the server refuses the link

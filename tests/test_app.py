@@ -1017,6 +1017,24 @@ def test_one_changed_parameter_stays_and_the_others_follow_the_mode(wordnet_read
     assert not [w for w in _warnings(at) if "defaults" in w]
 
 
+def test_a_chosen_parameter_survives_a_mode_whose_default_it_equals(wordnet_reader):
+    """A teacher's find: gamma 0.6 set in paper mode, then METEOR 1.5 (its gamma is 0.6), nltk
+    and paper again came back as 0.5 (0.8523 instead of 0.8409): the value was taken for
+    METEOR 1.5's default and followed nltk's. What the user chose stays; the rest follow."""
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
+    at.sidebar.toggle(key="w_show_options").set_value(True).run()
+    at.number_input(key="w_gamma").set_value(0.6).run()
+    for mode in ("meteor15", "nltk", "paper"):
+        at.sidebar.radio(key="w_mode").set_value(mode).run()
+        assert not at.exception
+        expected = {"meteor15": ("0.85", "0.2"), "nltk": ("0.9", "3.0"), "paper": ("0.9", "3.0")}[mode]
+        assert (at.query_params["alpha"], at.query_params["beta"], at.query_params["gamma"]) == (*expected, "0.6"), mode
+    # Set back to the mode's own value, it follows the mode again.
+    at.number_input(key="w_gamma").set_value(0.5).run()
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    assert at.query_params["gamma"] == "0.6" and at.selectbox(key="w_preset").value == "meteor-1.5-en"
+
+
 @pytest.mark.parametrize("start, change, reset, note", [
     # (settings, then this change) -> the setting that goes back to its default, and the note
     ({"lang": "zh", "tok": "segmenter"}, ("w_lang", "en"), ("tok", "default"), "tokenizer segmenter changed to default"),
