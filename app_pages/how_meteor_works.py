@@ -48,6 +48,7 @@ if exploration is not None:
     if step.details:
         st.caption("  \n".join(md_escape(line) for line in step.details))
     ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
+                    new_links_label=step.new_links_label,
                     crossings=step.crossings, show_chunks=step.show_chunks)
     if step.formula:
         st.latex(ui.formula_latex(segment, [step.formula]))

@@ -165,7 +165,8 @@ def tokens_in_view(result: SegmentResult, max_width: int = MAX_DIAGRAM_WIDTH) ->
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
                       links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
                       new_links: Sequence = (), crossings: Sequence = (),
-                      highlight_label: str = "differs from the other mode") -> go.Figure:
+                      highlight_label: str = "differs from the other mode",
+                      new_links_label: str = "new in this step") -> go.Figure:
     """Candidate tokens above, reference tokens below, one line per link coloured by stage, a
     numbered band per chunk on both rows. For a step-through: `links` overrides the result's
     links, `new_links` get a halo, `crossings` (pairs of links) are highlighted with an x where
@@ -186,7 +187,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for l in new_links:
             xs += [*_link_ends(l), None]
             ys += [y_cand - 0.06, y_ref + 0.06, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"new in this step ({len(new_links)})",
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"{new_links_label} ({len(new_links)})",
                                  line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
     # The overlays are halos under the links, drawn first, so each link keeps its stage colour.
     if highlight:

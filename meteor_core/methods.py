@@ -223,6 +223,9 @@ class Step:
     warnings: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()  # drawn
     new_links: tuple[Link, ...] = ()  # drawn emphasised
+    #: What the emphasised links are, for the legend: in METEOR 1.5's search step they are the
+    #: matches fixed *before* the search ("new in this step" read as the search's choice: a teacher).
+    new_links_label: str = "new in this step"
     crossings: tuple[tuple[Link, Link], ...] = ()  # crossing pairs, highlighted
     show_chunks: bool = False
     formula: str = ""  # which part of the formula this step shows ("" for none)
@@ -475,7 +478,8 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
            # farther link can win a tie chose the rest", which did not read (a teacher).
            else f"the jar's beam search (width {BEAM_SIZE}) chose {'the rest' if fixed else 'among them'}: "
                 f"{plural(len(links), 'link')} in all. It goes over reference positions, {METEOR15_RANKING}. "
-                "The beam keeps its best candidate, not a proven optimum."), links=links, new_links=fixed)]
+                "The beam keeps its best candidate, not a proven optimum."), links=links, new_links=fixed,
+        new_links_label="fixed before the search")]
     steps.append(Step(
         "chunks", "chunks",
         f"The matched words group into {plural(s.chunks, 'chunk')}: runs of matches adjacent on both sides, in the "

@@ -139,6 +139,18 @@ def test_meteor15_steps_carry_the_jars_numbers(meteor15_data):
     assert f"P = {w.precision:.4f}" in steps["P and R"].text and f"R = {w.recall:.4f}" in steps["P and R"].text
     assert f"= {w.fmean:.4f}" in steps["Fmean"].text and f"= {w.score:.4f}" in steps["score"].text
     assert "fragmentation to 0" in steps["penalty"].text  # one chunk: the jar's rule
+    # The search step's highlighted links are the matches fixed before it, and its legend says
+    # so ("new in this step" read as the search's choice: a teacher); module steps keep theirs.
+    assert steps["search"].new_links_label == "fixed before the search"
+    fixed_first = score("the cat sat on a mat", ["the cat sat on the mat"], mode="meteor15").best
+    search = next(s for s in walkthrough(fixed_first) if s.key == "search")
+    assert len(search.new_links) == 4 and len(search.links) == 5  # 4 fixed first, 1 chosen by the search
+    assert "fixed first (highlighted)" in search.text
+    assert steps["stage:exact"].new_links_label == "new in this step"
+    from lens.figures import alignment_diagram
+    legend = [t.name for t in alignment_diagram(fixed_first, links=search.links, new_links=search.new_links,
+                                                new_links_label=search.new_links_label).data if t.name]
+    assert f"fixed before the search ({len(search.new_links)})" in legend
     drawn = [_drawn(s) for s in steps.values()]
     assert all(a != b for a, b in zip(drawn, drawn[1:]))
     summary = describe(result.config).summary
