@@ -33,6 +33,12 @@ if exploration is not None:
         # by the stand-in, nltk's crossings became METEOR 1.5's search, then paper's chunks (a teacher).
         kept = st.session_state.get("_how_step_key")
         st.session_state["w_how_step"] = labels[corresponding_step(kept, steps) if kept else 0]
+    result = exploration.result
+    if len(result.per_reference) > 1:
+        # Which reference the steps are on: "the reference 11" fitted both of a teacher's two.
+        st.caption(f"The steps use reference {result.best_index + 1} of {len(result.per_reference)}, the best one: "
+                   "METEOR scores the candidate against each reference and keeps the highest score ("
+                   + ", ".join(f"reference {k + 1}: {r.score:.4f}" for k, r in enumerate(result.per_reference)) + ").")
     if len(steps) > 1:
         st.select_slider("Step", labels, key="w_how_step")
     number = labels.index(st.session_state["w_how_step"])

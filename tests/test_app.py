@@ -1341,3 +1341,18 @@ def test_a_link_to_a_worked_example_names_it(wordnet_reader):
     assert next(s for s in at.selectbox if s.label == "Worked example").value == "coupon"
     at = _app(cand=coupon.candidate, ref=list(coupon.references))
     assert next(s for s in at.selectbox if s.label == "Worked example").value == NO_EXAMPLE
+
+
+def test_how_says_which_reference_its_steps_use(wordnet_reader):
+    """A teacher's pair with two references of 11 tokens each: "the reference 11" fitted both.
+    The page names the reference the steps are on and every reference's score."""
+    cand = "The president met the prime minister in Paris on Tuesday."
+    refs = ["On Tuesday the president met with the premier in Paris.",
+            "The president and the prime minister talked in Paris Tuesday."]
+    at = _app(HOW, cand=cand, ref=refs)
+    expected = score(cand, refs)
+    caption = next(c.value for c in at.caption if c.value.startswith("The steps use reference"))
+    assert caption == (f"The steps use reference {expected.best_index + 1} of 2, the best one: METEOR scores the "
+                       "candidate against each reference and keeps the highest score (reference 1: "
+                       f"{expected.per_reference[0].score:.4f}, reference 2: {expected.per_reference[1].score:.4f}).")
+    assert not [c for c in _app(HOW, cand=cand, ref=refs[:1]).caption if c.value.startswith("The steps use")]
