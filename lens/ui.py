@@ -651,6 +651,12 @@ def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
 
 def show_segment_link(candidate: str, references: Sequence[str], what: str = "this segment") -> None:
     """The link to the Segment Explorer for a corpus page's opened segment, or why there is none."""
+    if not candidate.strip():
+        # The Segment Explorer asks for a candidate and draws nothing: the link promised a view
+        # it did not give (a teacher).
+        st.caption(f"{what[0].upper()}{what[1:]} has an empty candidate (the system output nothing): it scores 0 in "
+                   "every mode, as no word can match, and the Segment Explorer has no alignment to show for it.")
+        return
     link = segment_link(candidate, references)
     if link is not None:  # percent-encoded: no user text reaches the markdown as markup
         st.markdown(f"[Open {what} in the Segment Explorer]({link}) (new tab, same settings): "

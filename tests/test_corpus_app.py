@@ -590,3 +590,17 @@ def test_the_comparison_link_carries_its_significance_settings():
     _clean(bad)
     assert bad.number_input(key="seed").value == 12345
     assert any("seed='-3' not used" in html.unescape(w.value).replace("\\", "") for w in bad.warning)
+
+
+def test_an_empty_output_offers_no_segment_explorer_link_and_says_why():
+    """A teacher's find: an empty candidate's link opened the Segment Explorer on "Type a
+    candidate", with no score, diagram or BLEU, though the link promised them."""
+    data = b"id\tcandidate\treference\ne1\t\tthe cat sat\nf1\tthe cat\tthe cat sat\n"
+    at = _upload(_page("corpus_explorer.py"), "empty.tsv", data)
+    assert list(_segments_table(at)["meteor"])[0] == 0.0
+    _select_row(at, "corpus", "table", 0)
+    assert not [m for m in at.markdown if "Open this segment in the Segment Explorer" in m.value]
+    assert any(c.value.startswith("This segment has an empty candidate (the system output nothing): it scores 0")
+               for c in at.caption)
+    _select_row(at, "corpus", "table", 1)
+    assert _segment_link(at)
