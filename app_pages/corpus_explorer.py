@@ -13,81 +13,87 @@ ORDERS = {"file order": ("line", True), "METEOR, lowest first": ("meteor", True)
           "METEOR minus BLEU, largest first": ("gap", False)}
 
 st.title("Corpus Explorer")
-_, _, config = ui.segment_inputs(with_text=False, segment_page=False)
-chosen, analysis = corpus_ui.analyse(
-    PAGE, corpus_ui.corpus_inputs(PAGE), config, "Scoring segments…",
-    lambda data, progress: analyze_corpus(data.corpora[0], config, progress))
+# Everything above the filters sits in containers: what they hold varies from run to run (notes,
+# progress, messages), and an element that moves in the page is drawn anew in the browser, which
+# dropped text being typed into the search box during a run (a teacher: 4 of 10 times after a mode
+# change and a row click). One container keeps the box's place constant.
+with st.container():
+    _, _, config = ui.segment_inputs(with_text=False, segment_page=False)
+    chosen, analysis = corpus_ui.analyse(
+        PAGE, corpus_ui.corpus_inputs(PAGE), config, "Scoring segments…",
+        lambda data, progress: analyze_corpus(data.corpora[0], config, progress))
 
 if analysis is not None:
-    selection = corpus_ui.Selection(PAGE)
-    selection.follow_data(chosen.digest)
-    selection.keep_if_present(analysis.lines, "is not scored with these settings")
-    summary = analysis.summary()
-    corpus_ui.show_counts(analysis)
-    st.subheader("Summary")
-    # Two rows of three (METEOR, then BLEU): five in one row cut their labels and values
-    # ("Corpus ME...", "24 o...") at 1,024 px with the sidebar open.
-    c = st.columns(3) + st.columns(3)
-    reported_key, reported_by = REPORTED_BY.get(config.mode, ("", ""))
-    c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments"
-                + (f": {reported_by}" if reported_key == "corpus_meteor" else ""))
-    c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}",
-                help="the mean of the segment scores" + (f": {reported_by}" if reported_key == "mean_segment_meteor"
-                                                         else ""))
-    c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
-    # Each BLEU says its scale: 0.4109 beside 41.09 read as two different results (a tester).
-    c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
-                + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
-    if analysis.sacrebleu:
-        c[4].metric("sacreBLEU (0-100)", f"{analysis.sacrebleu.score:.2f}",
-                    help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "
-                         f"signature {analysis.sacrebleu.signature}"
-                         + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
-                            "the files, including those METEOR could not score"
-                            if analysis.sacrebleu_counts_unscored else ""))
-    if analysis.sacrebleu and analysis.sacrebleu_counts_unscored:
-        # On the page, not only in the metric's tooltip: a sacreBLEU of 1.93 beside a BLEU of
-        # 0.36 (one 300,000-character line not scored) looked like a bug to a tester.
-        st.caption(f"sacreBLEU is over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the "
-                   f"files, including the {len(analysis.unscored):,} not scored here; the other numbers are over "
-                   f"the {len(analysis.corpus.segments):,} scored.")
-    st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
-               "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
-               "a different number. Matches by stage: "
-               + plain(", ".join(f"{k} {v}" for k, v in summary["matches_by_stage"].items())) + ". "
-               + "Segment id: " + plain(analysis.id_source) + ".")
+    with st.container():
+        selection = corpus_ui.Selection(PAGE)
+        selection.follow_data(chosen.digest)
+        selection.keep_if_present(analysis.lines, "is not scored with these settings")
+        summary = analysis.summary()
+        corpus_ui.show_counts(analysis)
+        st.subheader("Summary")
+        # Two rows of three (METEOR, then BLEU): five in one row cut their labels and values
+        # ("Corpus ME...", "24 o...") at 1,024 px with the sidebar open.
+        c = st.columns(3) + st.columns(3)
+        reported_key, reported_by = REPORTED_BY.get(config.mode, ("", ""))
+        c[0].metric("Corpus METEOR", f"{summary['corpus_meteor']:.4f}", help="from statistics summed over segments"
+                    + (f": {reported_by}" if reported_key == "corpus_meteor" else ""))
+        c[1].metric("Mean segment METEOR", f"{summary['mean_segment_meteor']:.4f}",
+                    help="the mean of the segment scores" + (f": {reported_by}" if reported_key == "mean_segment_meteor"
+                                                             else ""))
+        c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
+        # Each BLEU says its scale: 0.4109 beside 41.09 read as two different results (a tester).
+        c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
+                    + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
+        if analysis.sacrebleu:
+            c[4].metric("sacreBLEU (0-100)", f"{analysis.sacrebleu.score:.2f}",
+                        help="as MT papers print it: sacrebleu's corpus BLEU on the raw text, 0-100, "
+                             f"signature {analysis.sacrebleu.signature}"
+                             + (f". Over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores "
+                                "the files, including those METEOR could not score"
+                                if analysis.sacrebleu_counts_unscored else ""))
+        if analysis.sacrebleu and analysis.sacrebleu_counts_unscored:
+            # On the page, not only in the metric's tooltip: a sacreBLEU of 1.93 beside a BLEU of
+            # 0.36 (one 300,000-character line not scored) looked like a bug to a tester.
+            st.caption(f"sacreBLEU is over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the "
+                       f"files, including the {len(analysis.unscored):,} not scored here; the other numbers are over "
+                       f"the {len(analysis.corpus.segments):,} scored.")
+        st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
+                   "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
+                   "a different number. Matches by stage: "
+                   + plain(", ".join(f"{k} {v}" for k, v in summary["matches_by_stage"].items())) + ". "
+                   + "Segment id: " + plain(analysis.id_source) + ".")
 
-    frame = pd.DataFrame(analysis.rows)
-    lines = list(frame["line"])
-    hover_ids = [str(i) for i in frame["id"]]  # metric_scatter escapes them (Plotly renders tags)
-    left, right = st.columns(2)
-    with left:
-        st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
-                        key="histograms")
-    with right:
-        scatter = figures.metric_scatter(list(frame["bleu"]), list(frame["meteor"]), hover_ids, "BLEU", "METEOR",
-                                         keys=lines)
-        # Streamlit turns point clicks off while the box tool is the drag mode: start in pan mode.
-        scatter.update_layout(dragmode="pan")
-        corpus_ui.selectable_scatter(selection, scatter, (analysis.corpus.signature, tuple(lines)), name="scatter",
-                                     others=("table",))
-        st.caption("Click a point to open that segment below, or choose the box tool (top right of the chart) "
-                   "and drag a box around points.")
+        frame = pd.DataFrame(analysis.rows)
+        lines = list(frame["line"])
+        hover_ids = [str(i) for i in frame["id"]]  # metric_scatter escapes them (Plotly renders tags)
+        left, right = st.columns(2)
+        with left:
+            st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
+                            key="histograms")
+        with right:
+            scatter = figures.metric_scatter(list(frame["bleu"]), list(frame["meteor"]), hover_ids, "BLEU", "METEOR",
+                                             keys=lines)
+            # Streamlit turns point clicks off while the box tool is the drag mode: start in pan mode.
+            scatter.update_layout(dragmode="pan")
+            corpus_ui.selectable_scatter(selection, scatter, (analysis.corpus.signature, tuple(lines)), name="scatter",
+                                         others=("table",))
+            st.caption("Click a point to open that segment below, or choose the box tool (top right of the chart) "
+                       "and drag a box around points.")
 
-    if analysis.correlations:
-        st.subheader("Agreement with human scores")
-        st.dataframe(pd.DataFrame([{"metric": c.metric, "Pearson r": c.pearson, "Spearman rho": c.spearman,
-                                    "Kendall tau-b": c.kendall_tau_b, "segments": c.n} for c in analysis.correlations]),
-                     hide_index=True, width="stretch",
-                     column_config={k: st.column_config.NumberColumn(k, format="%.4f")
-                                    for k in ("Pearson r", "Spearman rho", "Kendall tau-b")})
-        st.caption("Segment-level correlations over the segments that have a human score. METEOR was designed to "
-                   "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
-        with_human = frame[frame["human"].notna()]
-        st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
-                                               [str(i) for i in with_human["id"]], "human score", "METEOR",
-                                               keys=list(with_human["line"])),
-                        width="stretch", key="human-scatter")
+        if analysis.correlations:
+            st.subheader("Agreement with human scores")
+            st.dataframe(pd.DataFrame([{"metric": c.metric, "Pearson r": c.pearson, "Spearman rho": c.spearman,
+                                        "Kendall tau-b": c.kendall_tau_b, "segments": c.n} for c in analysis.correlations]),
+                         hide_index=True, width="stretch",
+                         column_config={k: st.column_config.NumberColumn(k, format="%.4f")
+                                        for k in ("Pearson r", "Spearman rho", "Kendall tau-b")})
+            st.caption("Segment-level correlations over the segments that have a human score. METEOR was designed to "
+                       "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
+            with_human = frame[frame["human"].notna()]
+            st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
+                                                   [str(i) for i in with_human["id"]], "human score", "METEOR",
+                                                   keys=list(with_human["line"])),
+                            width="stretch", key="human-scatter")
 
     st.subheader("Segments")
     f1, f2, f3 = st.columns([2, 3, 2])

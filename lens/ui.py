@@ -690,7 +690,10 @@ def show_link_problems() -> None:
     """Each rejected link parameter, as long as its setting still holds the default used instead."""
     for problem in st.session_state.get("_link_problems", ()):
         name = problem.parameter
-        if problem.used and f"v_{name}" in st.session_state:
+        if name in TEXT_PARAMETERS and not problem.value:  # "the link gives no cand=": until it is typed
+            if _v("cand" if name == "cand" else "refs").strip():
+                continue
+        elif problem.used and f"v_{name}" in st.session_state:
             if link_text(_v(name)) != problem.used:
                 continue  # the user has changed it since
         st.warning(md_escape(problem.message))
@@ -853,7 +856,10 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     config is None when a setting is invalid (the message is already on the page).
     link_written_by_page: the page calls write_link itself, with what it adds."""
     _init_state()
-    show_link_problems()
+    # In a container: the warnings go as the user fixes what they name, and the text boxes
+    # below them would move, which the browser draws as new boxes, losing text being typed.
+    with st.container():
+        show_link_problems()
     _sidebar(segment_page)
     if with_text:
         _widget(st.text_area, "Candidate (system output)", "cand", height=80)

@@ -1356,3 +1356,19 @@ def test_how_says_which_reference_its_steps_use(wordnet_reader):
                        "candidate against each reference and keeps the highest score (reference 1: "
                        f"{expected.per_reference[0].score:.4f}, reference 2: {expected.per_reference[1].score:.4f}).")
     assert not [c for c in _app(HOW, cand=cand, ref=refs[:1]).caption if c.value.startswith("The steps use")]
+
+
+def test_the_text_boxes_keep_their_place_when_a_link_warning_goes():
+    """The warning of a link without cand= goes once a candidate is typed (it stayed: its
+    "default used" is the empty text, which the check took for "none"); the boxes below it would
+    move up, and the browser draws a moved box anew, dropping text being typed into the
+    references box during that run. The warnings sit in one container."""
+    from test_corpus_app import _place
+
+    at = _app(ref="the cat sat")
+    assert any(w.startswith("The link gives no cand") for w in _warnings(at))
+    place = _place(at.main, "w_refs")
+    assert place is not None
+    at.text_area(key="w_cand").set_value("the cat").run()
+    assert not any(w.startswith("The link gives no cand") for w in _warnings(at))
+    assert _place(at.main, "w_refs") == place
