@@ -22,7 +22,7 @@ from .errors import MeteorInputError, MeteorParameterError
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
-from .references import without_blank
+from .references import references_to_score
 from .scorer import Scorer
 from .stages import SynonymTable
 
@@ -205,7 +205,7 @@ def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = Tr
     number, raw = numbered
     try:
         candidate, references = _parse_batch_line(raw)
-        kept, positions = without_blank(references)
+        kept, positions = references_to_score(references, scorer.config.mode)
         given = None if len(kept) == len(references) else (len(references), positions)
         return _result_line(scorer.score(candidate, kept), with_bleu, given)
     except (_LineProblem, MeteorInputError, MeteorParameterError) as error:

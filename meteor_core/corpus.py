@@ -17,8 +17,8 @@ from .sacrebleu_view import SacreBleu
 from .corpus_io import CorpusInput, RowProblem
 from .errors import MeteorInputError, MeteorParameterError, NothingScored, reasons_in_brief
 from .params import MeteorConfig
-from .references import reference_named
-from .report import bleu_for
+from .references import as_the_jar_keeps_them, reference_named
+from .report import bleu_for, bleu_references
 from .result import CorpusResult, MultiReferenceResult
 from .scorer import Scorer, scorer_for
 from .significance import (BLEU_SMOOTHING_FROM_SUMS, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS,
@@ -199,14 +199,26 @@ def _file_of_reason(data: CorpusInput, index: int, reason: str) -> str:
     return data.source or "input"
 
 
+def _jar_note(message: str) -> str:
+    """A note on empty references (corpus_io), where METEOR 1.5 mode scored an empty first one."""
+    subject = message.split(": left out", 1)[0]
+    return (f"{subject}: the first reference is empty and METEOR 1.5 mode scores it, as the jar does (0: the best "
+            "only when no reference matches); any other empty one is left out")
+
+
 def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress = None,
                    scorer: Optional[Scorer] = None, workers: Optional[int] = None) -> CorpusAnalysis:
     """Every scoring of a corpus goes through here (the app, the CLI, System Comparison).
     scorer: one with synonym tables (the CLI's --synonyms); default: the shared one for config.
     workers: processes to score on (None: all cores; small corpora stay in this process)."""
     scorer = scorer or scorer_for(config)
+    references, positions, put_back = data.references, data.reference_positions, set()
+    if config.mode == "meteor15" and positions:  # an empty first reference scored, as the jar scores it
+        pairs = [as_the_jar_keeps_them(refs, given, first=1) for refs, given in zip(references, positions)]
+        put_back = {data.lines[k] for k, (refs, _) in enumerate(pairs) if len(refs) > len(references[k])}
+        references, positions = tuple(tuple(r) for r, _ in pairs), tuple(tuple(p) for _, p in pairs)
     try:
-        corpus = scorer.score_corpus(data.candidates, data.references, progress=progress, skip_invalid=True,
+        corpus = scorer.score_corpus(data.candidates, references, progress=progress, skip_invalid=True,
                                      workers=workers)
     except NothingScored as error:
         # Why, with file and line: the lines kept out before scoring and those the scorer
@@ -217,7 +229,7 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
         raise MeteorInputError("no segment could be scored: " + reasons_in_brief(map(str, problems))) from None
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [seg.best.candidate_tokens.norms for seg in corpus.segments]
-    references = [[r.reference_tokens.norms for r in seg.per_reference] for seg in corpus.segments]
+    references = [bleu_references(seg) for seg in corpus.segments]
     ids = tuple(data.ids[k] for k in corpus.indices)
     lines = tuple(data.lines[k] for k in corpus.indices)
     human = tuple(data.human[k] for k in corpus.indices) if data.human is not None else None
@@ -233,12 +245,13 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     # scorer then refused (a tester saw both said of one line).
     scored = set(lines)
     human_notes = tuple(p for p in data.human_notes if p.line in scored)
-    reference_notes = tuple(p for p in data.reference_notes if p.line in scored)
+    reference_notes = tuple(RowProblem(p.file, p.line, _jar_note(p.message) if p.line in put_back else p.message)
+                            for p in data.reference_notes if p.line in scored)
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
         unscored, correlations, lines, data.data_lines, data.source, data.id_source, human_notes,
         data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing), reference_notes,
-        tuple(data.reference_positions[k] for k in corpus.indices) if data.reference_positions else ())
+        tuple(positions[k] for k in corpus.indices) if positions else ())
 
 
 # -- several systems ---------------------------------------------------------------------

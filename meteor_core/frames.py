@@ -29,7 +29,7 @@ from .errors import MeteorInputError, MeteorParameterError
 from .formula import MeteorBreakdown, MeteorStats, compute
 from .meteor15.formula import statistics_row
 from .params import MeteorConfig
-from .references import read_references, without_blank
+from .references import read_references, references_to_score
 from .stages import SynonymTable
 from .tokenize import UNORDERED
 
@@ -63,7 +63,7 @@ def _row(scorer, candidate, references) -> dict:
     try:
         if not isinstance(candidate, str):
             raise MeteorInputError(f"candidate must be a string, got {candidate!r}")
-        refs, positions = _references_of_cell(references, scorer.config.max_references)
+        refs, positions = _references_of_cell(references, scorer.config)
         result = scorer.score(candidate, refs)
     except MeteorInputError as error:
         return {"error": str(error)}
@@ -88,7 +88,7 @@ def _checked_config(config) -> MeteorConfig:
     return config
 
 
-def _references_of_cell(references, max_references: int) -> tuple[object, list[int]]:
+def _references_of_cell(references, config) -> tuple[object, list[int]]:
     """A cell's references and the position of each in the cell (0-based). A list (or the
     numpy array Arrow gives for a list column; a generator is read once) loses its blank
     entries, as corpus files do, and best_reference still names the entry in the list (after
@@ -97,10 +97,10 @@ def _references_of_cell(references, max_references: int) -> tuple[object, list[i
         return references, [0]
     if isinstance(references, UNORDERED) or not hasattr(references, "__iter__"):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
-    refs = read_references(references, max_references)
+    refs = read_references(references, config.max_references)
     if not all(isinstance(r, str) for r in refs):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
-    return without_blank(refs)
+    return references_to_score(refs, config.mode)
 
 
 def _frame(rows: list[dict], index=None) -> pd.DataFrame:

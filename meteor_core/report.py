@@ -14,9 +14,15 @@ from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 def bleu_for(result: MultiReferenceResult, smoothing: Optional[str] = None) -> BleuResult:
     """Sentence BLEU over the same normalized tokens METEOR used, against all references."""
     smoothing = smoothing or result.best.config.bleu_smoothing
-    candidate = result.best.candidate_tokens.norms
+    return sentence_bleu(result.best.candidate_tokens.norms, bleu_references(result), smoothing)
+
+
+def bleu_references(result: MultiReferenceResult) -> list:
+    """The references BLEU is computed against: those with tokens (all when none has). An empty
+    one (METEOR 1.5 mode scores it, as the jar does) is no reference for BLEU: its length 0
+    would be the closest to a short candidate and lift the brevity penalty."""
     references = [r.reference_tokens.norms for r in result.per_reference]
-    return sentence_bleu(candidate, references, smoothing)
+    return [r for r in references if r] or references
 
 
 def bleu_to_dict(bleu: BleuResult) -> dict:

@@ -311,7 +311,9 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
 
 def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     """sacreBLEU on the raw strings of a scored pair, beside `ours` (the BLEU next to METEOR)."""
-    candidate, references = result.candidate, list(result.references)
+    candidate = result.candidate
+    # The references with text, as bleu_for (report.bleu_references) and the corpus sacreBLEU use.
+    references = [r for r in result.references if r.strip()] or list(result.references)
     # The pair is tokenized and counted once per case setting; every score of the view is
     # sacreBLEU's arithmetic on those counts (tests compare each with sacreBLEU's own call).
     cased = _statistics(candidate, references, lowercase=False)

@@ -790,3 +790,23 @@ def test_gzipped_files_are_read_within_the_limit(tmp_path, capsys):
     (tmp_path / "no.txt.gz").write_bytes(b"plain text\n")
     code, err = corpus("--candidates", str(tmp_path / "no.txt.gz"), "--references", str(tmp_path / "r.txt"))
     assert code == 2 and "no.txt.gz: not readable as gzip" in err
+
+
+def test_batch_in_meteor15_mode_scores_an_empty_first_reference_as_the_jar(capsys, monkeypatch, meteor15_data):
+    """As corpus files (the jar judges in test_meteor15_oracle): where the candidate matches no
+    reference, an empty first one is the best (no reference words), as in the jar and in
+    `score`; batch left it out and took the next one (3 reference words)."""
+    from meteor_core import MeteorConfig, Scorer
+
+    lines = [json.dumps({"candidate": "hello", "references": ["", "goodbye my friend"]}),
+             json.dumps({"candidate": "hello", "references": ["goodbye my friend", ""]}),
+             json.dumps({"candidate": "hello there", "references": [None, "hello friend"]})]
+    feed(monkeypatch, ("\n".join(lines) + "\n").encode())
+    code, out, _ = run(capsys, "batch", "--mode", "meteor15", "--workers", "1")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["best_reference"], r["reference_length"]) for r in rows] == [(0, 0), (0, 3), (1, 2)]
+    assert rows[1]["references"][1] is None  # a later empty one: left out, it cannot be the best
+    scorer = Scorer(MeteorConfig(mode="meteor15"))
+    assert rows[2]["score"] == scorer.score("hello there", ["", "hello friend"]).score
+    # BLEU is over the references with words: the same with or without the empty one
+    assert rows[0]["bleu"] == rows[1]["bleu"] and rows[0]["sacrebleu"] == rows[1]["sacrebleu"]

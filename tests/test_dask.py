@@ -243,3 +243,17 @@ def test_wrong_shapes_are_said_not_scored_or_a_traceback():
     assert by_position.breakdown.score > 0.8
     assert Scorer(CONFIG, TABLES).score_corpus(candidates, references.set_axis(candidates.index)).breakdown == \
         by_position.breakdown
+
+
+def test_meteor15_mode_scores_an_empty_first_reference_as_the_jar(meteor15_data):
+    """As corpus files and batch (the jar judges in test_meteor15_oracle): the empty first
+    reference is the best where nothing matches, so corpus_breakdown is the jar's and
+    Scorer.score_corpus's (0.3093 for 0.4993 before: a tester)."""
+    config = MeteorConfig(mode="meteor15")
+    candidates = ["the cat sat on the mat", "hello"]
+    references = [["the cat sat on a mat", "a cat sat on the mat"], ["", "goodbye my friend"]]
+    scored = score_series(pd.Series(candidates), pd.Series(references), config)
+    assert list(scored["best_reference"]) == [1, 0] and list(scored["reference_length"]) == [6, 0]
+    expected = Scorer(config).score_corpus(candidates, references)
+    assert corpus_breakdown(scored, config).score == expected.score
+    assert expected.score == pytest.approx(0.4993135919459606, abs=1e-15)  # the jar's, on these files (a tester)
