@@ -23,7 +23,7 @@ from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
-CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // (1024 * 1024)} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
+CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
             f"or malformed lines besides), {MAX_COLUMNS:,} columns.")
 NONE = "—"
 #: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).

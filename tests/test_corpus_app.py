@@ -631,3 +631,11 @@ def test_the_search_box_keeps_its_place_whatever_is_above_it():
     assert _place(at.main, "search") == place
     at = _upload(at, "bad.tsv", b"garbage")
     assert at.error and _place(at.main, "search") == place
+
+
+def test_the_pages_limits_line_says_20_mb():
+    """The page's Limits line said 19 MB once the limit became 20,000,000 bytes (it divided by
+    MiB): the uploader, the page and the command line say one number."""
+    from lens.corpus_ui import CAP_NOTE
+
+    assert CAP_NOTE.startswith("Limits: 20 MB per file, 20,000 segments")
