@@ -33,12 +33,40 @@ from .references import without_blank
 #: bytes): with 20 MiB here, the uploader refused files of 20.0 to 20.97 MB that the command
 #: line read (a tester).
 MAX_FILE_BYTES = 20_000_000
-_LIMIT = f"the {MAX_FILE_BYTES // 1_000_000} MB limit ({MAX_FILE_BYTES:,} bytes)"
 MAX_SEGMENTS = 20_000
 MAX_COLUMNS = 1_000
 #: Lines after a table's header, empty or malformed ones included: each of those is kept as a
 #: problem to list, so without a cap 19 MB of blank lines took 148 s and 5.2 GB (a tester).
 MAX_DATA_LINES = 2 * MAX_SEGMENTS
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a read accepts: bytes per file (uncompressed) and segments per file, with as many
+    empty or malformed lines besides. The app keeps the defaults (its memory is shared by every
+    session); the command line can raise them (--max-mb, --max-segments: a WMT test set with
+    every system is over both), and then says so in its messages (`raise_bytes`, `raise_segments`)."""
+
+    file_bytes: int = MAX_FILE_BYTES
+    segments: int = MAX_SEGMENTS
+    raise_bytes: str = ""  # appended to a size refusal: how to raise the limit
+    raise_segments: str = ""
+
+    @property
+    def data_lines(self) -> int:
+        return 2 * self.segments
+
+    @property
+    def size_text(self) -> str:
+        mb = f"{self.file_bytes / 1_000_000:g}"
+        return f"the {mb} MB limit ({self.file_bytes:,} bytes){self.raise_bytes}"
+
+    @property
+    def segments_text(self) -> str:
+        return f"the limit is {self.segments:,} segments{self.raise_segments}"
+
+
+DEFAULT_LIMITS = Limits()
 TABLE_FORMATS = ("tsv", "csv", "jsonl")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -103,9 +131,9 @@ class CorpusInput:
         return self.lines[index]
 
 
-def decode(data: bytes, name: str) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise MeteorInputError(f"{name}: {len(data):,} bytes is over {_LIMIT}")
+def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    if len(data) > limits.file_bytes:
+        raise MeteorInputError(f"{name}: {len(data):,} bytes is over {limits.size_text}")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -148,14 +176,13 @@ def line_count(text: str) -> int:
     return breaks + (bool(text) and not text.endswith(("\n", "\r")))
 
 
-def _refuse_too_many_lines(count: int, name: str, limit: int) -> None:
-    if count > limit:
-        raise MeteorInputError(f"{name}: {count:,} lines; the limit is {limit:,} "
-                               + ("segments" if limit == MAX_SEGMENTS else
-                                  f"lines ({MAX_SEGMENTS:,} segments, and as many empty or malformed lines besides)"))
+def _refuse_too_many_lines(count: int, name: str, limits: Limits) -> None:
+    if count > limits.data_lines:
+        raise MeteorInputError(f"{name}: {count:,} lines; the limit is {limits.data_lines:,} lines ({limits.segments:,} "
+                               f"segments, and as many empty or malformed lines besides){limits.raise_segments}")
 
 
-def read_lines(data: bytes, name: str) -> list[str]:
+def read_lines(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:
     """A plain-text file's lines (one segment each). As for tables, the limit is MAX_SEGMENTS
     segments with text, and as many empty lines besides: 20,000 segments and one empty line
     were refused while a table with 5 empty rows was read (a tester)."""
@@ -166,12 +193,12 @@ def read_lines(data: bytes, name: str) -> list[str]:
             "(.jsonl or --format jsonl: one object per line, with candidate and reference fields), TSV or plain "
             "text; for COCO caption files (annotations and results), load them in Python and call "
             "meteor_core.compat.pycocoevalcap.Meteor().compute_score(gts, res) (README, METEOR 1.5 mode)")
-    text = decode(data, name)
-    _refuse_too_many_lines(line_count(text), name, MAX_DATA_LINES)  # before the lines are made
+    text = decode(data, name, limits)
+    _refuse_too_many_lines(line_count(text), name, limits)  # before the lines are made
     lines = split_lines(text)
     with_text = len(lines) - sum(1 for line in lines if not line.strip())
-    if with_text > MAX_SEGMENTS:
-        raise MeteorInputError(f"{name}: {with_text:,} lines with text; the limit is {MAX_SEGMENTS:,} segments")
+    if with_text > limits.segments:
+        raise MeteorInputError(f"{name}: {with_text:,} lines with text; {limits.segments_text}")
     return lines
 
 
@@ -193,12 +220,12 @@ def _check_header(header: list[str], name: str) -> None:
         raise MeteorInputError(f"{name}: line 1: column name(s) repeated: {shown}")
 
 
-def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
+def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits = DEFAULT_LIMITS) -> Table:
     fmt = format_of(name, fmt)
     # One line-break convention for the readers below: CR alone and CRLF become LF.
-    text = decode(data, name).replace("\r\n", "\n").replace("\r", "\n")
+    text = decode(data, name, limits).replace("\r\n", "\n").replace("\r", "\n")
     if fmt == "jsonl":
-        return _read_jsonl(text, name)
+        return _read_jsonl(text, name, limits)
     if fmt not in ("tsv", "csv"):
         raise MeteorInputError(f"{name}: not a table format (tsv, csv, jsonl); got {fmt!r}")
     delimiter = "\t" if fmt == "tsv" else ","
@@ -220,9 +247,10 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
     data_lines = 0
     for line, last_line, row in records:
         data_lines += 1
-        if data_lines > MAX_DATA_LINES:
-            raise MeteorInputError(f"{name}: more than {MAX_DATA_LINES:,} lines after the header; the limit is "
-                                   f"{MAX_SEGMENTS:,} segments, and as many empty or malformed lines besides")
+        if data_lines > limits.data_lines:
+            raise MeteorInputError(f"{name}: more than {limits.data_lines:,} lines after the header; the limit is "
+                                   f"{limits.segments:,} segments, and as many empty or malformed lines besides"
+                                   f"{limits.raise_segments}")
         if not any(cell.strip() for cell in row):
             problems.append(RowProblem(name, line, "empty line"))
             continue
@@ -235,8 +263,8 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None) -> Table:
             continue
         rows.append(dict(zip(header, row)))
         line_numbers.append(line)
-        if len(rows) > MAX_SEGMENTS:
-            raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
+        if len(rows) > limits.segments:
+            raise MeteorInputError(f"{name}: more than {limits.segments:,} rows; {limits.segments_text}")
     return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
 
 
@@ -266,10 +294,10 @@ def _csv_records(text: str, name: str):
                                                    if limit else str(error))) from None
 
 
-def _read_jsonl(text: str, name: str) -> Table:
+def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
     rows, line_numbers, problems = [], [], []
     columns: dict[str, None] = {}  # ordered set: first appearance order
-    _refuse_too_many_lines(line_count(text), name, MAX_DATA_LINES)  # before the lines are made
+    _refuse_too_many_lines(line_count(text), name, limits)  # before the lines are made
     lines = split_lines(text)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -296,8 +324,8 @@ def _read_jsonl(text: str, name: str) -> Table:
                                        f"the limit is {MAX_COLUMNS} columns")
         rows.append(row)
         line_numbers.append(number)
-        if len(rows) > MAX_SEGMENTS:
-            raise MeteorInputError(f"{name}: more than {MAX_SEGMENTS:,} rows; the limit is {MAX_SEGMENTS:,} segments")
+        if len(rows) > limits.segments:
+            raise MeteorInputError(f"{name}: more than {limits.segments:,} rows; {limits.segments_text}")
     if not rows:
         raise MeteorInputError(f"{name}: no JSON object on any line")
     return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines), has_header=False)
@@ -443,15 +471,16 @@ def _lines(count: int) -> str:
     return f"{count:,} line" + ("" if count == 1 else "s")
 
 
-def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]]) -> CorpusInput:
+def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tuple[str, bytes]],
+                         limits: Limits = DEFAULT_LIMITS) -> CorpusInput:
     """Plain-text files, one segment per line, same number of lines in every file."""
     cand_name, cand_data = candidates
-    cand_lines = read_lines(cand_data, cand_name)
+    cand_lines = read_lines(cand_data, cand_name, limits)
     if not references:
         raise MeteorInputError("give at least one reference file")
     ref_lines = []
     for name, data in references:
-        lines = read_lines(data, name)
+        lines = read_lines(data, name, limits)
         if len(lines) != len(cand_lines):
             raise MeteorInputError(f"line counts differ: {cand_name} has {_lines(len(cand_lines))}, {name} has "
                                    f"{len(lines):,}" + _blank_tail_hint((cand_name, cand_lines), (name, lines)))
@@ -476,32 +505,32 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
                        reference_files=tuple(files), reference_positions=tuple(positions))
 
 
-def load_file(path: str) -> bytes:
+def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     try:
         size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise MeteorInputError(f"{path}: {size:,} bytes is over {_LIMIT}")
+        if size > limits.file_bytes:
+            raise MeteorInputError(f"{path}: {size:,} bytes is over {limits.size_text}")
         with open(path, "rb") as stream:  # a pipe (/dev/stdin) has no size: read at most one byte past the limit
-            data = stream.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise MeteorInputError(f"{path}: more than {_LIMIT}")
+            data = stream.read(limits.file_bytes + 1)
+        if len(data) > limits.file_bytes:
+            raise MeteorInputError(f"{path}: more than {limits.size_text}")
     except OSError as error:
         raise MeteorInputError(f"{path}: {error.strerror}") from None
     # WMT's files ship gzipped ("not read" was a tester's finding): read as they are, within the
     # same limit once uncompressed.
-    return _gunzip(data, path) if path.lower().endswith(".gz") else data
+    return _gunzip(data, path, limits) if path.lower().endswith(".gz") else data
 
 
-def _gunzip(data: bytes, path: str) -> bytes:
-    """A .gz file's content (every member), refused past MAX_FILE_BYTES uncompressed without
+def _gunzip(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """A .gz file's content (every member), refused past the size limit uncompressed without
     uncompressing more than one byte past it (a small file can hold gigabytes of zeros)."""
     out = bytearray()
     try:
         while data:
             stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-            out += stream.decompress(data, MAX_FILE_BYTES + 1 - len(out))
-            if len(out) > MAX_FILE_BYTES:
-                raise MeteorInputError(f"{path}: more than {_LIMIT} uncompressed")
+            out += stream.decompress(data, limits.file_bytes + 1 - len(out))
+            if len(out) > limits.file_bytes:
+                raise MeteorInputError(f"{path}: uncompressed, more than {limits.size_text}")
             if not stream.eof:
                 raise MeteorInputError(f"{path}: the gzip data ends before its end (a truncated file?)")
             data = stream.unused_data
@@ -510,7 +539,7 @@ def _gunzip(data: bytes, path: str) -> bytes:
     return bytes(out)
 
 
-def files_read_once() -> Callable[[str], bytes]:
+def files_read_once(limits: Limits = DEFAULT_LIMITS) -> Callable[[str], bytes]:
     """load_file, reading each path once: several systems read the same references (or one
     table), and a pipe (/dev/stdin, <(...)) gives its data once; the second system's read
     found it empty ("line counts differ: ... /dev/stdin has 0": a tester)."""
@@ -518,7 +547,7 @@ def files_read_once() -> Callable[[str], bytes]:
 
     def load(path: str) -> bytes:
         if path not in read:
-            read[path] = load_file(path)
+            read[path] = load_file(path, limits)
         return read[path]
 
     return load
@@ -561,14 +590,16 @@ def reference_columns_of(columns: Sequence[str]) -> list[str]:
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
                       human_column: Optional[str] = None, guess_human: bool = True,
-                      load: Optional[Callable[[str], bytes]] = None, fmt: Optional[str] = None) -> CorpusInput:
+                      load: Optional[Callable[[str], bytes]] = None, fmt: Optional[str] = None,
+                      limits: Limits = DEFAULT_LIMITS) -> CorpusInput:
     """The CLI's entry: paths in, CorpusInput out (I/O at the edge). A table's id column, and
     with `guess_human` its human-score column, are guessed as the app guesses them when not
     given (before, the CLI used line numbers and no human scores where the app used the
     table's 'id' and 'human' columns: a tester). `load`: path -> bytes (default load_file;
     several systems share files_read_once). `fmt`: the candidates file's format (txt, tsv,
-    csv, jsonl) when its name does not say it (/dev/stdin, a pipe)."""
-    load = load or load_file
+    csv, jsonl) when its name does not say it (/dev/stdin, a pipe). `limits`: what a file may
+    hold (the CLI's --max-mb and --max-segments)."""
+    load = load or (lambda path: load_file(path, limits))
     if format_of(candidates, fmt) == "txt":
         given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
                                           ("--id-column", id_column), ("--human-column", human_column)) if value]
@@ -581,8 +612,8 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
             raise MeteorInputError(f"{candidates} is read as plain text (one segment per line): give its reference "
                                    "file(s) with --references" + ("" if fmt else ", or, if it is a TSV, CSV or JSONL "
                                                                                   "table, its format with --format"))
-        return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references])
-    table = read_table(load(candidates), candidates, fmt)
+        return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references], limits)
+    table = read_table(load(candidates), candidates, fmt, limits)
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")

@@ -783,7 +783,7 @@ def test_gzipped_files_are_read_within_the_limit(tmp_path, capsys):
     big = gzip.compress(b"a\n" * (MAX_FILE_BYTES // 2 + 1))
     (tmp_path / "big.txt.gz").write_bytes(big)
     code, err = corpus("--candidates", str(tmp_path / "big.txt.gz"), "--references", str(tmp_path / "r.txt"))
-    assert code == 2 and "big.txt.gz: more than the 20 MB limit (20,000,000 bytes) uncompressed" in err
+    assert code == 2 and "big.txt.gz: uncompressed, more than the 20 MB limit (20,000,000 bytes) (--max-mb raises it)" in err
     (tmp_path / "cut.txt.gz").write_bytes(big[: len(big) // 2])
     code, err = corpus("--candidates", str(tmp_path / "cut.txt.gz"), "--references", str(tmp_path / "r.txt"))
     assert code == 2 and "cut.txt.gz: the gzip data ends before its end (a truncated file?)" in err

@@ -709,3 +709,31 @@ def test_keep_case_links_no_words_written_in_different_case(wordnet_reader, seed
         folded = Scorer(MeteorConfig()).score(cand, [ref]).best  # without Keep case they are linked
         across += sum(case_of(cand[l.candidate]) != case_of(ref[l.reference]) for l in folded.links)
     assert across > 20
+
+
+def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
+    """A tester could not run `corpus` on a WMT test set with every system (over 20 MB and
+    20,000 segments) and no flag raised the app's limits. --max-segments and --max-mb do; the
+    refusal says which flag raises it. Defaults: the app's."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("the cat\na dog\nthe bird\n")
+    ref.write_text("the cat\nthe dog\na bird\n")
+    files = ["--candidates", str(hyp), "--references", str(ref), "--stages", "exact", "--workers", "1"]
+    assert main(["corpus", *files, "--max-segments", "2"]) == 2
+    assert "hyp.txt: 3 lines with text; the limit is 2 segments (--max-segments raises it)" in capsys.readouterr().err
+    assert main(["corpus", *files, "--max-segments", "3", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["segments"]) == 3
+    big = tmp_path / "big.txt"
+    big.write_text("the cat sat\n" * 100_000)  # 1,200,000 bytes
+    big_ref = tmp_path / "big_ref.txt"
+    big_ref.write_text("the cat sat\n" * 100_000)
+    many = ["--candidates", str(big), "--references", str(big_ref), "--stages", "exact", "--workers", "1"]
+    assert main(["corpus", *many, "--max-mb", "1", "--max-segments", "100000"]) == 2
+    assert ("big.txt: 1,200,000 bytes is over the 1 MB limit (1,000,000 bytes) (--max-mb raises it)"
+            in capsys.readouterr().err)
+    assert main(["corpus", *many]) == 2  # the default: 20,000 segments
+    assert ("big.txt: 100,000 lines; the limit is 40,000 lines (20,000 segments, and as many empty or malformed lines "
+            "besides) (--max-segments raises it)") in capsys.readouterr().err
+    assert main(["compare", "--candidates", str(hyp), str(hyp), "--references", str(ref), "--stages", "exact",
+                 "--max-segments", "2", "--resamples", "10", "--trials", "10"]) == 2
+    assert "the limit is 2 segments (--max-segments raises it)" in capsys.readouterr().err
