@@ -3,6 +3,8 @@ cluster (worker processes, so the function and its configuration really travel) 
 single-machine results: per segment and the corpus score from summed statistics. The same
 score_series is what docs/distributed.md wraps as a Spark pandas UDF (pyspark is not installed
 here, so that example is not run)."""
+import json
+
 import dask  # noqa: F401  (in requirements.txt: a missing Dask fails here, it is not skipped)
 import distributed
 import pandas as pd
@@ -257,3 +259,52 @@ def test_meteor15_mode_scores_an_empty_first_reference_as_the_jar(meteor15_data)
     expected = Scorer(config).score_corpus(candidates, references)
     assert corpus_breakdown(scored, config).score == expected.score
     assert expected.score == pytest.approx(0.4993135919459606, abs=1e-15)  # the jar's, on these files (a tester)
+
+
+def _doc_example(header: str) -> str:
+    """The python block under `header` in docs/distributed.md."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "distributed.md").read_text(encoding="utf-8")
+    section = text.split(header, 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def _run_script(code: str, cwd) -> str:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (Path(cwd) / "example.py").write_text(code, encoding="utf-8")
+    root = str(Path(__file__).resolve().parents[1])
+    run = subprocess.run([sys.executable, "example.py"], cwd=cwd, capture_output=True, text=True, timeout=600,
+                         env={**__import__("os").environ, "PYTHONPATH": root})
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run.stdout
+
+
+def test_the_documented_dask_examples_run_as_scripts(tmp_path, wordnet_reader):
+    """A tester pasted docs/distributed.md's examples into scripts: Client() failed with Dask's
+    RuntimeError about the main module and the bag with BrokenProcessPool (worker processes
+    import the script). They are run here as written, on local files instead of s3 and a
+    local cluster instead of a remote scheduler, and give Scorer.score_corpus's numbers."""
+    candidates = ["the cat sat on a mat", "a dog barked", "the president spoke to the audience"]
+    references = [["the cat sat on the mat", "a cat sat"], ["the dog barks", None],
+                  ["the president then spoke to the audience", "he spoke"]]
+    frame = pd.DataFrame({"candidate": candidates, "reference": [r[0] for r in references],
+                          "reference_2": [r[1] for r in references]})
+    (tmp_path / "in").mkdir()
+    frame.to_parquet(tmp_path / "in" / "part.parquet")
+    code = _doc_example("## dask.dataframe")
+    assert 'if __name__ == "__main__":' in code
+    code = (code.replace('Client("tcp://scheduler:8786")', "Client(n_workers=1, threads_per_worker=1, "
+                                                             "dashboard_address=None)")
+            .replace('"s3://bucket/wmt/*.parquet"', '"in/*.parquet"').replace('"s3://bucket/wmt-meteor/"', '"out/"'))
+    expected = Scorer(MeteorConfig(mode="paper")).score_corpus(candidates, [[r for r in refs if r] for refs in references])
+    assert float(_run_script(code, tmp_path).strip().splitlines()[-1]) == expected.score
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.jsonl").write_text("\n".join(json.dumps({"candidate": c, "references": [r for r in refs if r]})
+                                            for c, refs in zip(candidates, references)) + "\n")
+    code = _doc_example("## dask.bag")
+    assert _run_script(code, tmp_path).strip().splitlines()[-1] == "3 of 3 scored"
