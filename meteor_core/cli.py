@@ -425,10 +425,17 @@ def _limits(args):
                   raise_segments=" (--max-segments raises it)")
 
 
+def _path(path: str) -> str:
+    """A file argument: "-" is standard input, as for most command-line tools ("-: No such file
+    or directory": a tester), read as /dev/stdin (the name messages give)."""
+    return "/dev/stdin" if path == "-" else path
+
+
 def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Optional[str] = None, load=None):
     from .corpus_io import read_corpus_files
 
-    return read_corpus_files(candidates or args.candidates, args.references, candidate_column or args.candidate_column,
+    return read_corpus_files(_path(candidates or args.candidates), [_path(r) for r in args.references],
+                             candidate_column or args.candidate_column,
                              args.reference_column or None, args.id_column, args.human_column, args.guess_human,
                              load, args.file_format, _limits(args))
 
@@ -542,6 +549,7 @@ def _cmd_compare(args) -> int:
     from .corpus_io import files_read_once, format_of
 
     load = files_read_once(_limits(args))
+    args.candidates = [_path(c) for c in args.candidates]
     if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
         columns = args.candidate_column
         if len(columns) < 2:
@@ -733,7 +741,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
     p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
-    p.add_argument("--candidates", required=True)
+    p.add_argument("--candidates", required=True, help="file of system outputs (\"-\": standard input)")
     _add_corpus_columns(p)
     p.add_argument("--candidate-column", help="table column with the system output (default: candidate)")
     out = p.add_mutually_exclusive_group()

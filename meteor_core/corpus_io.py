@@ -517,8 +517,9 @@ def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     except OSError as error:
         raise MeteorInputError(f"{path}: {error.strerror}") from None
     # WMT's files ship gzipped ("not read" was a tester's finding): read as they are, within the
-    # same limit once uncompressed.
-    return _gunzip(data, path, limits) if path.lower().endswith(".gz") else data
+    # same limit once uncompressed; by their first bytes too (gzip data piped into /dev/stdin was
+    # "not UTF-8"; no UTF-8 text starts with them: 0x8b cannot start a character).
+    return _gunzip(data, path, limits) if path.lower().endswith(".gz") or data[:2] == b"\x1f\x8b" else data
 
 
 def _gunzip(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:

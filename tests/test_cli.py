@@ -810,3 +810,24 @@ def test_batch_in_meteor15_mode_scores_an_empty_first_reference_as_the_jar(capsy
     assert rows[2]["score"] == scorer.score("hello there", ["", "hello friend"]).score
     # BLEU is over the references with words: the same with or without the empty one
     assert rows[0]["bleu"] == rows[1]["bleu"] and rows[0]["sacrebleu"] == rows[1]["sacrebleu"]
+
+
+def test_dash_is_standard_input_and_gzip_is_known_by_its_bytes(tmp_path):
+    """A tester: `--candidates -` was '-: No such file or directory', and gzip data piped into
+    /dev/stdin was 'not UTF-8'. "-" reads standard input; gzip data is read as its content
+    whatever the name (no UTF-8 text starts with its two bytes)."""
+    import gzip
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\nthe dog barked\n")
+    hyp = b"the cat sat on a mat\na dog barked\n"
+    runs = {}
+    for name, data, path in (("file", None, str(tmp_path / "hyp.txt")), ("dash", hyp, "-"),
+                             ("gzip", gzip.compress(hyp), "-"), ("stdin-gzip", gzip.compress(hyp), "/dev/stdin")):
+        if data is None:
+            (tmp_path / "hyp.txt").write_bytes(hyp)
+        run = subprocess.run([sys.executable, "-m", "meteor_core", "corpus", "--candidates", path, "--references",
+                              str(ref), "--json", "--workers", "1"], input=data, capture_output=True, timeout=300)
+        assert run.returncode == 0, (name, run.stderr)
+        runs[name] = [s["meteor"] for s in json.loads(run.stdout)["segments"]]
+    assert runs["dash"] == runs["file"] == runs["gzip"] == runs["stdin-gzip"] and len(runs["file"]) == 2
