@@ -54,7 +54,7 @@ class Limits:
 
     @property
     def data_lines(self) -> int:
-        return 2 * self.segments
+        return 2 * self.segments  # as MAX_DATA_LINES
 
     @property
     def size_text(self) -> str:
@@ -183,7 +183,7 @@ def _refuse_too_many_lines(count: int, name: str, limits: Limits) -> None:
 
 
 def read_lines(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:
-    """A plain-text file's lines (one segment each). As for tables, the limit is MAX_SEGMENTS
+    """A plain-text file's lines (one segment each). As for tables, the limit is limits.segments
     segments with text, and as many empty lines besides: 20,000 segments and one empty line
     were refused while a table with 5 empty rows was read (a tester)."""
     if _suffix(name) == ".json":
