@@ -489,8 +489,10 @@ def selectable_table(selection: Selection, frame: pd.DataFrame, lines: Sequence[
     """A single-row-select dataframe over `frame` (row k is segment lines[k])."""
     key = selection.widget_key(name, lines)
     fresh = key not in st.session_state
+    # A missing value (no human score) shows as a dash: Streamlit's default is a grey "None",
+    # which read as a score named None (placeholder: Streamlit 1.52).
     event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                         key=key, column_config=column_config, column_order=column_order)
+                         key=key, column_config=column_config, column_order=column_order, placeholder="—")
     rows = tuple(event["selection"]["rows"])
     if selection.changed(key, rows, fresh):
         if rows and rows[0] < len(lines):  # positions are those of `frame`, whatever the browser's sort

@@ -639,3 +639,12 @@ def test_the_pages_limits_line_says_20_mb():
     from lens.corpus_ui import CAP_NOTE
 
     assert CAP_NOTE.startswith("Limits: 20 MB per file, 20,000 segments")
+
+
+def test_a_missing_human_score_shows_as_a_dash_not_none():
+    """The segments table showed a grey "None" for a segment without a human score (read as a
+    score named None); it shows a dash (Streamlit's placeholder)."""
+    data = b"id\tcandidate\treference\thuman\ns1\tthe cat\tthe cat\t0.5\ns2\ta dog\tthe dog\tn/a\n"
+    at = _upload(_page("corpus_explorer.py"), "h.tsv", data)
+    table = next(d for d in at.dataframe if "human" in d.value.columns)
+    assert table.value["human"].isna().tolist() == [False, True] and table.proto.placeholder == "—"
