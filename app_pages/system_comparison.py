@@ -44,7 +44,7 @@ if comparison is not None:
         corpus_ui.show_counts(analysis, name, reference_notes=False)
     # the references are every system's: their empty ones are said once
     corpus_ui.show_reference_notes(list(dict.fromkeys(p for a in comparison.analyses for p in a.reference_notes)),
-                                   "References: ")
+                                   "References: ", any(a.empty_references_scored for a in comparison.analyses))
 
     st.subheader("Ranking")
     ranking = pd.DataFrame([{

@@ -390,22 +390,24 @@ def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool
             f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
             "can raise the budget (the command line's --node-budget too)."))
     if reference_notes:
-        show_reference_notes(analysis.reference_notes, prefix)
+        show_reference_notes(analysis.reference_notes, prefix, analysis.empty_references_scored)
     if analysis.human_notes:
         st.info(plain(f"{prefix}{len(analysis.human_notes)} human score(s) are missing or not numbers: those segments "
                       "are scored but left out of the correlations."))
         _problem_table(f"{prefix}human scores left out", analysis.human_notes)
 
 
-def show_reference_notes(notes: Sequence, prefix: str = "") -> None:
-    """The empty references left out, with file and line. System Comparison says them once for
-    all systems (they share the references; once per system, under each system's name, read as
-    a problem of each system: a tester)."""
+def show_reference_notes(notes: Sequence, prefix: str = "", scored: bool = False) -> None:
+    """The empty references left out (or, in METEOR 1.5 mode, `scored` as the jar scores them),
+    with file and line. System Comparison says them once for all systems (they share the
+    references; once per system, under each system's name, read as a problem of each system: a
+    tester)."""
     if notes:
+        what = ("METEOR 1.5 mode scores it, as the jar scores every reference (no words: 0, the best only when no "
+                "reference matches)" if scored else "it is left out and they are scored against their other references")
         st.info(plain(f"{prefix}{len(notes)} segment(s) have an empty reference (a blank cell, or a blank line of a "
-                      "reference file): it is left out and they are scored against their other references. The "
-                      "list below names the file and line."))
-        _problem_table(f"{prefix}empty references left out", notes)
+                      f"reference file): {what}. The list below names the file and line."))
+        _problem_table(f"{prefix}empty references {'scored' if scored else 'left out'}", notes)
 
 
 def _problem_table(title: str, problems) -> None:

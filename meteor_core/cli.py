@@ -464,7 +464,7 @@ def _cmd_corpus(args) -> int:
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
         print(f"not scored: {problem}", file=sys.stderr)
-    for note in _reference_notes(analysis.reference_notes) + summary["human_scores_ignored"]:
+    for note in _reference_notes(analysis.reference_notes, analysis.empty_references_scored) + summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
     if analysis.lines_not_proven_optimal:
         print(f"note: {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
@@ -517,9 +517,9 @@ def _cmd_corpus(args) -> int:
 REFERENCE_NOTES_LISTED = 5
 
 
-def _reference_notes(notes: Sequence) -> list[str]:
-    """The empty reference cells left out (corpus_io.RowProblem): one note per line, or one per
-    file when there are many."""
+def _reference_notes(notes: Sequence, scored: bool = False) -> list[str]:
+    """The empty reference cells (corpus_io.RowProblem), left out, or `scored` (METEOR 1.5 mode
+    scores every reference, as the jar): one note per line, or one per file when there are many."""
     if len(notes) <= REFERENCE_NOTES_LISTED:
         return [str(p) for p in notes]
     from .corpus import listed_lines
@@ -527,8 +527,10 @@ def _reference_notes(notes: Sequence) -> list[str]:
     by_file: dict[str, list[int]] = {}
     for p in notes:
         by_file.setdefault(p.file, []).append(p.line)
-    return [f"{file + ': ' if file else ''}{len(lines):,} lines with an empty reference (lines {listed_lines(lines)}): "
-            "left out, each segment scored against the references it has" for file, lines in by_file.items()]
+    what = ("scored, as the jar scores every reference (no words: 0)" if scored else
+            "left out, each segment scored against the references it has")
+    return [f"{file + ': ' if file else ''}{len(lines):,} line{'s' if len(lines) != 1 else ''} with an empty reference "
+            f"({'lines' if len(lines) != 1 else 'line'} {listed_lines(lines)}): {what}" for file, lines in by_file.items()]
 
 
 def _correlation_text(value: Optional[float]) -> str:
@@ -585,7 +587,7 @@ def _cmd_compare(args) -> int:
     # The references are every system's: each empty one left out is said once (a note names the
     # table, or the reference file, which all systems share).
     seen = dict.fromkeys(p for a in comparison.analyses for p in a.reference_notes)
-    for note in _reference_notes(list(seen)):
+    for note in _reference_notes(list(seen), any(a.empty_references_scored for a in comparison.analyses)):
         print(f"note: {note}", file=sys.stderr)
     sig = comparison.significance
     report, say = _report_buffer()

@@ -120,6 +120,13 @@ class CorpusInput:
     # Where each kept reference stood among the segment's references as given (from 1), when an
     # empty one was left out before it: best_reference reports that, not its place among those kept.
     reference_positions: tuple[tuple[int, ...], ...] = ()
+    # The references as given ("" for a null or missing one) of the segments where one was left
+    # out, () for the others: what METEOR 1.5 mode scores (the jar scores every reference) and
+    # what sacreBLEU reads from the files.
+    given_references: tuple[tuple[str, ...], ...] = ()
+
+    def references_as_given(self, index: int) -> tuple[str, ...]:
+        return (self.given_references[index] if self.given_references else ()) or self.references[index]
 
     def __post_init__(self):
         if not self.lines:  # built by hand (tests, library use): lines are positions 1..n
@@ -374,7 +381,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     if candidate_column in reference_columns:
         raise MeteorInputError(f"{table.name}: {candidate_column!r} is chosen as the candidate and as a reference; "
                                "a system compared with its own reference column scores almost 1")
-    ids, cands, refs, human, lines, positions = [], [], [], [], [], []
+    ids, cands, refs, human, lines, positions, given = [], [], [], [], [], [], []
     problems, human_notes, reference_notes = list(table.problems), [], []
     rows_without_id = 0
     for row, line in zip(table.rows, table.lines):
@@ -388,8 +395,10 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         bad = bad_text(candidate) and f"{candidate_column!r} {bad_text(candidate)}"
         for column in reference_columns:
             value = row.get(column)
-            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-                segment_refs.extend(value)
+            if isinstance(value, list) and value and all(isinstance(v, str) or v is None for v in value):
+                # A null item is an empty reference, as in batch and the frames API (it made the
+                # line "not scored": a tester).
+                segment_refs.extend("" if v is None else v for v in value)
                 sources.extend([repr(column)] * len(value))
             elif isinstance(value, str):
                 segment_refs.append(value)
@@ -410,6 +419,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 bad = bad or f"{column!r} is missing or not text"
         if absent_keys == len(reference_columns):
             bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
+        as_given = tuple(segment_refs)
         segment_refs, _, reference_note, kept_positions = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)
         seg_id, without_id = str(line), False
@@ -441,6 +451,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         cands.append(candidate)
         refs.append(tuple(segment_refs))
         positions.append(kept_positions)
+        given.append(as_given if len(as_given) != len(segment_refs) else ())
         human.append(score)
         lines.append(line)
     problems.sort(key=lambda p: p.line)
@@ -452,7 +463,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                        f"line number in {table.name}" + (" (header = line 1)" if table.has_header else ""),
                        human_notes=tuple(human_notes),
                        human_source=f"the {human_column!r} column" if human_column else "",
-                       reference_notes=tuple(reference_notes), reference_positions=tuple(positions))
+                       reference_notes=tuple(reference_notes), reference_positions=tuple(positions),
+                       given_references=tuple(given) if any(given) else ())
 
 
 def _blank_tail_hint(*files: tuple[str, list[str]]) -> str:
@@ -487,9 +499,11 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
         ref_lines.append(lines)
     n = len(cand_lines)
     names = [name for name, _ in references]
-    refs, files, notes, positions = [], [], [], []
+    refs, files, notes, positions, given = [], [], [], [], []
     for k in range(n):
-        kept, kept_files, note, kept_positions = _without_empty_references([lines[k] for lines in ref_lines], names)
+        as_given = tuple(lines[k] for lines in ref_lines)
+        kept, kept_files, note, kept_positions = _without_empty_references(list(as_given), names)
+        given.append(as_given if len(kept) != len(as_given) else ())
         refs.append(tuple(kept))
         files.append(kept_files)
         positions.append(kept_positions)
@@ -502,7 +516,8 @@ def corpus_from_parallel(candidates: tuple[str, bytes], references: Sequence[tup
     return CorpusInput(tuple(str(k) for k in range(1, n + 1)), tuple(cand_lines), tuple(refs),
                        lines=tuple(range(1, n + 1)), source=cand_name, data_lines=n,
                        id_source=f"line number in {cand_name}", reference_notes=tuple(notes),
-                       reference_files=tuple(files), reference_positions=tuple(positions))
+                       reference_files=tuple(files), reference_positions=tuple(positions),
+                       given_references=tuple(given) if any(given) else ())
 
 
 def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:

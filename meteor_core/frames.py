@@ -97,10 +97,19 @@ def _references_of_cell(references, config) -> tuple[object, list[int]]:
         return references, [0]
     if isinstance(references, UNORDERED) or not hasattr(references, "__iter__"):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
-    refs = read_references(references, config.max_references)
+    # A missing item (None, NaN, pd.NA: what Arrow and pandas give for a null in a list) is an
+    # empty reference, as a null cell and a JSON null are (it was this row's error: a tester).
+    refs = ["" if not isinstance(r, str) and _is_missing(r) else r for r in read_references(references, config.max_references)]
     if not all(isinstance(r, str) for r in refs):
         raise MeteorInputError(f"references must be a string or a list of strings, got {references!r}")
     return references_to_score(refs, config.mode)
+
+
+def _is_missing(value) -> bool:
+    try:
+        return value is None or bool(pd.isna(value))
+    except (TypeError, ValueError):  # pd.isna of a list is an array: not a missing value
+        return False
 
 
 def _frame(rows: list[dict], index=None) -> pd.DataFrame:

@@ -593,6 +593,19 @@ def test_many_empty_reference_cells_are_summed_up_in_one_note(tmp_path, capsys):
     assert notes == [f"note: {tmp_path / 't.tsv'}: 23 lines with an empty reference (lines "
                      + ", ".join(map(str, empty[:20])) + "…): left out, each segment scored against the references "
                      "it has"]
+    # METEOR 1.5 mode scores them, as the jar; the note says so (it said "left out": a tester)
+    code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "t.tsv"), "--json", "--mode", "meteor15",
+                         "--stages", "exact,stem")
+    corpus = json.loads(out)["corpus"]
+    assert code == 0 and corpus["empty_references_left_out"] == [] and len(corpus["empty_references_scored"]) == 23
+    assert [line for line in err.splitlines() if line.startswith("note:")] == [
+        f"note: {tmp_path / 't.tsv'}: 23 lines with an empty reference (lines " + ", ".join(map(str, empty[:20]))
+        + "…): scored, as the jar scores every reference (no words: 0)"]
+    from meteor_core.cli import _reference_notes
+    from meteor_core.corpus_io import RowProblem
+
+    six = [RowProblem("r.txt", 7, "empty line")] + [RowProblem("s.txt", k, "x") for k in range(5)]  # summed up
+    assert _reference_notes(six)[0].startswith("r.txt: 1 line with an empty reference (line 7): left out")  # not "1 lines"
     (tmp_path / "few.tsv").write_text(header + "".join(rows[:3]))
     code, out, err = run(capsys, "corpus", "--candidates", str(tmp_path / "few.tsv"))
     assert [line for line in err.splitlines() if line.startswith("note:")] == [
@@ -792,22 +805,26 @@ def test_gzipped_files_are_read_within_the_limit(tmp_path, capsys):
     assert code == 2 and "no.txt.gz: not readable as gzip" in err
 
 
-def test_batch_in_meteor15_mode_scores_an_empty_first_reference_as_the_jar(capsys, monkeypatch, meteor15_data):
-    """As corpus files (the jar judges in test_meteor15_oracle): where the candidate matches no
-    reference, an empty first one is the best (no reference words), as in the jar and in
-    `score`; batch left it out and took the next one (3 reference words)."""
+def test_batch_in_meteor15_mode_scores_every_reference_as_the_jar(capsys, monkeypatch, meteor15_data):
+    """As corpus files (the jar judges in test_meteor15_oracle): METEOR 1.5 mode scores every
+    reference as given. Where the candidate matches none, an empty first one is the best (no
+    reference words), as in the jar and in `score`; batch left it out and took the next one (3
+    reference words). And a reference of invisible characters is a word to the jar: "\u00ad"
+    against ["x", "\u00ad"] is 1.0 in the jar and in `score`, 0.0 in batch before (a tester)."""
     from meteor_core import MeteorConfig, Scorer
 
     lines = [json.dumps({"candidate": "hello", "references": ["", "goodbye my friend"]}),
              json.dumps({"candidate": "hello", "references": ["goodbye my friend", ""]}),
-             json.dumps({"candidate": "hello there", "references": [None, "hello friend"]})]
+             json.dumps({"candidate": "hello there", "references": [None, "hello friend"]}),
+             json.dumps({"candidate": "\u00ad", "references": ["x", "\u00ad"]})]
     feed(monkeypatch, ("\n".join(lines) + "\n").encode())
     code, out, _ = run(capsys, "batch", "--mode", "meteor15", "--workers", "1")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert [(r["best_reference"], r["reference_length"]) for r in rows] == [(0, 0), (0, 3), (1, 2)]
-    assert rows[1]["references"][1] is None  # a later empty one: left out, it cannot be the best
+    assert [(r["best_reference"], r["reference_length"]) for r in rows] == [(0, 0), (0, 3), (1, 2), (1, 1)]
+    assert rows[1]["references"][1]["reference_length"] == 0  # scored, not left out
     scorer = Scorer(MeteorConfig(mode="meteor15"))
     assert rows[2]["score"] == scorer.score("hello there", ["", "hello friend"]).score
+    assert rows[3]["score"] == scorer.score("\u00ad", ["x", "\u00ad"]).score == 1.0
     # BLEU is over the references with words: the same with or without the empty one
     assert rows[0]["bleu"] == rows[1]["bleu"] and rows[0]["sacrebleu"] == rows[1]["sacrebleu"]
 

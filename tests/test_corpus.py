@@ -109,10 +109,12 @@ def test_json_values_that_used_to_crash():
         "odd.jsonl, line 3: not valid JSON (nested too deeply)",
         "odd.jsonl, line 4: 'candidate' holds an unpaired surrogate escape (such as \\ud800), which is not text",
         "odd.jsonl, line 5: 'candidate' is missing or not text",
-        "odd.jsonl, line 7: 'reference' is missing or not text",
-        "odd.jsonl, line 8: 'reference' is missing or not text"]
-    assert corpus.lines == (1, 6) and corpus.human == (None, None)
-    assert [p.line for p in corpus.human_notes] == [1, 6]
+        "odd.jsonl, line 7: 'reference' is missing or not text"]
+    # A null item in a list is an empty reference, as in batch and frames (the line was refused)
+    assert corpus.lines == (1, 6, 8) and corpus.human == (None, None, None)
+    assert corpus.references[2] == ("the cat", "a cat") and corpus.reference_positions[2] == (1, 3)
+    assert corpus.references_as_given(2) == ("the cat", "", "a cat")
+    assert [p.line for p in corpus.human_notes] == [1, 6, 8]
     assert corpus.data_lines == 8
     only_empty = read_table(b"{}\n{}\n", "empty.jsonl")
     assert only_empty.columns == () and only_empty.data_lines == 2
@@ -772,3 +774,23 @@ def test_a_reference_of_invisible_characters_is_left_out_as_a_blank_one(capsys, 
     assert main(["batch", "--stages", "exact", "--no-bleu"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["best_reference"] == 1 and row["references"][0] is None
+
+
+def test_corpus_sacrebleu_reads_empty_reference_lines_as_sacrebleu_does():
+    """A tester: with empty lines in a reference file, the page's sacreBLEU was 41.87 where
+    `sacrebleu r1 r2 -i hyp` gave 42.90: sacreBLEU keeps an empty reference (its length 0 can
+    be the closest to a short output); the references were given to it with the empty ones left
+    out. Now as the files are; METEOR still leaves them out (paper mode)."""
+    import sacrebleu
+
+    hyps = ["The cat sat on the mat.", "Yes.", "Dogs bark loudly at night."]
+    first = ["the cat sat on a mat", "", "dogs bark at night"]
+    second = ["A cat sat on the mat.", "Yes, that is right, he said.", ""]
+    files = [(name, ("\n".join(texts) + "\n").encode()) for name, texts in
+             (("hyp.txt", hyps), ("r1.txt", first), ("r2.txt", second))]
+    analysis = analyze_corpus(corpus_from_parallel(files[0], files[1:]), MeteorConfig(stages=("exact",)))
+    expected = sacrebleu.corpus_bleu(hyps, [first, second])
+    assert analysis.sacrebleu.score == expected.score and analysis.sacrebleu.reference_length == expected.ref_len
+    without = sacrebleu.corpus_bleu(hyps, [[r or None for r in first], [r or None for r in second]])
+    assert expected.ref_len != without.ref_len  # the empty line is what changes it
+    assert analysis.rows[1]["best_reference"] == 2 and analysis.rows[1]["reference_length"] == 9  # METEOR: left out

@@ -308,3 +308,18 @@ def test_the_documented_dask_examples_run_as_scripts(tmp_path, wordnet_reader):
                                             for c, refs in zip(candidates, references)) + "\n")
     code = _doc_example("## dask.bag")
     assert _run_script(code, tmp_path).strip().splitlines()[-1] == "3 of 3 scored"
+
+
+def test_a_missing_item_in_a_list_of_references_is_an_empty_reference():
+    """A tester: [None, "..."] (and NaN, pd.NA: Arrow's null in a list column) was the row's
+    error in score_series and score_records, while batch and a null cell score it. Now an empty
+    reference: left out in paper mode, best_reference still counting it."""
+    import numpy as np
+
+    expected = Scorer(CONFIG, TABLES).score("the cat sat", ["the cat sat down"]).score
+    for missing in (None, np.nan, pd.NA):
+        scored = score_series(pd.Series(["the cat sat"]), pd.Series([[missing, "the cat sat down"]]), CONFIG, TABLES)
+        assert pd.isna(scored["error"][0]) and scored["score"][0] == expected and scored["best_reference"][0] == 1
+    rows = score_records([{"candidate": "the cat sat", "references": [None, "the cat sat down"]}], config=CONFIG,
+                         synonym_tables=TABLES)
+    assert rows[0]["error"] is None and rows[0]["score"] == expected and rows[0]["best_reference"] == 1
