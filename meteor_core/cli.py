@@ -405,10 +405,13 @@ def _shown_id(value: str) -> str:
 def _workers(args) -> int:
     """--workers resolved; more than the cores this process may use is allowed, with a note:
     a tester's --workers 64 on 2 cores started 64 processes without a word."""
-    from .parallel import available_cores, resolve_workers
+    from .parallel import available_cores, max_workers, resolve_workers
 
     if args.workers is not None and args.workers < 0:  # the library's message speaks of None too
         raise MeteorParameterError(f"--workers must be 0 (all cores) or a positive integer, got {args.workers}")
+    if args.workers is not None and args.workers > max_workers():
+        raise MeteorParameterError(f"--workers must be at most {max_workers()} on this machine (4 per core: more "
+                                   f"processes than cores do not score faster), got {args.workers}")
     workers = resolve_workers(args.workers)
     cores = available_cores()
     if workers > cores:
@@ -429,6 +432,15 @@ def _path(path: str) -> str:
     """A file argument: "-" is standard input, as for most command-line tools ("-: No such file
     or directory": a tester), read as /dev/stdin (the name messages give)."""
     return "/dev/stdin" if path == "-" else path
+
+
+def _stdin_once(paths: Sequence[str]) -> None:
+    """Standard input can be read once: given as candidates and references, a system was
+    scored against itself (METEOR 0.96, exit 0: a tester)."""
+    given = sum(_path(p) == "/dev/stdin" for p in paths)
+    if given > 1:
+        raise MeteorInputError(f"standard input ('-' or /dev/stdin) is given {given} times; it can be read once: give "
+                               "the other inputs as files")
 
 
 def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Optional[str] = None, load=None):
@@ -453,6 +465,7 @@ def _cmd_corpus(args) -> int:
     from .corpus import REPORTED_BY, analyze_corpus
     from .report import segment_to_dict
 
+    _stdin_once([args.candidates, *args.references])
     data = _corpus_input(args)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
@@ -550,6 +563,7 @@ def _cmd_compare(args) -> int:
     from .corpus import compare_systems
     from .corpus_io import files_read_once, format_of
 
+    _stdin_once([*args.candidates, *args.references])
     load = files_read_once(_limits(args))
     args.candidates = [_path(c) for c in args.candidates]
     if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":

@@ -541,8 +541,14 @@ def _gunzip(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """A .gz file's content (every member), refused past the size limit uncompressed without
     uncompressing more than one byte past it (a small file can hold gigabytes of zeros)."""
     out = bytearray()
+    if not data.startswith(b"\x1f\x8b"):
+        raise MeteorInputError(f"{path}: named .gz but not gzip data (a gzip file starts with the bytes 1f 8b)")
     try:
+        # Zero bytes after the last member are padding (gzip -t accepts them; tape and some tools
+        # write them): "incorrect header check" there was a tester's find.
         while data:
+            if not data.startswith(b"\x1f\x8b") and not data.strip(b"\0"):
+                break
             stream = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
             out += stream.decompress(data, limits.file_bytes + 1 - len(out))
             if len(out) > limits.file_bytes:

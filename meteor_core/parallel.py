@@ -53,12 +53,22 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def max_workers() -> int:
+    """The most worker processes a run may start: 4 per core (at least 8). More never score
+    faster, and each is a process of its own (1,000 were started on 2 cores, and 100,000 hung
+    the command for a minute: a tester)."""
+    return max(8, 4 * available_cores())
+
+
 def resolve_workers(workers: Optional[int]) -> int:
-    """None or 0: every core this process may use; otherwise a positive count."""
+    """None or 0: every core this process may use; otherwise a positive count up to max_workers()."""
     if workers is None or workers == 0:
         return available_cores()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise MeteorParameterError(f"workers must be a positive integer, or 0 or None for all cores, got {workers!r}")
+    if workers > max_workers():
+        raise MeteorParameterError(f"workers must be at most {max_workers()} on this machine (4 per core: more "
+                                   f"processes than cores do not score faster), got {workers}")
     return workers
 
 

@@ -681,6 +681,16 @@ def test_workers_messages(tmp_path, capsys, monkeypatch):
     assert json.loads(out)["score"] == pytest.approx(1 - 0.5 / 8)  # 2 of 2 in one chunk
     assert err == ("note: 3 workers on 2 cores: more processes than cores do not score faster, and each holds its "
                    "own copy of the word data\n")
+    # At most 4 per core (at least 8): --workers 1000 started 1,000 processes on 2 cores (a tester)
+    for command in (["batch", "--workers", "9"], ["compare", "--candidates", str(source), str(source), "--workers",
+                                                  "100000"]):
+        assert main(command) == 2
+        assert capsys.readouterr().err.startswith("error: --workers must be at most 8 on this machine (4 per core")
+    assert parallel.max_workers() == 8
+    monkeypatch.setattr(parallel, "available_cores", lambda: 16)
+    assert parallel.max_workers() == 64 and parallel.resolve_workers(64) == 64
+    with pytest.raises(Exception, match="workers must be at most 64 on this machine"):
+        parallel.resolve_workers(65)
 
 
 def test_format_reads_a_table_whose_name_does_not_say_it(tmp_path, capsys):
@@ -802,7 +812,16 @@ def test_gzipped_files_are_read_within_the_limit(tmp_path, capsys):
     assert code == 2 and "cut.txt.gz: the gzip data ends before its end (a truncated file?)" in err
     (tmp_path / "no.txt.gz").write_bytes(b"plain text\n")
     code, err = corpus("--candidates", str(tmp_path / "no.txt.gz"), "--references", str(tmp_path / "r.txt"))
-    assert code == 2 and "no.txt.gz: not readable as gzip" in err
+    assert code == 2 and "no.txt.gz: named .gz but not gzip data (a gzip file starts with the bytes 1f 8b)" in err
+    # zero bytes after the last member are padding, as gzip -t takes them (a tester)
+    (tmp_path / "padded.txt.gz").write_bytes((tmp_path / "h.txt.gz").read_bytes() + b"\0" * 512)
+    padded = corpus("--candidates", str(tmp_path / "padded.txt.gz"), "--references", str(tmp_path / "r.txt"))[1]
+    assert [s["meteor"] for s in padded["segments"]] == [s["meteor"] for s in plain["segments"]]
+    # standard input read once (as candidates and references it scored a system against itself)
+    code, err = corpus("--candidates", "-", "--references", "-")
+    assert code == 2 and "standard input ('-' or /dev/stdin) is given 2 times; it can be read once" in err
+    code, _, err = run(capsys, "compare", "--candidates", "-", str(tmp_path / "h.txt"), "--references", "/dev/stdin")
+    assert code == 2 and "is given 2 times" in err
 
 
 def test_batch_in_meteor15_mode_scores_every_reference_as_the_jar(capsys, monkeypatch, meteor15_data):
