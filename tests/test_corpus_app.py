@@ -648,3 +648,14 @@ def test_a_missing_human_score_shows_as_a_dash_not_none():
     at = _upload(_page("corpus_explorer.py"), "h.tsv", data)
     table = next(d for d in at.dataframe if "human" in d.value.columns)
     assert table.value["human"].isna().tolist() == [False, True] and table.proto.placeholder == "—"
+
+
+def test_meteor15_mode_says_it_scores_empty_references(meteor15_data):
+    """METEOR 1.5 mode scores every reference as the jar does; the page said "left out"."""
+    data = b"id\tcandidate\treference\treference2\ns1\thello\t\tgoodbye my friend\ns2\tthe cat sat\tthe cat sat\ta cat\n"
+    at = _page("corpus_explorer.py")
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    at = _upload(at, "b.tsv", data)
+    assert any(html.unescape(i.value).startswith("1 segment(s) have an empty reference (a blank cell, or a blank line of "
+                                                 "a reference file): METEOR 1.5 mode scores it, as the jar") for i in at.info)
+    assert list(_segments_table(at)["best_reference"]) == [1, 1]  # hello: the empty first one, as in the jar
