@@ -659,3 +659,22 @@ def test_meteor15_mode_says_it_scores_empty_references(meteor15_data):
     assert any(html.unescape(i.value).startswith("1 segment(s) have an empty reference (a blank cell, or a blank line of "
                                                  "a reference file): METEOR 1.5 mode scores it, as the jar") for i in at.info)
     assert list(_segments_table(at)["best_reference"]) == [1, 1]  # hello: the empty first one, as in the jar
+
+
+def test_fixing_a_malformed_row_updates_the_counts():
+    """A tester: after the one malformed row of a pasted table was deleted, the page still said
+    "4 data lines, 3 scored, 1 not scored" beside "3 rows after the header": the analysis was
+    cached under its scored segments only, which had not changed. Now under all of the input."""
+    at = _page("corpus_explorer.py")
+    at.radio(key="corpus-source").set_value("Paste a table").run()
+    good = "reference\tcandidate\nthe cat sat\tthe cat sat\na dog ran\ta dog runs\nbig house\ta large house\n"
+    at.text_area(key="corpus-paste").input(good + "only one column line\n").run()
+    _clean(at)
+
+    def said():
+        return " ".join(html.unescape(e.value) for e in [*at.caption, *at.warning, *at.info])
+
+    assert "4 data lines, 3 scored, 1 not scored" in said()
+    at.text_area(key="corpus-paste").input(good).run()
+    _clean(at)
+    assert "3 data lines, 3 scored, 0 not scored" in said() and "1 not scored" not in said()
