@@ -20,11 +20,13 @@ from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
                                    read_table, reference_columns_of)
+from meteor_core.tokenize import MAX_CHARS
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
 CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
-            f"or malformed lines besides), {MAX_COLUMNS:,} columns.")
+            f"or malformed lines besides), {MAX_COLUMNS:,} columns, {MAX_CHARS:,} characters per side of a segment "
+            "(a longer line is not scored, the rest is); in a CSV file 131,072 characters per field.")
 NONE = "—"
 #: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).
 _MARKDOWN_PUNCTUATION = re.compile(r"[!#$%&()*+\-./:<=>@\[\\\]^_`{|}~]")
@@ -178,6 +180,7 @@ def _table_source(key: str, source: str) -> Optional[Table]:
             fmt = st.radio("Format", formats, horizontal=True, key=kept(f"{key}-paste-format", formats[0], formats))
             text = st.text_area("Paste the table (header row first)", key=kept(f"{key}-paste", "", typed=True),
                                 height=150)
+            st.caption(CAP_NOTE.replace(" per file", " per paste", 1))  # the limits hold for a paste too
             return read_table(text.encode("utf-8", "surrogatepass"), f"pasted {fmt.upper()}", fmt) if text.strip() else None
     except MeteorInputError as error:
         _error(str(error))

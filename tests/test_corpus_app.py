@@ -639,6 +639,7 @@ def test_the_pages_limits_line_says_20_mb():
     from lens.corpus_ui import CAP_NOTE
 
     assert CAP_NOTE.startswith("Limits: 20 MB per file, 20,000 segments")
+    assert "200,000 characters per side of a segment" in CAP_NOTE and "131,072 characters per field" in CAP_NOTE
 
 
 def test_a_missing_human_score_shows_as_a_dash_not_none():
