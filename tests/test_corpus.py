@@ -794,3 +794,21 @@ def test_corpus_sacrebleu_reads_empty_reference_lines_as_sacrebleu_does():
     without = sacrebleu.corpus_bleu(hyps, [[r or None for r in first], [r or None for r in second]])
     assert expected.ref_len != without.ref_len  # the empty line is what changes it
     assert analysis.rows[1]["best_reference"] == 2 and analysis.rows[1]["reference_length"] == 9  # METEOR: left out
+
+
+def test_corpus_bleu_uses_every_reference_as_nltk_does():
+    """nltk's corpus_bleu over all of a segment's references (a mutation audit: BLEU against the
+    first reference only went unnoticed)."""
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+    hyps = ["the cat sat on the mat today", "a dog ran in the big park"]
+    first = ["the cat is on the mat today", "the dog runs in the big park"]
+    second = ["a cat sat on the mat today", "a dog ran in the big green park"]
+    files = [(name, ("\n".join(texts) + "\n").encode()) for name, texts in
+             (("hyp.txt", hyps), ("r1.txt", first), ("r2.txt", second))]
+    analysis = analyze_corpus(corpus_from_parallel(files[0], files[1:]), MeteorConfig(stages=("exact",)))
+    tokens = [(seg.best.candidate_tokens.norms, [r.reference_tokens.norms for r in seg.per_reference])
+              for seg in analysis.corpus.segments]
+    expected = nltk_corpus_bleu([refs for _, refs in tokens], [hyp for hyp, _ in tokens])
+    first_only = nltk_corpus_bleu([refs[:1] for _, refs in tokens], [hyp for hyp, _ in tokens])
+    assert analysis.corpus_bleu == expected and abs(expected - first_only) > 0.1
