@@ -310,6 +310,7 @@ def _init_state() -> None:
         return
     for name, value in SETTING_DEFAULTS.items():
         _set(name, list(value) if isinstance(value, list) else value)
+    ss["_chosen_parameters"] = set()  # what the link (below) sets, not what this session set before Back
     settings, problems = read_link(_query_params())
     if "cand" in settings or "refs" in settings:
         _set("example", NO_EXAMPLE)
