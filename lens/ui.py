@@ -494,11 +494,7 @@ def _mark_chosen(names) -> None:
 
 
 def _chosen_parameters() -> set:
-    ss = st.session_state
-    if "_chosen_parameters" not in ss:  # a session from before this was kept: what differs from the mode's own
-        own = default_params(_v("mode"))
-        ss["_chosen_parameters"] = {n for n in PARAMETERS if float(_v(n)) != getattr(own, n)}
-    return ss["_chosen_parameters"]
+    return st.session_state.setdefault("_chosen_parameters", set())  # _init_state starts it
 
 
 def _follow_mode(old: str) -> None:

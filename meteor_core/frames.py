@@ -191,7 +191,7 @@ def _references_of_row(values) -> object:
             refs.append(value)  # a dict or set: _row refuses it
         elif hasattr(value, "__iter__"):
             refs.extend(value)
-        elif value is None or pd.isna(value):
+        elif _is_missing(value):
             refs.append("")
         else:
             return value  # not text: _row reports it

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 from .align import count_crossings
 from .params import METEOR15_STAGES, MeteorConfig
 from .result import Link, SegmentResult
+from .stages import case_class
 
 
 @dataclass(frozen=True)
@@ -276,8 +277,6 @@ def _tokens_text(result: SegmentResult) -> str:
 def _kept_apart_by_case(result: SegmentResult) -> list[tuple[str, str]]:
     """(candidate word, reference word) pairs equal but for case that Keep case keeps apart
     (stages.case_class): the page said "Case is kept." and left the user to find them."""
-    from .stages import case_class
-
     references = list(dict.fromkeys(t.text for t in result.reference_tokens))
     return list(dict.fromkeys((c.text, r) for c in result.candidate_tokens for r in references  # in text order
                               if c.text != r and c.text.lower() == r.lower() and case_class(c.text) != case_class(r)))
