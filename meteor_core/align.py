@@ -325,13 +325,16 @@ def solve_stage(
     small = _solve_small(variable, base, objective, budget)
     if small is not None:
         return sorted(forced + small[0]), n_edges, True, work + small[1]
-    if all((comp.block or comp.kind == _BLOCK_IN_ORDER) and _diagonal(comp.fallback) for comp in variable):
+    if all(comp.block or comp.kind == _BLOCK_IN_ORDER for comp in variable):
         # Each block matched in order, leftmost first, is the lexicographically first maximum
         # matching. If the whole alignment is then one chunk, nothing has fewer chunks or
         # crossings (one chunk has none), so under either objective it is the optimum, proven
         # without a search (identical texts of repeated words took the whole budget under
         # fewest chunks, then were flagged; 1,999 x "x" against 60 under fewest crossings).
-        # Tried only where enumeration would not do (it is exact and cheap on small cases).
+        # One chunk over all blocks together: "the , the , ..." against itself is two blocks,
+        # neither a run on its own (it was flagged under fewest chunks at 2,000 tokens). Tried
+        # only where enumeration would not do (it is exact and cheap on small cases); a pass
+        # over the pairs, small beside the search it saves or precedes.
         in_order = [pair for comp in variable for pair in comp.fallback]
         if count_chunks([(i, j) for i, j in enumerate(base) if j >= 0] + in_order) == 1:
             return sorted(forced + in_order), n_edges, True, work + len(in_order)
@@ -992,13 +995,6 @@ def _table_by_used(comp) -> bool:
     completion table indexed by references used (rows of q + 1) rather than by positions
     skipped (rows of p - q + 1), whichever is shorter."""
     return comp.q < comp.p - comp.q
-
-
-def _diagonal(pairs: list[tuple[int, int]]) -> bool:
-    """Whether in-order pairs (ascending on both sides) form one run (i, j), (i + 1, j + 1), ...
-    A constant-time test: the one-chunk shortcut of solve_stage is tried only then."""
-    (i, j), (k, l) = pairs[0], pairs[-1]
-    return k - i == l - j == len(pairs) - 1
 
 
 def _table_units(comp: _Component) -> int:

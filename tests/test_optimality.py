@@ -422,6 +422,40 @@ def test_one_chunk_in_order_equals_the_search_on_small_blocks():
     assert fired > 50
 
 
+@pytest.mark.parametrize("objective", ["crossings", "chunks"])
+@pytest.mark.parametrize("words, extra", [(["the", ","], 0), (["the", ",", "cat"], 0), (["the", ","], 7)])
+def test_one_chunk_over_several_blocks_is_proven_optimal(objective, words, extra):
+    # "the , the , ..." against itself (and against itself plus a tail): two blocks, neither a
+    # run on its own, together one chunk. Under fewest chunks 2,000 such tokens were flagged
+    # not optimal after the whole budget; one chunk is the fewest there are.
+    cand = words * (1998 // len(words))
+    ref = cand + words[:1] * extra
+    stage = align_paper(cand, ref, (exact_stage(),), objective)[0]
+    assert [(link.candidate, link.reference) for link in stage.links] == [(k, k) for k in range(len(cand))]
+    assert stage.optimal and stage.nodes <= 2 * len(ref)
+
+
+def test_one_chunk_shortcut_equals_the_oracle_without_enumeration(monkeypatch):
+    # The shortcut runs where enumeration gives up (long texts); here enumeration is switched
+    # off so that it decides small cases of two or three words, which the oracle can check:
+    # alignment and lexicographic tie-break, under both objectives.
+    from meteor_core import align
+
+    monkeypatch.setattr(align, "_solve_small", lambda *args: None)
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(300):
+        ref = [rng.choice("abc") for _ in range(rng.randint(1, 7))]
+        start = rng.randint(0, len(ref) - 1)
+        cand = ref[start:rng.randint(start + 1, len(ref))] + [rng.choice("abc") for _ in range(rng.randint(0, 2))]
+        for objective in ("crossings", "chunks"):
+            stage = align_paper(cand, ref, (exact_stage(),), objective)[0]
+            pairs = sorted((link.candidate, link.reference) for link in stage.links)
+            assert pairs == paper_oracle.align(cand, ref, [str.__eq__], objective), (cand, ref, objective)
+            fired += stage.optimal and stage.nodes <= len(cand) + len(ref) and paper_oracle.chunks(pairs) == 1
+    assert fired > 100
+
+
 @pytest.mark.parametrize("n", [20, 40, 100, 150, 300])
 def test_alternating_words_under_fewest_chunks_get_two_chunks(n):
     # A helper's attack: "x y" x n against "y x" x n. Two chunks exist (candidate 1.. against
