@@ -406,15 +406,21 @@ def test_one_chunk_in_order_is_proven_optimal_without_a_search(objective, n, m):
     assert stage.optimal and stage.nodes <= max(n, m) + 1
 
 
+def _piece_of_reference(rng: random.Random, letters: str) -> tuple[list[str], list[str]]:
+    """(candidate, reference): a random reference and a piece of it plus up to two random words,
+    so that the in-order alignment is often one chunk."""
+    ref = [rng.choice(letters) for _ in range(rng.randint(1, 7))]
+    start = rng.randint(0, len(ref) - 1)
+    return ref[start:rng.randint(start + 1, len(ref))] + [rng.choice(letters) for _ in range(rng.randint(0, 2))], ref
+
+
 def test_one_chunk_in_order_equals_the_search_on_small_blocks():
     # The shortcut fires only when the in-order alignment is one chunk; the oracle must agree
     # (alignment and its lexicographic tie-break) wherever it does.
     rng = random.Random(7)
     fired = 0
     for _ in range(300):
-        ref = [rng.choice("ab") for _ in range(rng.randint(1, 7))]
-        start = rng.randint(0, len(ref) - 1)
-        cand = ref[start:rng.randint(start + 1, len(ref))] + [rng.choice("ab") for _ in range(rng.randint(0, 2))]
+        cand, ref = _piece_of_reference(rng, "ab")
         stage = align_paper(cand, ref, (exact_stage(),), "chunks")[0]
         pairs = sorted((link.candidate, link.reference) for link in stage.links)
         assert pairs == paper_oracle.align(cand, ref, [str.__eq__], "chunks"), (cand, ref)
@@ -445,9 +451,7 @@ def test_one_chunk_shortcut_equals_the_oracle_without_enumeration(monkeypatch):
     rng = random.Random(11)
     fired = 0
     for _ in range(300):
-        ref = [rng.choice("abc") for _ in range(rng.randint(1, 7))]
-        start = rng.randint(0, len(ref) - 1)
-        cand = ref[start:rng.randint(start + 1, len(ref))] + [rng.choice("abc") for _ in range(rng.randint(0, 2))]
+        cand, ref = _piece_of_reference(rng, "abc")
         for objective in ("crossings", "chunks"):
             stage = align_paper(cand, ref, (exact_stage(),), objective)[0]
             pairs = sorted((link.candidate, link.reference) for link in stage.links)
