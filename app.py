@@ -6,17 +6,22 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
-from lens.ui import TABLE_CSS, note_page
+from lens.ui import TABLE_CSS, note_page, page_links
 
 st.set_page_config(page_title="METEOR Lens", layout="wide")
 # A table wider than its column scrolls sideways instead of being cut off ("Which METEOR?" lost
 # its last columns at 150% zoom: a teacher). Only style: st.html puts it in the event container.
 st.html(f"<style>{TABLE_CSS}</style>")
-page = st.navigation([
-    st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
-    st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"),
-    st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"),
-    st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"),
-])
+# (page, whether its link carries the pair): the corpus pages' data cannot travel in a link.
+PAGES = [
+    (st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True), True),
+    (st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"), True),
+    (st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"), False),
+    (st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"), False),
+]
+# The sidebar's page links are ours (ui.page_links): each carries the query its page writes, so
+# that a page change is one browser history entry, not two.
+page = st.navigation([page for page, _ in PAGES], position="hidden")
 note_page(page.url_path)
+page_links(PAGES)
 page.run()

@@ -300,7 +300,7 @@ def _history_navigation() -> bool:
     return bool(getattr(ctx, "is_history_navigation", False))
 
 
-def _init_state() -> None:
+def init_state() -> None:
     """First run of a session, and Back or Forward to a link of this app: the settings come from
     the link (shareable state). Before, Back and Forward did nothing: the page wrote the
     session's settings over the older link (a tester). A history entry without settings (a
@@ -375,6 +375,7 @@ TABLE_CSS = ".stMarkdown table { display: block; max-width: 100%; overflow-x: au
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
     st.session_state.pop("_how_step_key", None)
+    st.session_state.get("_link_extras", {}).pop("how", None)  # its link's step (see page_links)
 
 
 def _english_only_mode_yields(note: str) -> None:
@@ -494,7 +495,7 @@ def _mark_chosen(names) -> None:
 
 
 def _chosen_parameters() -> set:
-    return st.session_state.setdefault("_chosen_parameters", set())  # _init_state starts it
+    return st.session_state.setdefault("_chosen_parameters", set())  # init_state starts it
 
 
 def _follow_mode(old: str) -> None:
@@ -556,7 +557,21 @@ MAX_LINK_QUERY = 16_000
 def write_settings_link(**extra: str) -> None:
     """A corpus page's link: the settings and `extra` (System Comparison's test settings), in
     one update (each update is a history entry)."""
-    st.query_params.from_dict({**_settings_query(), **extra})
+    _write_query({**_settings_query(), **extra}, extra)
+
+
+def _write_query(query: dict, extra: Mapping[str, str]) -> None:
+    """Put `query` in the address bar, unless it is there already: every write is a browser
+    history entry, even an unchanged one, and after a page change it lands on the old page's
+    path (Streamlit sends it before the new path), so Back from Segment Explorer went to a
+    "How METEOR works" entry without its step, which opened on step 1 (a teacher). The sidebar's
+    links carry the query each page will write (page_links), so a page change writes nothing.
+    `extra` (what only this page adds) is kept for that page's sidebar link."""
+    ss = st.session_state
+    ss.setdefault("_link_extras", {})[ss.get("_page", "")] = dict(extra)
+    wanted = {name: list(value) if isinstance(value, list) else [value] for name, value in query.items()}
+    if wanted != _query_params():
+        st.query_params.from_dict(query)
 
 
 def link_number(name: str, default: int, low: int, high: int) -> int:
@@ -577,28 +592,49 @@ def write_link(references: list[str], **extra: str) -> None:
     one update: each update is a history entry, and Back from a step went to the entry written
     before the step was added, which opened on step 1. The link always says what the page
     shows, or, for text too long for a link, the settings."""
-    text = {"cand": _v("cand"), "ref": references}
-    length = len(urlencode(text, doseq=True))
-    if length > MAX_LINK_QUERY:
+    text, length = _text_query(references)
+    if not text:
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
-        text = {}
-    st.query_params.from_dict({**text, **_settings_query(), **_view_query(len(references)), **extra})
+    chosen = _v("show")
+    if chosen is not None and chosen[0] == _v("refs") and chosen[1] > len(references):
+        there = "is 1 reference" if len(references) == 1 else f"are {len(references)} references"
+        st.warning(f"Link parameter show={chosen[1]} ignored: there {there}; the diagram shows the best one.")
+        _set("show", None)
+    _write_query({**text, **_settings_query(), **_view_query(len(references)), **extra}, extra)
+
+
+def _text_query(references: Sequence[str]) -> tuple[dict, int]:
+    """(the pair's part of a link, or {} when it is too long for one; its length as a link)."""
+    text = {"cand": _v("cand"), "ref": list(references)}
+    length = len(urlencode(text, doseq=True))
+    return (text if length <= MAX_LINK_QUERY else {}), length
 
 
 def _view_query(count: int) -> dict:
-    """The view part of the Segment Explorer's own link: only what differs from the default.
-    A link's show= past the references it gives is said and dropped."""
+    """The view part of the Segment Explorer's own link: only what differs from the default
+    (a reference chosen for the diagram only while the References box still has it)."""
     view = {"view": _v("view")} if _v("view") != VIEWS[0] else {}
     chosen = _v("show")
-    if chosen is not None and chosen[0] == _v("refs"):
-        if chosen[1] <= count:
-            view["show"] = str(chosen[1])
-        else:
-            there = "is 1 reference" if count == 1 else f"are {count} references"
-            st.warning(f"Link parameter show={chosen[1]} ignored: there {there}; the diagram shows the best one.")
-            _set("show", None)
+    if chosen is not None and chosen[0] == _v("refs") and chosen[1] <= count:
+        view["show"] = str(chosen[1])
     return view
+
+
+def page_links(pages: Sequence[tuple[object, bool]]) -> None:
+    """The sidebar's list of pages (instead of st.navigation's own), each link carrying the
+    query its page will write: the settings, and for the pages given True the pair and the view,
+    plus what the page added last time (How METEOR works' step, System Comparison's test
+    settings). A page change is then one history entry; with the navigation's links it was two,
+    and Back landed on the first, a wrong one (see _write_query)."""
+    init_state()
+    references = [line for line in _v("refs").split("\n") if line.strip()]
+    extras = st.session_state.get("_link_extras", {})
+    for page, with_pair in pages:
+        query = _settings_query()
+        if with_pair:
+            query = {**_text_query(references)[0], **query, **_view_query(len(references))}
+        st.sidebar.page_link(page, label=page.title, query_params={**query, **extras.get(page.url_path, {})})
 
 
 def view_choice() -> str:
@@ -852,7 +888,7 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     """Sidebar settings and (optionally) the text inputs. Returns (candidate, references, config);
     config is None when a setting is invalid (the message is already on the page).
     link_written_by_page: the page calls write_link itself, with what it adds."""
-    _init_state()
+    init_state()
     # In a container: the warnings go as the user fixes what they name, and the text boxes
     # below them would move, which the browser draws as new boxes, losing text being typed.
     with st.container():

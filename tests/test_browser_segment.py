@@ -144,7 +144,10 @@ def test_user_text_is_never_markup(streamlit_server, browser_page):
     page.wait_for_timeout(1500)
     assert "evil.example" not in " ".join(hosts)
     assert page.locator("img[src*='evil.example']").count() == 0
-    assert page.locator("a[href*='evil.example']").count() == 0
+    # No link leads there (the sidebar's page links carry the typed text in their query: to this app)
+    assert page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).filter("
+                         "a => new URL(a.href, location.href).host.includes('evil.example')).length") == 0
+    assert page.locator("[data-testid=stSidebar] a[href*='evil.example']").count() == 2  # the pair's pages
     assert "![x](http://evil.example/p.png)" in _main_text(page).replace("\u2060", "")
     # Token labels: point texts when straight, annotations when slanted (long tokens, as here)
     labels = page.evaluate(f"() => Array.from(document.querySelector('{MAIN} .js-plotly-plot')"
@@ -353,6 +356,42 @@ def test_how_steps_are_history_entries(streamlit_server, browser_page):
         _settle(page)
         assert step_text().startswith(f"Step {number} of "), (number, step_text(), page.url)
         assert "step=" in page.url
+    assert_clean(page, streamlit_server)
+
+
+def test_a_page_change_is_one_history_entry_and_back_returns_to_the_step(streamlit_server, browser_page):
+    """A teacher on step 5 of How METEOR works, alpha changed, clicked Segment Explorer and then
+    Back: step 1 came back, with alpha 0.5, a state never shown. Each page change made two history
+    entries, the first one the old page's path with the new page's query (no step). Now a page
+    change is one entry, and Back and Forward cross pages with the step and settings kept."""
+    page = browser_page
+    _open(page, streamlit_server, "/how", {"cand": "on the mat sat the cat", "ref": "the cat sat on the mat",
+                                           "step": "chunks"})
+    step_text = lambda: _step_text(page).split(":")[0]  # noqa: E731
+    assert step_text().startswith("Step 4 of ")
+    page.get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")
+    _settle(page)
+    assert step_text().startswith("Step 5 of ")
+    entries = page.evaluate("history.length")
+    sidebar = page.locator("[data-testid=stSidebar]")
+    for name, path in (("Segment Explorer", "/"), ("Corpus Explorer", "/corpus"), ("Segment Explorer", "/")):
+        sidebar.get_by_role("link", name=name).click()
+        page.wait_for_url(lambda url: urllib.parse.urlparse(url).path.rstrip("/") == path.rstrip("/"), timeout=60_000)
+        _settle(page)
+        assert "mode=paper" in page.url and "alpha=0.9" in page.url
+        entries += 1
+        assert page.evaluate("history.length") == entries, name
+    for go, path in ((page.go_back, "/corpus"), (page.go_back, "/"), (page.go_back, "/how")):
+        go()
+        page.wait_for_url(lambda url: urllib.parse.urlparse(url).path.rstrip("/") == path.rstrip("/"), timeout=60_000)
+        _settle(page)
+    assert step_text().startswith("Step 5 of "), (step_text(), page.url)
+    assert "step=P+and+R" in page.url and page.evaluate("history.length") == entries
+    page.go_forward()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path.rstrip("/") == "", timeout=60_000)
+    _settle(page)
+    assert page.get_by_label("Candidate (system output)").input_value() == "on the mat sat the cat"
     assert_clean(page, streamlit_server)
 
 
