@@ -8,6 +8,14 @@ from lens.ui import md_escape
 from meteor_core import MeteorConfig
 from meteor_core.methods import CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, terms, walkthrough
 
+
+def _move(labels: list[str], by: int) -> None:
+    """The Previous / Next buttons: the step `by` places from the one shown, within the steps."""
+    shown = st.session_state.get("w_how_step")
+    if shown in labels:  # the labels of the run that drew the button
+        st.session_state["w_how_step"] = labels[min(max(labels.index(shown) + by, 0), len(labels) - 1)]
+
+
 st.title("How METEOR works")
 st.write("Step through the computation on the pair from the Segment Explorer (or pick a worked example "
          "in the sidebar). Each step changes one thing.")
@@ -39,9 +47,17 @@ if exploration is not None:
         st.caption(f"The steps use reference {result.best_index + 1} of {len(result.per_reference)}, the best one: "
                    "METEOR scores the candidate against each reference and keeps the highest score ("
                    + ", ".join(f"reference {k + 1}: {r.score:.4f}" for k, r in enumerate(result.per_reference)) + ").")
-    if len(steps) > 1:
-        st.select_slider("Step", labels, key="w_how_step")
     number = labels.index(st.session_state["w_how_step"])
+    if len(steps) > 1:
+        # Buttons beside the slider: at a projector the slider's small knob had to be dragged, or
+        # clicked before the arrow keys moved it (a teacher). Each click is one step, as a key is.
+        # Short labels: "◀ Previous" was cut to "◀ …" at 1,024 px with the sidebar open.
+        slider_slot, previous_slot, next_slot = st.columns([7, 1.4, 1.4], vertical_alignment="bottom")
+        slider_slot.select_slider("Step", labels, key="w_how_step")
+        previous_slot.button("◀ Step", key="how-previous", help="Previous step", on_click=_move, args=(labels, -1),
+                             disabled=number == 0, width="stretch")
+        next_slot.button("Step ▶", key="how-next", help="Next step", on_click=_move, args=(labels, 1),
+                         disabled=number == len(labels) - 1, width="stretch")
     step = steps[number]
     if not substituted or "_how_step_key" not in st.session_state:
         st.session_state["_how_step_key"] = step.key

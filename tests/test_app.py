@@ -1296,6 +1296,26 @@ def test_how_step_is_in_the_link(wordnet_reader):
     assert any("step='dance' not used" in w.replace("\\", "") for w in _warnings(bad))
 
 
+def test_how_previous_and_next_buttons_step_through(wordnet_reader):
+    """A teacher at a projector had only the slider (drag its knob, or click it before the arrow
+    keys move it). Previous and Next move one step, are disabled at the ends, and the link
+    follows."""
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    at = _app(HOW, cand=cand, ref=ref)
+    labels = [s.label for s in walkthrough(score(cand, [ref]).best)]
+    assert at.button(key="how-previous").disabled and not at.button(key="how-next").disabled
+    at.button(key="how-next").click().run()
+    at.button(key="how-next").click().run()
+    assert at.select_slider(key="w_how_step").value == labels[2] and link_step(at) == "crossings" == labels[2]
+    at.button(key="how-previous").click().run()
+    assert at.select_slider(key="w_how_step").value == labels[1]
+    assert _step_texts(at)[0].startswith(f"**Step 2 of {len(labels)}: {labels[1]}.**")
+    for _ in labels[2:]:
+        at.button(key="how-next").click().run()
+    assert at.select_slider(key="w_how_step").value == labels[-1] and at.button(key="how-next").disabled
+    assert not at.exception
+
+
 def link_step(at) -> str:
     value = at.query_params["step"]
     return value if isinstance(value, str) else value[-1]
