@@ -78,6 +78,9 @@ LINK_INSET = 0.06
 LABEL_ANCHOR_SHIFT = 7
 #: A chunk number's box, half its height in y units (13 px of text in the 230 px between the rows)
 NUMBER_HALF_HEIGHT = 7 / 230
+#: From a band's edge to the middle of its number's tab (half its height and its 1 px border),
+#: so the tab hangs from the band.
+NUMBER_TAB_OFFSET = NUMBER_HALF_HEIGHT + 2 / 230
 #: Where a chunk number may move, in token widths either side of its band's middle.
 NUMBER_REACH = 1.0
 #: The narrowest column the diagram is drawn in (853 px, a 1,280-px projector at 150%): Plotly
@@ -183,18 +186,12 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     fig = go.Figure(_validate=max(len(cand), len(ref)) <= UNCHECKED_FIGURE_TOKENS)
     y_cand, y_ref = 1.0, 0.0
     if new_links:  # under the links: drawn first
-        xs, ys = [], []
-        for l in new_links:
-            xs += [*_link_ends(l), None]
-            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        xs, ys = _halo_paths(new_links, y_cand - 0.06, y_ref + 0.06)
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=f"{new_links_label} ({len(new_links)})",
                                  line=dict(color=NEW_LINK_HALO, width=11), hoverinfo="skip", meta={"kind": "new"}))
     # The overlays are halos under the links, drawn first, so each link keeps its stage colour.
     if highlight:
-        xs, ys = [], []
-        for l in sorted(highlight, key=lambda l: (l.candidate, l.reference)):
-            xs += [*_link_ends(l), None]
-            ys += [y_cand - 0.06, y_ref + 0.06, None]
+        xs, ys = _halo_paths(sorted(highlight, key=lambda l: (l.candidate, l.reference)), y_cand - 0.06, y_ref + 0.06)
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=highlight_label,
                                  line=dict(color=DIFF_COLOR, width=11, dash="dot"), opacity=0.7,
                                  hoverinfo="skip", meta={"kind": "diff"}))
@@ -208,9 +205,9 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         for l in stage_links:
             top, bottom = _link_ends(l)
             if l.is_phrase:
-                bx += [l.candidate - SPAN_PAD, l.candidate_stop - 1 + SPAN_PAD, l.reference_stop - 1 + SPAN_PAD,
-                       l.reference - SPAN_PAD, l.candidate - SPAN_PAD, None]
-                by += [y_cand - 0.06, y_cand - 0.06, y_ref + 0.06, y_ref + 0.06, y_cand - 0.06, None]
+                x, y = _phrase_outline(l, y_cand - 0.06, y_ref + 0.06)
+                bx += [*x, None]
+                by += [*y, None]
             else:
                 xs += [top, bottom, None]
                 ys += [y_cand - 0.06, y_ref + 0.06, None]
@@ -316,13 +313,16 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                                    line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
                                    name=f"chunk {number}"))
                 if slanted:  # numbers inside the gap between the rows, next to their band
+                    # A tab on the band's edge, in the band's colour and outline: loose in the
+                    # gap, white, "1" and "2" read as labels of the links beside them (a teacher).
+                    y = y0 - NUMBER_TAB_OFFSET if ly > 0.5 else y1 + NUMBER_TAB_OFFSET
                     half_width = number_half_width(number, token_px)
                     nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[ly].get(k, ())]  # by token
-                    x = chunk_number_x(c, ly, half_width, nearby)
+                    x = chunk_number_x(c, y, half_width, nearby)
                     placed[ly].setdefault(round(x), []).append((x, half_width))
-                    annotations.append(dict(x=x, y=ly, text=f"<b>{number}</b>",
-                                            showarrow=False,
-                                            font=dict(size=11, color="#333333"), bgcolor="rgba(255,255,255,0.8)"))
+                    annotations.append(dict(x=x, y=y, text=f"<b>{number}</b>", showarrow=False,
+                                            font=dict(size=11, color="#333333"), bgcolor=_on_white(fill),
+                                            bordercolor="rgba(0,0,0,0.35)", borderwidth=1, borderpad=1))
                 else:
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
@@ -360,6 +360,35 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         hoverlabel=HOVER_LABEL,
     )
     return fig
+
+
+def _phrase_outline(link, y_top: float, y_bottom: float) -> tuple[list, list]:
+    """The closed outline of a phrase link's band (candidate words [i, j) to reference [k, l))."""
+    return ([link.candidate - SPAN_PAD, link.candidate_stop - 1 + SPAN_PAD, link.reference_stop - 1 + SPAN_PAD,
+             link.reference - SPAN_PAD, link.candidate - SPAN_PAD],
+            [y_top, y_top, y_bottom, y_bottom, y_top])
+
+
+def _halo_paths(links: Sequence, y_top: float, y_bottom: float) -> tuple[list, list]:
+    """The lines a halo follows under `links`: a word link's line, a phrase link's band outline
+    (its middle line, under the band, read as a synonym link of a stripe between two words: a
+    teacher), each path ended by None."""
+    xs, ys = [], []
+    for link in links:
+        if link.is_phrase:
+            x, y = _phrase_outline(link, y_top, y_bottom)
+            xs += [*x, None]
+            ys += [*y, None]
+        else:
+            xs += [*_link_ends(link), None]
+            ys += [y_top, y_bottom, None]
+    return xs, ys
+
+
+def _on_white(rgba: str) -> str:
+    """An rgba(r,g,b,a) colour as it looks over white, opaque (a tab over a link hides it)."""
+    *rgb, alpha = (float(v) for v in rgba[rgba.index("(") + 1:-1].split(","))
+    return "#" + "".join(f"{round(255 - alpha * (255 - v)):02x}" for v in rgb)
 
 
 def _translucent(color: str, alpha: float) -> str:
