@@ -204,7 +204,7 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     stemmer or synonym source); one it could relate but did not choose (its search)."""
     mode, other_mode = like.config.mode, other.config.mode
     mine, theirs = _differing(like, other, by_position)
-    paraphrase, relation, alignment, tokens = [], [], [], []
+    paraphrase, relation, alignment, tokens, covered = [], [], [], [], []
     case: dict[tuple[str, str], list[str]] = {}  # (linking mode, mode that keeps case) -> links
     for links, source, target, source_mode, target_mode in ((mine, like, other, mode, other_mode),
                                                             (theirs, other, like, other_mode, mode)):
@@ -239,13 +239,21 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                                 f"{MODE_NAMES[target_mode]} mode's "
                                 f"stages cannot relate" + (f" ({link.stage}, " + "; ".join(how) + ")" if how else ""))
             else:
-                alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
+                phrase = _covering_phrase(target, link) if by_position else None
+                if phrase is not None:
+                    # Not the search: the other mode's paraphrase holds these words ("fence → fence"
+                    # was listed as chosen differently, the paraphrase "the fence → a fence" not
+                    # named beside it: a teacher).
+                    covered.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, whose words "
+                                   f"{MODE_NAMES[target_mode]} links in its paraphrase {_describe_link(target, phrase)}")
+                else:
+                    alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
     causes = []
     if tokens:
         causes.append(Cause("tokens", "Links on words the other mode's tokens do not have: " + _listed(tokens) + "."))
-    if paraphrase:
+    if paraphrase or covered:
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
-                                          "match single words only): " + _listed(paraphrase) + "."))
+                                          "match single words only): " + _listed(paraphrase + covered) + "."))
     for (source_mode, target_mode), links in case.items():
         causes.append(Cause("case", f"Case: {MODE_NAMES[source_mode]} links " + _listed(links) + ", words written "
                             f"in different case, which {MODE_NAMES[target_mode]} mode keeps apart at every stage "
@@ -312,6 +320,14 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause
                            "their words.")
 
 
+def _covering_phrase(result: SegmentResult, link: Link) -> Optional[Link]:
+    """The phrase link of `result` that holds the candidate or reference word of `link` (same
+    tokens, so positions compare), if any."""
+    return next((p for p in result.links if p.is_phrase and (p.candidate <= link.candidate < p.candidate_stop
+                                                             or p.reference <= link.reference < p.reference_stop)),
+                None)
+
+
 def _uses_a_stage_the_other_lacks(chosen: SegmentResult, other: SegmentResult) -> bool:
     return (any(l.stage not in other.config.stages for l in chosen.links)
             or any(l.stage not in chosen.config.stages for l in other.links))
@@ -373,7 +389,10 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
             # sentences "runs ... paraphrase" was listed though nothing but exact matched (a tester).
             causes.append(Cause("stages", f"Stages: {MODE_NAMES[other_mode]} runs {', '.join(other_config.stages)}; "
                                           f"{MODE_NAMES[config.mode]} here runs {', '.join(config.stages)}."))
-    with_rule = one_chunk is None  # else that cause says it; alone it is no difference of parameters
+    # The one-chunk rule among the parameters only where it set a penalty to 0 on this pair and
+    # no cause says so already: named on "on the mat sat the cat" (6 chunks), it read as a reason
+    # for the difference (a teacher).
+    with_rule = one_chunk is None and (chosen.breakdown.single_chunk_rule or theirs.breakdown.single_chunk_rule)
     if _parameters(config, with_rule) != _parameters(other_config, with_rule):
         causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config, with_rule)}; "
                                           f"{MODE_NAMES[other_mode]} {_parameters(other_config, with_rule)}."))

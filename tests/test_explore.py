@@ -94,8 +94,15 @@ def test_search_difference_with_meteor15(wordnet_reader, meteor15_data):
     e = explore("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
                 MeteorConfig(mode="meteor15"))
     causes = {c.kind: c.text for c in e.comparison_with("nltk").causes}
-    assert "greedy right-to-left scan" in causes["alignment"] and "beam search" in causes["alignment"]
     assert "auto [6] → automobile [6] (synonym), which nltk mode's stages cannot relate" in causes["relation"]
+    # nltk's and -> and lies inside METEOR 1.5's paraphrase "quickly and -> fast and": said there
+    assert "alignment" not in causes
+    assert ("and [4] → and [4] (exact) in nltk, whose words METEOR 1.5 links in its paraphrase quickly and [3:5] → "
+            "fast and [3:5]") in causes["paraphrase"]
+    e = explore("on the mat sat the cat", ["the cat sat on the mat"], MeteorConfig(mode="meteor15"))
+    causes = {c.kind: c.text for c in e.comparison_with("nltk").causes}
+    assert "greedy right-to-left scan" in causes["alignment"] and "beam search" in causes["alignment"]
+    assert "the [1] → the [4] (exact) in METEOR 1.5; the [4] → the [0] (exact) in METEOR 1.5" in causes["alignment"]
 
 
 def test_different_tokens_are_a_cause_and_links_compare_by_words(wordnet_reader, meteor15_data):
@@ -116,7 +123,9 @@ def test_a_lone_one_word_meteor15_match_still_relates_the_words(wordnet_reader, 
     e = explore("the premier spoke", ["the prime minister spoke"], MeteorConfig())
     causes = {c.kind: c.text for c in e.comparison_with("meteor15").causes}
     assert "relation" not in causes
-    assert "premier [1] → prime [1] (synonym) in paper" in causes["alignment"]
+    # and the jar's paraphrase premier -> prime minister holds the two words (said beside it)
+    assert ("premier [1] → prime [1] (synonym) in paper, whose words METEOR 1.5 links in its paraphrase premier [1] "
+            "→ prime minister [1:3] (paraphrase)") in causes["paraphrase"]
 
 
 def test_a_stage_switched_off_is_not_blamed_on_the_stemmer_or_synonym_source(wordnet_reader, meteor15_data):
@@ -195,6 +204,10 @@ def test_meteor15_is_named_with_its_single_chunk_rule_among_the_parameters(wordn
     paper, meteor15 = text.split("; METEOR 1.5 ")
     assert "no penalty when everything matches in one chunk" in paper
     assert "no penalty when everything matches in one chunk" in meteor15
+    # Where it sets no penalty to 0 it is no reason, and not named (a teacher, on 6 chunks)
+    e = explore("on the mat sat the cat", ["the cat sat on the mat"], MeteorConfig())
+    text = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "parameters")
+    assert "one chunk" not in text and "delta 0.75" in text
 
 
 def test_long_pairs_explanations_list_a_dozen_and_count_the_rest(wordnet_reader, meteor15_data):
@@ -277,3 +290,15 @@ def test_keep_case_against_meteor15_is_said_to_be_case(wordnet_reader, meteor15_
     assert case.endswith("METEOR 1.5 lowercases every word (-norm).")
     alike = explore("Big Dogs bark", ["Large Dogs bark"], MeteorConfig(keep_case=True)).comparison_with("meteor15")
     assert not alike.differs and "case" not in [c.kind for c in alike.causes]
+
+
+def test_a_word_link_inside_the_other_modes_paraphrase_is_named_with_it(wordnet_reader, meteor15_data):
+    """A teacher: "Which METEOR?" gave paper's fence -> fence as a link METEOR 1.5's search chose
+    not to make, without the paraphrase "the fence -> a fence" that holds those words there. It
+    is said beside the paraphrase, in both directions, and the search cause goes."""
+    pair = ("the quick dogs jumped over the fence", ["the fast dog jumps over a fence"])
+    for mode, other in (("meteor15", "paper"), ("paper", "meteor15")):
+        causes = {c.kind: c.text for c in explore(*pair, MeteorConfig(mode=mode)).comparison_with(other).causes}
+        assert "alignment" not in causes, causes
+        assert ("fence [6] → fence [6] (exact) in paper, whose words METEOR 1.5 links in its paraphrase the fence "
+                "[5:7] → a fence [5:7] (paraphrase)") in causes["paraphrase"]
