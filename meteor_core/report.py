@@ -192,7 +192,9 @@ def explain(result: MultiReferenceResult, bleu: Optional[BleuResult] = None) -> 
     unmatched_r = [f"{ref[j].text}[{j}]" for j in range(len(ref)) if best.link_for_reference(j) is None]
     lines.append(f"  unmatched candidate: {' '.join(unmatched_c) or '-'}")
     lines.append(f"  unmatched reference: {' '.join(unmatched_r) or '-'}")
-    if best.meteor15 is None:
+    if best.config.mode == "nltk":  # nothing searched, so nothing to prove ("optimal: proven" misled a teacher)
+        lines.append(f"  crossings: {best.crossings}; nltk's greedy alignment, as nltk makes it (no search for an optimum)")
+    elif best.meteor15 is None:
         lines.append(f"  crossings: {best.crossings}; optimal: {'proven' if best.optimal else 'NOT proven (node budget)'}")
     lines.append("")
     lines.append(f"Chunks ({s.chunks}):")

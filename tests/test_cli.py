@@ -68,6 +68,17 @@ def test_score_text_explains_formula(capsys):
     assert "BLEU is 0" in out
 
 
+def test_score_text_says_what_the_alignment_is_per_mode(capsys):
+    """nltk mode printed "optimal: proven" for nltk's greedy alignment (a teacher): nothing was
+    searched. Paper mode says whether its search proved the optimum."""
+    pair = ("--candidate", "on the mat sat the cat", "--reference", "the cat sat on the mat")
+    _, out, _ = run(capsys, "score", *pair, "--mode", "nltk")
+    assert "crossings: 8; nltk's greedy alignment, as nltk makes it (no search for an optimum)" in out
+    assert "proven" not in out
+    _, out, _ = run(capsys, "score", *pair)
+    assert "crossings: 8; optimal: proven" in out
+
+
 def test_score_text_counts_tokens_in_words(capsys):
     """"candidate (1 tokens)" (a teacher): one token is one token."""
     code, out, _ = run(capsys, "score", "--candidate", "hello", "--reference", "hello there")
