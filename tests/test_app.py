@@ -166,6 +166,30 @@ def test_a_chunk_number_sits_between_its_own_links(candidate, reference):
         assert abs(x - (start + (len(own) - 1) / 2)) <= figures.NUMBER_REACH + 1e-9
 
 
+def test_a_new_phrase_link_is_outlined_and_chunk_numbers_hang_from_their_band(wordnet_reader, meteor15_data):
+    """A teacher: the "new in this step" halo of a paraphrase was a stripe through its band,
+    which read as a synonym link between two words; and with slanted labels the chunk numbers,
+    white and loose in the gap, read as labels of the links beside them."""
+    best = score("the quick dogs jumped over the fence", ["the fast dog jumps over a fence"], mode="meteor15").best
+    phrase = next(link for link in best.links if link.is_phrase)
+    diagram = figures.alignment_diagram(best, new_links=[phrase]).to_dict()
+    halo = next(t for t in diagram["data"] if (t.get("meta") or {}).get("kind") == "new")
+    band = next(t for t in diagram["data"] if (t.get("meta") or {}).get("kind") == "span")
+    assert halo["x"] == band["x"] and halo["y"] == band["y"]  # the band's outline, closed
+    assert halo["x"][:5] == [5 - figures.SPAN_PAD, 6 + figures.SPAN_PAD, 6 + figures.SPAN_PAD, 5 - figures.SPAN_PAD,
+                             5 - figures.SPAN_PAD]
+    slanted = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"]).best
+    layout = figures.alignment_diagram(slanted).to_dict()["layout"]
+    bands = [shape for shape in layout["shapes"] if shape.get("name", "").startswith("chunk")]
+    numbers = [a for a in layout["annotations"] if a["text"].startswith("<b>")]
+    assert len(numbers) == len(bands) == 4
+    for number, band in zip(numbers, bands):
+        edge = band["y0"] if band["y0"] > 0.5 else band["y1"]
+        # touching its band's edge (half the tab's height and its border away), in its colour
+        assert abs(number["y"] - edge) == pytest.approx(figures.NUMBER_TAB_OFFSET)
+        assert number["bgcolor"] == figures._on_white(band["fillcolor"]) and number["borderwidth"] == 1
+
+
 def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
     """At 1,400 px "9" and "10" of two one-word chunks side by side read "910" (a teacher)."""
     from meteor_core.result import ChunkSpan
