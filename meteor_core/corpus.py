@@ -52,7 +52,7 @@ def listed_lines(lines: Sequence[int]) -> str:
 #: meteor averages nltk's segment scores; the jar's EVAL line (and pycocoevalcap) sums the
 #: statistics. A captioning tester compared the headline number with HF's mean.
 REPORTED_BY = {
-    "nltk": ("mean_segment_meteor", "what HF evaluate's meteor reports; nltk has no corpus METEOR"),
+    "nltk": ("mean_segment_meteor", "what HF evaluate's meteor reports on the same tokens; nltk has no corpus METEOR"),
     "meteor15": ("corpus_meteor", "what the jar's EVAL line and pycocoevalcap report"),
 }
 

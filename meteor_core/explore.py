@@ -4,6 +4,8 @@ differ from the chosen one, BLEU beside METEOR and sacreBLEU as papers report it
 renders this object; it does no scoring of its own."""
 from __future__ import annotations
 
+import unicodedata
+
 from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -298,6 +300,14 @@ def _listed(items: Sequence[str], separator: str = "; ") -> str:
     return shown + (f"{separator}and {len(items) - LISTED} more" if len(items) > LISTED else "")
 
 
+def _visible(word: str) -> str:
+    """A word with its combining marks and format characters as \\u codes: "café" typed as e and
+    a combining accent looked the same as the composed one in the Tokens cause (a tester)."""
+    if word.isascii():
+        return word
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Mn", "Me", "Cf") else ch for ch in word)
+
+
 def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause]:
     def norms(result: SegmentResult) -> Counter:
         return Counter(t.norm for t in (*result.candidate_tokens, *result.reference_tokens))
@@ -306,8 +316,8 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause
         c, r = result.candidate_tokens, result.reference_tokens
         if len(c) + len(r) <= SHOWN_TOKENS:  # short: the tokens themselves say it best
             return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens "
-                    f"({' '.join(t.norm for t in c)} / {' '.join(t.norm for t in r)})")
-        words = sorted(only, key=lambda w: (-only[w], w))
+                    f"({' '.join(_visible(t.norm) for t in c)} / {' '.join(_visible(t.norm) for t in r)})")
+        words = [_visible(w) for w in sorted(only, key=lambda w: (-only[w], w))]
         return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens"
                 + (f" (only in its tokens: {_listed(words, ', ')})" if words else ""))
 
@@ -315,9 +325,13 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause
             [t.norm for t in chosen.reference_tokens] == [t.norm for t in other.reference_tokens]:
         return None
     mine, theirs = norms(chosen), norms(other)
-    return Cause("tokens", f"Tokens: METEOR 1.5 uses the jar's normalizer (-norm), the others their tokenizer: "
-                           f"{side(chosen, mine - theirs)}; {side(other, theirs - mine)}. Links are compared by "
-                           "their words.")
+    if "meteor15" in (chosen.config.mode, other.config.mode):
+        how = "METEOR 1.5 uses the jar's normalizer (-norm), the others their tokenizer"
+    else:  # paper and nltk share the tokenizer: only the matching form differs (said as the jar's: a tester)
+        how = ("paper mode matches words in Unicode NFC form without format characters (zero-width joiner, "
+               "soft hyphen, ...), nltk mode as written, lowercased only (invisible characters shown as \\u codes)")
+    return Cause("tokens", f"Tokens: {how}: {side(chosen, mine - theirs)}; {side(other, theirs - mine)}. Links are "
+                           "compared by their words.")
 
 
 def _covering_phrase(result: SegmentResult, link: Link) -> Optional[Link]:

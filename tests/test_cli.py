@@ -743,8 +743,8 @@ def test_format_reads_a_table_whose_name_does_not_say_it(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("mode, reported", [
-    ("nltk", "mean of segment METEOR:            0.224172  (what HF evaluate's meteor reports; nltk has no corpus "
-             "METEOR)"),
+    ("nltk", "mean of segment METEOR:            0.224172  (what HF evaluate's meteor reports on the same "
+             "tokens; nltk has no corpus METEOR)"),
     ("meteor15", "corpus METEOR (summed statistics): 0.247678  (what the jar's EVAL line and pycocoevalcap report)"),
     ("paper", None)])
 def test_corpus_says_which_number_the_reproduced_tool_reports(tmp_path, capsys, mode, reported, wordnet_reader,

@@ -86,8 +86,8 @@ def test_the_number_each_reproduced_tool_reports_is_named():
     at.sidebar.radio(key="w_mode").set_value("nltk").run()
     _clean(at)
     helps = {m.label: m.help for m in at.metric}
-    assert helps["Mean segment METEOR"] == ("the mean of the segment scores: what HF evaluate's meteor reports; "
-                                            "nltk has no corpus METEOR")
+    assert helps["Mean segment METEOR"] == ("the mean of the segment scores: what HF evaluate's meteor reports "
+                                            "on the same tokens; nltk has no corpus METEOR")
     at.sidebar.radio(key="w_mode").set_value("meteor15").run()
     _clean(at)
     helps = {m.label: m.help for m in at.metric}

@@ -302,3 +302,16 @@ def test_a_word_link_inside_the_other_modes_paraphrase_is_named_with_it(wordnet_
         assert "alignment" not in causes, causes
         assert ("fence [6] → fence [6] (exact) in paper, whose words METEOR 1.5 links in its paraphrase the fence "
                 "[5:7] → a fence [5:7] (paraphrase)") in causes["paraphrase"]
+
+
+def test_paper_and_nltk_token_differences_are_said_as_theirs(wordnet_reader):
+    """A tester: paper vs nltk on "café" typed with a combining accent said "METEOR 1.5 uses the
+    jar's normalizer", and its two token lists looked the same. Paper and nltk share the
+    tokenizer; paper matches the NFC form without format characters, and the text shows them."""
+    for candidate, nltk_tokens in (("cafe\u0301 au lait", "cafe\\u0301 au lait"), ("e\u200dmail me", "e\\u200dmail me")):
+        for mode, other in (("paper", "nltk"), ("nltk", "paper")):
+            causes = explore(candidate, [candidate.replace("e\u0301", "\u00e9").replace("\u200d", "")],
+                             MeteorConfig(mode=mode)).comparison_with(other).causes
+            text = next(c.text for c in causes if c.kind == "tokens")
+            assert "METEOR 1.5" not in text and "paper mode matches words in Unicode NFC form" in text
+            assert f"nltk sees 3 + 3 tokens ({nltk_tokens} /" in text or f"nltk sees 2 + 2 tokens ({nltk_tokens} /" in text
