@@ -20,8 +20,15 @@ PAGES = [
     (st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"), False),
 ]
 # The sidebar's page links are ours (ui.page_links): each carries the query its page writes, so
-# that a page change is one browser history entry, not two.
+# that a page change is one browser history entry, not two. Drawn before the page runs (a long
+# corpus run must leave them usable) and again after it, so that the page's own link carries
+# what the page wrote in this run (How's step was one step behind: a tester). Not again after
+# st.stop or a rerun request: the next run draws them.
+links = st.sidebar.empty()
 page = st.navigation([page for page, _ in PAGES], position="hidden")
 note_page(page.url_path)
-page_links(PAGES)
+with links.container():
+    page_links(PAGES)
 page.run()
+with links.container():
+    page_links(PAGES)

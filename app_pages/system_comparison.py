@@ -19,6 +19,9 @@ chosen = corpus_ui.corpus_inputs(PAGE, multi=True)
 LIMITS = {"resamples": (DEFAULT_RESAMPLES, 100, 10_000), "trials": (DEFAULT_TRIALS, 100, 100_000),
           "seed": (DEFAULT_SEED, 0, MAX_SEED)}
 linked = {name: ui.link_number(name, *limits) for name, limits in LIMITS.items()}
+if ui.history_navigation():  # Back / Forward: the entry's test settings, not the last ones typed (a tester)
+    for name in LIMITS:
+        corpus_ui.forget(name)
 with st.expander("Significance test settings"):
     s1, s2, s3 = st.columns(3)
     resamples = int(s1.number_input("Bootstrap resamples", 100, 10_000, step=100,

@@ -92,6 +92,12 @@ class KeptFile:
         return self.data
 
 
+def forget(key: str) -> None:
+    """Drop what `kept` holds for `key`, so the next `kept` call uses its default."""
+    st.session_state.pop(key, None)
+    st.session_state.pop(f"_kept-{key}", None)
+
+
 def first_other(names: Sequence[str], taken) -> str:
     """The first of `names` that is not `taken` (the first name when all are)."""
     return next((name for name in names if name != taken), names[0])

@@ -285,6 +285,10 @@ SETTING_DEFAULTS = {
 }
 
 
+#: The session's pair and what goes with it (kept by Back or Forward to an entry without a pair).
+PAIR_STATE = ("cand", "refs", "example", "lang", "show")
+
+
 def _v(name: str):
     return st.session_state[f"v_{name}"]
 
@@ -293,7 +297,7 @@ def _set(name: str, value) -> None:
     st.session_state[f"v_{name}"] = value
 
 
-def _history_navigation() -> bool:
+def history_navigation() -> bool:
     """Whether this run comes from the browser's Back or Forward: the run's context says so in
     recent Streamlit releases (1.67 here); an older one lacks the flag and Back keeps the page."""
     ctx = get_script_run_ctx()
@@ -306,12 +310,18 @@ def init_state() -> None:
     session's settings over the older link (a tester). A history entry without settings (a
     page's bare path) leaves them as they are."""
     ss = st.session_state
-    if ss.get("_initialized") and not (_history_navigation() and read_link(_query_params())[0]):
+    if ss.get("_initialized") and not (history_navigation() and read_link(_query_params())[0]):
         return
-    for name, value in SETTING_DEFAULTS.items():
-        _set(name, list(value) if isinstance(value, list) else value)
-    ss["_chosen_parameters"] = set()  # what the link (below) sets, not what this session set before Back
     settings, problems = read_link(_query_params())
+    # Back or Forward to an entry without the pair (a corpus page's, or a pair too long for a
+    # link) keeps the pair, and the sidebar's open panels are no setting: a 1,500-word pair was
+    # replaced by the default example after Back (a tester).
+    kept = (() if not ss.get("_initialized") else
+            ("show_capabilities", "show_options") + (() if {"cand", "refs"} & set(settings) else PAIR_STATE))
+    kept_values = {name: _v(name) for name in kept}
+    for name, value in SETTING_DEFAULTS.items():
+        _set(name, kept_values[name] if name in kept_values else list(value) if isinstance(value, list) else value)
+    ss["_chosen_parameters"] = set()  # what the link (below) sets, not what this session set before Back
     if "cand" in settings or "refs" in settings:
         _set("example", NO_EXAMPLE)
         _set("lang", DEFAULT_CONFIG.language)
@@ -634,7 +644,10 @@ def page_links(pages: Sequence[tuple[object, bool]]) -> None:
         query = _settings_query()
         if with_pair:
             query = {**_text_query(references)[0], **query, **_view_query(len(references))}
-        st.sidebar.page_link(page, label=page.title, query_params={**query, **extras.get(page.url_path, {})})
+        extra = extras.get(page.url_path, {})
+        if page.url_path == "how" and not extra:  # not yet visited: the step it opens on (it wrote a second entry)
+            extra = {"step": st.session_state.get("_how_step_key") or STEP_ORDER[0]}
+        st.page_link(page, label=page.title, query_params={**query, **extra})
 
 
 def view_choice() -> str:

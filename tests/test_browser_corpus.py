@@ -340,3 +340,28 @@ def test_a_bad_upload_over_a_good_one_keeps_it_and_its_opened_segment(streamlit_
     assert page.get_by_text("bad.tsv: line 1 has no tab").count() == 1
     assert _heading(page) == "Segment s3 (line 4)"
     assert_clean(page, streamlit_server, allow_errors=("bad.tsv: line 1 has no tab",))
+
+
+def test_back_and_forward_bring_back_the_significance_settings_of_each_entry(streamlit_server, browser_page):
+    """A tester: after Seed 7 and then 200 resamples, Back showed seed 7 and 200 resamples
+    twice (the page kept the last values typed and wrote them over the older entries). Each
+    entry shows its own settings, and Forward comes back to the later ones."""
+    page = browser_page
+    _open(page, streamlit_server, "/compare")
+    page.get_by_test_id("stExpander").get_by_text("Significance test settings").click()
+    for label, value in (("Seed", "7"), ("Bootstrap resamples", "200")):
+        box = page.get_by_label(label)
+        box.fill(value)
+        box.press("Enter")
+        page.wait_for_timeout(400)
+        wait_for_app(page)
+    assert page.url.endswith("resamples=200&seed=7")
+    shown = []
+    for go in (page.go_back, page.go_back, page.go_forward):
+        go()
+        page.wait_for_timeout(400)
+        wait_for_app(page)
+        shown.append((page.get_by_label("Seed").input_value(), page.get_by_label("Bootstrap resamples").input_value(),
+                      page.url.split("smoothing=none")[1]))
+    assert shown == [("7", "1000", "&seed=7"), ("12345", "1000", ""), ("7", "1000", "&seed=7")]
+    assert_clean(page, streamlit_server)

@@ -395,6 +395,44 @@ def test_a_page_change_is_one_history_entry_and_back_returns_to_the_step(streaml
     assert_clean(page, streamlit_server)
 
 
+def test_first_visit_to_how_is_one_entry_and_back_keeps_a_pair_too_long_for_links(streamlit_server, browser_page):
+    """A tester: the first visit to How METEOR works made two history entries (its link had no
+    step, which the page then wrote), its own sidebar link stayed one step behind, and Back to an
+    entry without the pair (a pair too long for a link) replaced a 1,500-word pair by the
+    default example."""
+    page = browser_page
+    _open(page, streamlit_server, "/", {"cand": "the cat sat on a mat", "ref": "the cat sat on the mat"})
+    sidebar = page.locator("[data-testid=stSidebar]")
+    page.wait_for_function("() => location.search.includes('smoothing=')")  # the link's first rewrite
+    entries = page.evaluate("history.length")
+    sidebar.get_by_role("link", name="How METEOR works").click()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/how", timeout=60_000)
+    _settle(page)
+    assert page.evaluate("history.length") == entries + 1 and page.url.endswith("&step=tokens")
+    page.get_by_role("button", name="Step ▶").click()
+    _settle(page)
+    own = sidebar.get_by_role("link", name="How METEOR works").get_attribute("href")
+    assert own.endswith("&step=stage%3Aexact") and page.url.endswith("&step=stage%3Aexact"), (own, page.url)
+    long_pair = " ".join(f"longerword{k}" for k in range(1500))  # 21,000 characters
+    page.go_back()
+    page.go_back()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/", timeout=60_000)
+    _settle(page)
+    box = page.get_by_label("Candidate (system output)")
+    box.fill(long_pair)
+    box.press("Control+Enter")
+    _settle(page)
+    assert "cand=" not in page.url  # too long for a link: left out of it
+    sidebar.get_by_role("link", name="How METEOR works").click()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/how", timeout=60_000)
+    _settle(page)
+    page.go_back()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/", timeout=60_000)
+    _settle(page)
+    assert page.get_by_label("Candidate (system output)").input_value() == long_pair
+    assert_clean(page, streamlit_server)
+
+
 def test_each_slanted_label_starts_at_its_own_dot(streamlit_server, browser_page):
     """A teacher at 1,024 px: with 20 px a token, each slanted label stood half a token to the
     right of its dot ("dogs" over the comma after it, "away" over the unmatched "quickly"): a
