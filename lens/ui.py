@@ -285,6 +285,8 @@ SETTING_DEFAULTS = {
 }
 
 
+#: The pages whose links carry the pair (their url_path).
+PAIR_PAGES = ("", "how")
 #: The session's pair and what goes with it (kept by Back or Forward to an entry without a pair).
 PAIR_STATE = ("cand", "refs", "example", "lang", "show")
 
@@ -316,9 +318,16 @@ def init_state() -> None:
     # Back or Forward to an entry without the pair (a corpus page's, or a pair too long for a
     # link) keeps the pair, and the sidebar's open panels are no setting: a 1,500-word pair was
     # replaced by the default example after Back (a tester).
-    kept = (() if not ss.get("_initialized") else
+    initialized = ss.get("_initialized")
+    pair_before = (_v("cand"), _v("refs")) if initialized else None
+    kept = (() if not initialized else
             ("show_capabilities", "show_options") + (() if {"cand", "refs"} & set(settings) else PAIR_STATE))
     kept_values = {name: _v(name) for name in kept}
+    unlinked = ss.get("_unlinked_pair")
+    if initialized and not {"cand", "refs"} & set(settings) and ss.get("_page") in PAIR_PAGES and unlinked:
+        # A pair page's entry without the pair is one whose pair was too long for a link: the
+        # last such pair (Forward onto it from another pair's entry showed that pair: a tester).
+        kept_values.update(cand=unlinked[0], refs=unlinked[1], example=NO_EXAMPLE, show=None)
     for name, value in SETTING_DEFAULTS.items():
         _set(name, kept_values[name] if name in kept_values else list(value) if isinstance(value, list) else value)
     ss["_chosen_parameters"] = set()  # what the link (below) sets, not what this session set before Back
@@ -337,8 +346,8 @@ def init_state() -> None:
     if step is not None:  # the How page opens on it (or on the step that takes its place in this mode)
         reset_how_step()
         ss["_how_step_key"] = step
-    elif "cand" in settings or "refs" in settings:
-        reset_how_step()
+    elif ("cand" in settings or "refs" in settings) and (_v("cand"), _v("refs")) != pair_before:
+        reset_how_step()  # a new pair starts at step 1; Back to the same pair kept on the step (a tester)
     if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
         _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
     _set("preset", _matching_preset())
@@ -604,6 +613,7 @@ def write_link(references: list[str], **extra: str) -> None:
     shows, or, for text too long for a link, the settings."""
     text, length = _text_query(references)
     if not text:
+        st.session_state["_unlinked_pair"] = (_v("cand"), _v("refs"))  # for Back / Forward (see init_state)
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
     chosen = _v("show")

@@ -430,6 +430,32 @@ def test_first_visit_to_how_is_one_entry_and_back_keeps_a_pair_too_long_for_link
     page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/", timeout=60_000)
     _settle(page)
     assert page.get_by_label("Candidate (system output)").input_value() == long_pair
+    # Back to the short pair's entry, then Forward onto the long pair's (it showed the short one)
+    page.go_back()
+    _settle(page)
+    assert page.get_by_label("Candidate (system output)").input_value() == "the cat sat on a mat"
+    page.go_forward()
+    _settle(page)
+    assert page.get_by_label("Candidate (system output)").input_value() == long_pair
+    assert_clean(page, streamlit_server)
+
+
+def test_back_to_the_same_pair_keeps_the_how_step_in_its_link(streamlit_server, browser_page):
+    """A tester: How on step 4, Segment Explorer, How (step 4), Back: the How link then said
+    step=tokens, and opened on step 1, though the pair had not changed."""
+    page = browser_page
+    _open(page, streamlit_server, "/how", {"cand": "the cat sat on a mat", "ref": "the cat sat on the mat",
+                                           "step": "chunks"})
+    sidebar = page.locator("[data-testid=stSidebar]")
+    for name, path in (("Segment Explorer", "/"), ("How METEOR works", "/how")):
+        sidebar.get_by_role("link", name=name).click()
+        page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == path, timeout=60_000)
+        _settle(page)
+    assert _step_text(page).startswith("Step 3 of 7: chunks")
+    page.go_back()
+    page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/", timeout=60_000)
+    _settle(page)
+    assert sidebar.get_by_role("link", name="How METEOR works").get_attribute("href").endswith("&step=chunks")
     assert_clean(page, streamlit_server)
 
 
