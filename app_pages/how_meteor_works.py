@@ -10,7 +10,7 @@ from meteor_core.methods import CHANGES_2005_TO_15, corresponding_step, crossing
 
 
 def _move(labels: list[str], by: int) -> None:
-    """The Previous / Next buttons: the step `by` places from the one shown, within the steps."""
+    """The ◀ Step / Step ▶ buttons: the step `by` places from the one shown, within the steps."""
     shown = st.session_state.get("w_how_step")
     if shown in labels:  # the labels of the run that drew the button
         st.session_state["w_how_step"] = labels[min(max(labels.index(shown) + by, 0), len(labels) - 1)]

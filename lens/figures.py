@@ -371,8 +371,8 @@ def _phrase_outline(link, y_top: float, y_bottom: float) -> tuple[list, list]:
 
 def _halo_paths(links: Sequence, y_top: float, y_bottom: float) -> tuple[list, list]:
     """The lines a halo follows under `links`: a word link's line, a phrase link's band outline
-    (its middle line, under the band, read as a synonym link of a stripe between two words: a
-    teacher), each path ended by None."""
+    (a line through the band's middle read as a synonym link between two words: a teacher),
+    each path ended by None."""
     xs, ys = [], []
     for link in links:
         if link.is_phrase:
