@@ -43,7 +43,8 @@ def repeated_tokens() -> None:
         start = time.perf_counter()
         try:
             result = Scorer(config).score(side, [side])
-            outcome = f"score {result.score:.4f}, proven optimal: {result.best.optimal}"
+            outcome = f"score {result.score:.4f}, " + ("nltk's greedy alignment" if mode == "nltk" else
+                                                       f"proven optimal: {result.best.optimal}")
         except MeteorInputError as error:
             outcome = f"refused: {str(error)[:90]}"
         print(f"     {MAX_TOKENS:,} repeated tokens a side, {mode}/{objective}: {time.perf_counter() - start:.2f} s, {outcome}")
