@@ -8,27 +8,37 @@ import streamlit as st
 
 from lens.ui import TABLE_CSS, note_page, page_links
 
-st.set_page_config(page_title="METEOR Lens", layout="wide")
-# A table wider than its column scrolls sideways instead of being cut off ("Which METEOR?" lost
-# its last columns at 150% zoom: a teacher). Only style: st.html puts it in the event container.
-st.html(f"<style>{TABLE_CSS}</style>")
-# (page, whether its link carries the pair): the corpus pages' data cannot travel in a link.
-PAGES = [
-    (st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True), True),
-    (st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"), True),
-    (st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"), False),
-    (st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"), False),
-]
-# The sidebar's page links are ours (ui.page_links): each carries the query its page writes, so
-# that a page change is one browser history entry, not two. Drawn before the page runs (a long
-# corpus run must leave them usable) and again after it, so that the page's own link carries
-# what the page wrote in this run (How's step was one step behind: a tester). Not again after
-# st.stop or a rerun request: the next run draws them.
-links = st.sidebar.empty()
-page = st.navigation([page for page, _ in PAGES], position="hidden")
-note_page(page.url_path)
-with links.container():
-    page_links(PAGES)
-page.run()
-with links.container():
-    page_links(PAGES)
+
+def main() -> None:
+    st.set_page_config(page_title="METEOR Lens", layout="wide")
+    # A table wider than its column scrolls sideways instead of being cut off ("Which METEOR?" lost
+    # its last columns at 150% zoom: a teacher). Only style: st.html puts it in the event container.
+    st.html(f"<style>{TABLE_CSS}</style>")
+    # (page, whether its link carries the pair): the corpus pages' data cannot travel in a link.
+    pages = [
+        (st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True), True),
+        (st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"), True),
+        (st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"), False),
+        (st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"), False),
+    ]
+    # The sidebar's page links are ours (ui.page_links): each carries the query its page writes, so
+    # that a page change is one browser history entry, not two. Drawn before the page runs (a long
+    # corpus run must leave them usable) and again after it, so that the page's own link carries
+    # what the page wrote in this run (How's step was one step behind: a tester). Not again after
+    # st.stop or a rerun request: the next run draws them.
+    links = st.sidebar.empty()
+    page = st.navigation([page for page, _ in pages], position="hidden")
+    note_page(page.url_path)
+    with links.container():
+        page_links(pages)
+    page.run()
+    with links.container():
+        page_links(pages)
+
+
+# Streamlit runs this file as __main__. A process pool's worker started by forkserver or spawn
+# runs its parent's main file again as __mp_main__ (in the test process, where AppTest had run
+# this file, a batch worker did): there it must draw nothing (st.Page without a server has no
+# title, and batch failed with exit 1 in one CI run in four).
+if __name__ == "__main__":
+    main()

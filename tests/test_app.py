@@ -1320,6 +1320,16 @@ def test_how_step_is_in_the_link(wordnet_reader):
     assert any("step='dance' not used" in w.replace("\\", "") for w in _warnings(bad))
 
 
+def test_the_app_file_run_by_a_pool_worker_draws_nothing():
+    """A batch worker started by forkserver runs its parent's main file again as __mp_main__;
+    in the test process AppTest had made that app.py, and the worker died ('Page' object has no
+    attribute '_title': batch exit 1 in one CI run). Run so, app.py does nothing."""
+    import runpy
+
+    namespace = runpy.run_path(str(ROOT / "app.py"), run_name="__mp_main__")
+    assert callable(namespace["main"]) and "page" not in namespace
+
+
 def test_how_previous_and_next_buttons_step_through(wordnet_reader):
     """A teacher at a projector had only the slider (drag its knob, or click it before the arrow
     keys move it). Previous and Next move one step, are disabled at the ends, and the link
