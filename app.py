@@ -14,12 +14,11 @@ def main() -> None:
     # A table wider than its column scrolls sideways instead of being cut off ("Which METEOR?" lost
     # its last columns at 150% zoom: a teacher). Only style: st.html puts it in the event container.
     st.html(f"<style>{TABLE_CSS}</style>")
-    # (page, whether its link carries the pair): the corpus pages' data cannot travel in a link.
     pages = [
-        (st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True), True),
-        (st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"), True),
-        (st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"), False),
-        (st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"), False),
+        st.Page("app_pages/segment_explorer.py", title="Segment Explorer", url_path="segment", default=True),
+        st.Page("app_pages/how_meteor_works.py", title="How METEOR works", url_path="how"),
+        st.Page("app_pages/corpus_explorer.py", title="Corpus Explorer", url_path="corpus"),
+        st.Page("app_pages/system_comparison.py", title="System Comparison", url_path="compare"),
     ]
     # The sidebar's page links are ours (ui.page_links): each carries the query its page writes, so
     # that a page change is one browser history entry, not two. Drawn before the page runs (a long
@@ -27,7 +26,7 @@ def main() -> None:
     # what the page wrote in this run (How's step was one step behind: a tester). Not again after
     # st.stop or a rerun request: the next run draws them.
     links = st.sidebar.empty()
-    page = st.navigation([page for page, _ in pages], position="hidden")
+    page = st.navigation(pages, position="hidden")
     note_page(page.url_path)
     with links.container():
         page_links(pages)

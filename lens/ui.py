@@ -285,7 +285,8 @@ SETTING_DEFAULTS = {
 }
 
 
-#: The pages whose links carry the pair (their url_path).
+#: The pages whose links carry the pair (their url_path; the default page's is ""): the corpus
+#: pages' data cannot travel in a link.
 PAIR_PAGES = ("", "how")
 #: The session's pair and what goes with it (kept by Back or Forward to an entry without a pair).
 PAIR_STATE = ("cand", "refs", "example", "lang", "show")
@@ -641,19 +642,19 @@ def _view_query(count: int) -> dict:
     return view
 
 
-def page_links(pages: Sequence[tuple[object, bool]]) -> None:
+def page_links(pages: Sequence) -> None:
     """The sidebar's list of pages (instead of st.navigation's own), each link carrying the
-    query its page will write: the settings, and for the pages given True the pair and the view,
-    plus what the page added last time (How METEOR works' step, System Comparison's test
-    settings). A page change is then one history entry; with the navigation's links it was two,
-    and Back landed on the first, a wrong one (see _write_query)."""
+    query its page will write: the settings, and for PAIR_PAGES the pair and the view, plus what
+    the page added last time (How METEOR works' step, System Comparison's test settings). A page
+    change is then one history entry; with the navigation's links it was two, and Back landed on
+    the first, a wrong one (see _write_query)."""
     init_state()
     references = [line for line in _v("refs").split("\n") if line.strip()]
+    settings = _settings_query()
+    with_pair = {**_text_query(references)[0], **settings, **_view_query(len(references))}
     extras = st.session_state.get("_link_extras", {})
-    for page, with_pair in pages:
-        query = _settings_query()
-        if with_pair:
-            query = {**_text_query(references)[0], **query, **_view_query(len(references))}
+    for page in pages:
+        query = with_pair if page.url_path in PAIR_PAGES else settings
         extra = extras.get(page.url_path, {})
         if page.url_path == "how" and not extra:  # not yet visited: the step it opens on (it wrote a second entry)
             extra = {"step": st.session_state.get("_how_step_key") or STEP_ORDER[0]}
