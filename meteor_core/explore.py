@@ -213,8 +213,18 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
         for link in sorted(links, key=lambda l: (l.candidate, l.reference)):
             words = (_words(source.candidate_tokens, link.candidate, link.candidate_stop),
                      _words(source.reference_tokens, link.reference, link.reference_stop))
-            if not by_position and not (_contains(target.candidate_tokens, words[0])
-                                        and _contains(target.reference_tokens, words[1])):
+            if by_position:
+                forms = (_words(target.candidate_tokens, link.candidate, link.candidate_stop),
+                         _words(target.reference_tokens, link.reference, link.reference_stop))
+                # Same tokens, matched in another form (NFC, format characters): the cause when the
+                # other mode relates these words as this one reads them, but not as it reads them.
+                if forms != words and _relates(target.config, *forms) is None and \
+                        _relates(target.config, *words) is not None:
+                    tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, words "
+                                  f"{MODE_NAMES[target_mode]} mode matches as {' '.join(map(_visible, forms[0]))} "
+                                  f"and {' '.join(map(_visible, forms[1]))}")
+                    continue
+            elif not (_contains(target.candidate_tokens, words[0]) and _contains(target.reference_tokens, words[1])):
                 if target.config.keep_case and (_contains(target.candidate_tokens, words[0], folded=True)
                                                 and _contains(target.reference_tokens, words[1], folded=True)):
                     # the other mode has these words, in another case: case, not tokens (a teacher:
@@ -252,7 +262,9 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                     alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
     causes = []
     if tokens:
-        causes.append(Cause("tokens", "Links on words the other mode's tokens do not have: " + _listed(tokens) + "."))
+        causes.append(Cause("tokens", ("Links on words the other mode matches in another form: " if by_position
+                                       else "Links on words the other mode's tokens do not have: ")
+                            + _listed(tokens) + "."))
     if paraphrase or covered:
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
                                           "match single words only): " + _listed(paraphrase + covered) + "."))
@@ -308,7 +320,15 @@ def _visible(word: str) -> str:
     return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Mn", "Me", "Cf") else ch for ch in word)
 
 
-def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause]:
+def _same_tokens(chosen: SegmentResult, other: SegmentResult) -> bool:
+    """Both modes cut both sides into the same tokens (texts and spans), whatever form each
+    matches them in: then links compare by position."""
+    return all((a.texts, a.starts, a.ends) == (b.texts, b.starts, b.ends)
+               for a, b in ((chosen.candidate_tokens, other.candidate_tokens),
+                            (chosen.reference_tokens, other.reference_tokens)))
+
+
+def _tokens_cause(chosen: SegmentResult, other: SegmentResult, same_tokens: bool) -> Optional[Cause]:
     def norms(result: SegmentResult) -> Counter:
         return Counter(t.norm for t in (*result.candidate_tokens, *result.reference_tokens))
 
@@ -330,8 +350,10 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult) -> Optional[Cause
     else:  # paper and nltk share the tokenizer: only the matching form differs (said as the jar's: a tester)
         how = ("paper mode matches words in Unicode NFC form without format characters (zero-width joiner, "
                "soft hyphen, ...), nltk mode as written, lowercased only (invisible characters shown as \\u codes)")
-    return Cause("tokens", f"Tokens: {how}: {side(chosen, mine - theirs)}; {side(other, theirs - mine)}. Links are "
-                           "compared by their words.")
+    compared = ("Links are compared by position (the same tokens)" if same_tokens
+                else "Links are compared by their words")
+    return Cause("tokens", f"Tokens: {how}: {side(chosen, mine - theirs)}; {side(other, theirs - mine)}. "
+                           f"{compared}.")
 
 
 def _covering_phrase(result: SegmentResult, link: Link) -> Optional[Link]:
@@ -410,11 +432,16 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
     if _parameters(config, with_rule) != _parameters(other_config, with_rule):
         causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config, with_rule)}; "
                                           f"{MODE_NAMES[other_mode]} {_parameters(other_config, with_rule)}."))
-    tokens = _tokens_cause(chosen, theirs)
-    if tokens is not None:
-        causes.append(tokens)
-    by_position = tokens is None
-    for cause in _causes(like, theirs, by_position):
+    same_tokens = _same_tokens(chosen, theirs)
+    tokens = _tokens_cause(chosen, theirs, same_tokens)
+    # By position whenever the tokens are the same, though matched in other forms: compared by
+    # their forms, "café" written with a combining accent was listed as linked only in each mode
+    # and haloed, where both modes linked it (a tester).
+    by_position = tokens is None or same_tokens
+    link_causes = _causes(like, theirs, by_position)
+    if tokens is not None and (not same_tokens or any(c.kind == "tokens" for c in link_causes)):
+        causes.append(tokens)  # with the same tokens, only when a link differs by its forms
+    for cause in link_causes:
         if cause.kind == "tokens" and tokens is not None:  # one "tokens" cause: how they differ, then the links
             causes[causes.index(tokens)] = tokens = Cause("tokens", f"{tokens.text} {cause.text}")
         else:

@@ -315,3 +315,27 @@ def test_paper_and_nltk_token_differences_are_said_as_theirs(wordnet_reader):
             text = next(c.text for c in causes if c.kind == "tokens")
             assert "METEOR 1.5" not in text and "paper mode matches words in Unicode NFC form" in text
             assert f"nltk sees 3 + 3 tokens ({nltk_tokens} /" in text or f"nltk sees 2 + 2 tokens ({nltk_tokens} /" in text
+
+
+def test_same_tokens_in_other_forms_compare_by_position(wordnet_reader):
+    """A tester: "café" typed with a combining accent (as macOS writes it), an emoji family
+    joined by U+200D and a Persian word with a zero-width non-joiner, the same on both sides:
+    paper and nltk mode link the same positions and score alike, yet the panel listed those
+    links as "only in paper" and "only in nltk" (compared by their forms) and haloed them."""
+    for text in ("cafe\u0301 au lait \U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u0628\u0631\u0648\u0645"):
+        for mode, other in (("paper", "nltk"), ("nltk", "paper")):
+            comparison = explore(text, [text + " x"], MeteorConfig(mode=mode)).comparison_with(other)
+            assert comparison.same_tokens
+            assert comparison.only_in_chosen == comparison.only_in_other == ()
+            assert not [c for c in comparison.causes if c.kind == "tokens"]
+    # Where the forms do make a difference (the accent composed in one side only), that link
+    # alone is named, by position, as read by the other mode.
+    e = explore("the cafe\u0301 is open", ["the caf\u00e9 is open"], MeteorConfig())
+    nltk = e.comparison_with("nltk")
+    assert nltk.same_tokens and [(l.candidate, l.reference) for l in nltk.only_in_chosen] == [(1, 1)]
+    assert nltk.only_in_other == ()
+    text = next(c.text for c in nltk.causes if c.kind == "tokens")
+    assert "Links are compared by position (the same tokens)" in text
+    assert ("Links on words the other mode matches in another form: cafe\u0301 [1] → caf\u00e9 [1] (exact) in paper, "
+            "words nltk mode matches as cafe\\u0301 and caf\u00e9.") in text
+    assert not [c for c in nltk.causes if c.kind == "alignment"]
