@@ -131,6 +131,11 @@ def _link_ends(link) -> tuple[float, float]:
     return _middle(link.candidate, link.candidate_stop), _middle(link.reference, link.reference_stop)
 
 
+def _cut_label(text: str) -> str:
+    """A label cut to SLANTED_LABEL_CHARS with "…" (the whole word stays in the hover)."""
+    return text if len(text) <= SLANTED_LABEL_CHARS else text[:SLANTED_LABEL_CHARS - 1] + "…"
+
+
 def _span_text(tokens, start: int, stop: int) -> str:
     words = esc(" ".join(t.text for t in tokens[start:stop]))
     return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
@@ -254,8 +259,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             # function words (METEOR 1.5): italic, they weigh 1 - delta
             # A slanted label longer than its room is cut, with the whole token in its hover (a
             # German compound ran across the legend and out of the figure: a tester).
-            shown = t.text if not slanted or len(t.text) <= SLANTED_LABEL_CHARS else \
-                t.text[:SLANTED_LABEL_CHARS - 1] + "…"
+            shown = _cut_label(t.text) if slanted else t.text
             texts.append(f"<i>{esc(shown)}</i>" if is_function else esc(shown))
             kind = "<br>function word (weight 1 − δ)" if is_function else ""
             if l is None:
@@ -446,14 +450,19 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
     # candidate words, was not shown and its column looked absent: a tester). A label at -60
     # degrees runs right by half its length: the right margin makes room for the farthest-reaching
     # one, and the cells fit what the margins leave (twice: the reach depends on the cell).
+    # Left: room for the longest reference label (at the largest font) and the axis title beside it.
+    left = max(120, int(max((len(_cut_label(t.text)) for t in ref), default=0) * 12 * 0.6) + 45)
     right = 20
     for _ in range(2):
-        cell = max(MATRIX_MIN_CELL, min(22, (MAX_DIAGRAM_WIDTH - 180 - right) // max(1, len(cand))))
+        cell = max(MATRIX_MIN_CELL, min(22, (MAX_DIAGRAM_WIDTH - left - 60 - right) // max(1, len(cand))))
         font = dict(size=max(8, min(12, cell - 4)))
         char_px = font["size"] * 0.6
-        reach = max((0.5 * len(t.text) * char_px - (len(cand) - 0.5 - k) * cell for k, t in enumerate(cand)),
+        reach = max((0.5 * len(_cut_label(t.text)) * char_px - (len(cand) - 0.5 - k) * cell for k, t in enumerate(cand)),
                     default=0)
         right = 20 + max(0, int(reach) + 4)
+    # Top: room for the highest-reaching slanted candidate label (sin 60 = 0.87) and the axis
+    # title above it; Plotly took what a long label lacked from the grid (a row went missing).
+    top = max(120, int(max((len(_cut_label(t.text)) for t in cand), default=0) * char_px * 0.87) + 45)
     fig = go.Figure()
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
@@ -467,12 +476,17 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                        for _, _, l in cells],
             hoverinfo="text", meta={"kind": "stage", "stage": stage}))
     fig.update_layout(
-        height=max(300, cell * len(ref) + 140), width=max(400, cell * len(cand) + 180 + right),
-        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(t.text) for t in cand], tickangle=-60,
+        height=max(300, cell * len(ref) + top + 20), width=max(400, cell * len(cand) + left + 60 + right),
+        # Labels cut as the diagram's: one 500-letter word as a whole label squeezed the grid into
+        # a strip a few pixels wide (a tester); a linked cell's hover names its words in full.
+        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(_cut_label(t.text)) for t in cand], tickangle=-60,
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True, tickfont=font),
-        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(t.text) for t in ref], autorange="reversed",
+        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(_cut_label(t.text)) for t in ref],
+                   # every row, top down: autorange fitted the linked cells and left out the last
+                   # reference words when none of them was linked
+                   range=[len(ref) - 0.5, -0.5],
                    title="reference", showgrid=True, tickfont=font),
-        margin=dict(l=120, r=right, t=120, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
+        margin=dict(l=left, r=right, t=top, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
     return fig
 
 

@@ -1280,6 +1280,21 @@ def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
     assert [a.text for a in short.layout.annotations if a.textangle == -60] == words * 2
 
 
+def test_the_matrix_cuts_long_words_as_the_diagram_does():
+    """A tester: one 500-letter word as a whole tick label squeezed the matrix into a strip a
+    few pixels wide; its labels are cut as the diagram's, and the grid keeps its size."""
+    long_word = "a" * 500
+    fig = figures.alignment_matrix(score(f"{long_word} b c", [f"{long_word} b d"]).best)
+    cut = long_word[:figures.SLANTED_LABEL_CHARS - 1] + "…"
+    assert list(fig.layout.xaxis.ticktext) == [cut, "b", "c"] and list(fig.layout.yaxis.ticktext) == [cut, "b", "d"]
+    short = figures.alignment_matrix(score("z b c", ["z b d"]).best)
+    assert fig.data[0].marker.size == short.data[0].marker.size == 16  # same cells as short words get
+    assert fig.layout.margin.r < 300  # room for a cut label's reach, not for 500 letters
+    assert any(long_word in h for h in fig.data[0].hovertext)
+    # every reference row is drawn, the unlinked last one too (autorange fitted the linked cells)
+    assert list(fig.layout.yaxis.range) == [2.5, -0.5] and fig.layout.yaxis.autorange is None
+
+
 @pytest.mark.parametrize("mode, said", [
     ("paper", "The paper and nltk rows use this view's parameters; the METEOR 1.5 row uses the jar's own"),
     ("meteor15", "The paper and nltk rows use their own default parameters"),
