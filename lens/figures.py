@@ -9,7 +9,7 @@ from typing import Iterable, Optional, Sequence
 
 import plotly.graph_objects as go
 
-from meteor_core.result import SegmentResult
+from meteor_core.result import SegmentResult, span_label
 
 # Okabe-Ito: a colour-blind-safe palette, used for the same stage everywhere in the app.
 STAGE_COLORS = {"exact": "#0072B2", "stem": "#009E73", "synonym": "#E69F00", "paraphrase": "#AA3377"}
@@ -137,8 +137,7 @@ def _cut_label(text: str) -> str:
 
 
 def _span_text(tokens, start: int, stop: int) -> str:
-    words = esc(" ".join(t.text for t in tokens[start:stop]))
-    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
+    return esc(span_label(tokens, start, stop))
 
 
 def _unit_width(result: SegmentResult) -> int:
@@ -424,9 +423,9 @@ def _add_crossing_marks(fig: go.Figure, result: SegmentResult, crossings: Sequen
         t = (b.candidate - a.candidate) / ((a.reference - a.candidate) - (b.reference - b.candidate))
         px.append(a.candidate + (a.reference - a.candidate) * t)
         py.append(y_top - (y_top - y_bottom) * t)
-        hover.append(f"crossing: {esc(cand[a.candidate].text)} [{a.candidate}] → {esc(ref[a.reference].text)} "
-                     f"[{a.reference}]<br>and {esc(cand[b.candidate].text)} [{b.candidate}] → "
-                     f"{esc(ref[b.reference].text)} [{b.reference}]")
+        hover.append(f"crossing: {_span_text(cand, a.candidate, a.candidate + 1)} → "
+                     f"{_span_text(ref, a.reference, a.reference + 1)}<br>and "
+                     f"{_span_text(cand, b.candidate, b.candidate + 1)} → {_span_text(ref, b.reference, b.reference + 1)}")
     fig.add_trace(go.Scatter(x=px, y=py, mode="markers", name=f"crossings ({len(crossings)})",
                              marker=dict(symbol="x", size=13, color=CROSSING_COLOR, line=dict(width=1, color="white")),
                              hovertext=hover, hoverinfo="text", meta={"kind": "crossings"}))

@@ -17,7 +17,7 @@ from .methods import search_of
 from .nltk_mode import align_nltk
 from .params import BUILTIN_STAGES, MODES, MeteorConfig
 from .report import bleu_for
-from .result import Link, MultiReferenceResult, SegmentResult
+from .result import Link, MultiReferenceResult, SegmentResult, isolate, span_label
 from .sacrebleu_view import SacreBleuView
 from .sacrebleu_view import view as sacrebleu_view
 from .scorer import ReferencesInput, Scorer, TextOrTokens, scorer_for
@@ -160,14 +160,9 @@ def _words(tokens, start: int, stop: int) -> tuple[str, ...]:
     return tuple(t.norm for t in tokens[start:stop])
 
 
-def _span(tokens, start: int, stop: int) -> str:
-    words = " ".join(t.text for t in tokens[start:stop])
-    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
-
-
 def _describe_link(result: SegmentResult, link: Link) -> str:
-    return (f"{_span(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
-            f"{_span(result.reference_tokens, link.reference, link.reference_stop)} ({link.stage})")
+    return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+            f"{span_label(result.reference_tokens, link.reference, link.reference_stop)} ({link.stage})")
 
 
 def _keys(result: SegmentResult, by_position: bool) -> dict[tuple, Link]:
@@ -221,8 +216,8 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                 if forms != words and _relates(target.config, *forms) is None and \
                         _relates(target.config, *words) is not None:
                     tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, words "
-                                  f"{MODE_NAMES[target_mode]} mode matches as {' '.join(map(_visible, forms[0]))} "
-                                  f"and {' '.join(map(_visible, forms[1]))}")
+                                  f"{MODE_NAMES[target_mode]} mode matches as {isolate(' '.join(map(_visible, forms[0])))} "
+                                  f"and {isolate(' '.join(map(_visible, forms[1])))}")
                     continue
             elif not (_contains(target.candidate_tokens, words[0]) and _contains(target.reference_tokens, words[1])):
                 if target.config.keep_case and (_contains(target.candidate_tokens, words[0], folded=True)
@@ -336,8 +331,8 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult, same_tokens: bool
         c, r = result.candidate_tokens, result.reference_tokens
         if len(c) + len(r) <= SHOWN_TOKENS:  # short: the tokens themselves say it best
             return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens "
-                    f"({' '.join(_visible(t.norm) for t in c)} / {' '.join(_visible(t.norm) for t in r)})")
-        words = [_visible(w) for w in sorted(only, key=lambda w: (-only[w], w))]
+                    f"({isolate(' '.join(_visible(t.norm) for t in c))} / {isolate(' '.join(_visible(t.norm) for t in r))})")
+        words = [isolate(_visible(w)) for w in sorted(only, key=lambda w: (-only[w], w))]
         return (f"{MODE_NAMES[result.config.mode]} sees {len(c)} + {len(r)} tokens"
                 + (f" (only in its tokens: {_listed(words, ', ')})" if words else ""))
 

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from .align import count_crossings
 from .params import METEOR15_STAGES, MeteorConfig
-from .result import Link, SegmentResult
+from .result import Link, SegmentResult, span_label
 from .stages import case_class
 
 
@@ -238,14 +238,8 @@ def plural(n: int, word: str) -> str:
 
 def _link_line(result: SegmentResult, link: Link) -> str:
     evidence = "" if link.stage == "exact" else f": {link.evidence}"
-    return (f"{_span(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
-            f"{_span(result.reference_tokens, link.reference, link.reference_stop)}, {link.stage}{evidence}")
-
-
-def _span(tokens, start: int, stop: int) -> str:
-    """Words of a link's side with their positions: one word [i], a phrase [i:j] (half-open)."""
-    words = " ".join(t.text for t in tokens[start:stop])
-    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
+    return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+            f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}, {link.stage}{evidence}")
 
 
 def _tokens_text(result: SegmentResult) -> str:

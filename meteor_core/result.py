@@ -2,6 +2,7 @@
 them. Spans are half-open index ranges into the token tuples, never copied strings."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -37,6 +38,22 @@ class Link:
     def is_phrase(self) -> bool:
         """True when either side covers more than one token."""
         return self.candidate_stop - self.candidate > 1 or self.reference_stop - self.reference > 1
+
+
+
+def span_label(tokens: Sequence, start: int, stop: int) -> str:
+    """The words of one side of a link with their positions: one word "cat [1]", a phrase
+    "the cat [0:2]" (half-open). Words written right to left are isolated (U+2068 ... U+2069):
+    without it the browser's bidirectional layout ran "كتاب [0] → كتاب [4]" together and showed
+    it as "[4] كتاب → [0] كتاب", the positions on the wrong sides (a tester)."""
+    words = isolate(" ".join(t.text for t in tokens[start:stop]))
+    return f"{words} [{start}]" if stop == start + 1 else f"{words} [{start}:{stop}]"
+
+
+def isolate(text: str) -> str:
+    """`text` between U+2068 and U+2069 when it holds a right-to-left letter, so that the
+    layout of the sentence around it (positions, arrows, slashes) stays left to right."""
+    return f"\u2068{text}\u2069" if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text) else text
 
 
 @dataclass(frozen=True)

@@ -339,3 +339,21 @@ def test_same_tokens_in_other_forms_compare_by_position(wordnet_reader):
     assert ("Links on words the other mode matches in another form: cafe\u0301 [1] → caf\u00e9 [1] (exact) in paper, "
             "words nltk mode matches as cafe\\u0301 and caf\u00e9.") in text
     assert not [c for c in nltk.causes if c.kind == "alignment"]
+
+
+def test_right_to_left_words_are_isolated_in_link_descriptions(wordnet_reader, meteor15_data):
+    """A tester: "كتاب [0] → كتاب [4] (exact) in nltk" was laid out by the browser's bidi rules
+    as "[4] كتاب → [0] كتاب", the positions on the wrong sides. Right-to-left words are wrapped
+    in U+2068 ... U+2069 (first strong isolate, pop isolate); left-to-right text is unchanged."""
+    from meteor_core.result import span_label
+    from meteor_core.tokenize import tokenize
+
+    e = explore("كتاب قط جلس على ب حصير", ["كتاب قط جلس على كتاب حصير"], MeteorConfig())
+    text = next(c.text for c in e.comparison_with("nltk").causes if c.kind == "alignment")
+    assert "\u2068كتاب\u2069 [0] → \u2068كتاب\u2069 [4] (exact) in nltk" in text
+    mixed = tokenize("the كتاب cat")
+    assert span_label(mixed, 0, 1) == "the [0]" and span_label(mixed, 1, 3) == "\u2068كتاب cat\u2069 [1:3]"
+    assert span_label(tokenize("שלום"), 0, 1) == "\u2068שלום\u2069 [0]"  # Hebrew: bidi class R
+    # the token lists of the Tokens cause: each side on its own (the slash between them stays put)
+    tokens = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "tokens")
+    assert "paper sees 6 + 6 tokens (\u2068كتاب قط جلس على ب حصير\u2069 / \u2068كتاب قط جلس على كتاب حصير\u2069)" in tokens
