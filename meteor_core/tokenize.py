@@ -73,11 +73,15 @@ _DEFAULT_PATTERN = regex.compile(
 _WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 # Character level for scripts written without spaces: each CJK character (Han, kana) is a
 # token (with its marks, e.g. a combining voiced-sound mark); runs of other letters/digits stay
-# words; punctuation stays one character per token.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# words; punctuation stays one character per token. Kana include the phonetic extensions and
+# half-width katakana (with their own voiced-sound marks U+FF9E-FF9F), Han the extension
+# planes: "ｶﾀｶﾅ" was one word, and scored 0 against "ｶﾀｶﾅﾃｽﾄ" where "カタカナ" scores 0.5924
+# against "カタカナテスト" (a tester).
+_CJK = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9d"
+        "\U00020000-\U0003134f\U0002f800-\U0002fa1f")
 _NOT_CJK_IN_WORD = rf"(?:(?![{_CJK}]){_IN_WORD})"
 _CHAR_PATTERN = regex.compile(
-    rf"[{_CJK}]\p{{M}}*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:(?:['\u2019\-]|{_IN_NUMBER})[^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*"
+    rf"[{_CJK}][\p{{M}}\uff9e\uff9f]*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:(?:['\u2019\-]|{_IN_NUMBER})[^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*"
     rf"|{_EMOJI}|{_PUNCT}")
 _PATTERNS = {"default": _DEFAULT_PATTERN, "whitespace": _WHITESPACE_PATTERN, "char": _CHAR_PATTERN}
 # ASCII text has no marks or format characters, and \w means the same in both engines: the

@@ -6,6 +6,7 @@ from meteor_core import MeteorConfig, MeteorParameterError, Scorer, score
 from meteor_core import languages as langs
 from meteor_core.cli import main
 from meteor_core.languages import LANGUAGES, capabilities
+from meteor_core.tokenize import tokenize
 from skip_policy import require
 
 
@@ -64,6 +65,17 @@ def test_chinese_character_level_by_hand():
     assert best.breakdown.precision == 1.0 and best.breakdown.recall == pytest.approx(5 / 7)
     assert best.score == pytest.approx(50 / 68 * (1 - 4 / 125), abs=1e-12)
     assert {s.stage: s.available for s in best.stage_status} == {"exact": True, "stem": False, "synonym": False}
+
+
+def test_half_width_katakana_and_han_beyond_the_bmp_are_characters_too():
+    """A tester: half-width katakana was one word, so "ｶﾀｶﾅ" scored 0 against "ｶﾀｶﾅﾃｽﾄ" where
+    the full-width spelling scores as 4 of 7 characters in one chunk: P = 1, R = 4/7,
+    Fmean = (4/7) / (0.9 + 0.1 * 4/7) = 40/67, penalty 0.5 (1/4)^3 = 1/128."""
+    for candidate, reference in (("ｶﾀｶﾅ", "ｶﾀｶﾅﾃｽﾄ"), ("カタカナ", "カタカナテスト")):
+        assert score(candidate, reference, language="ja").score == pytest.approx(40 / 67 * (1 - 1 / 128), abs=1e-12)
+    # a half-width voiced-sound mark stays with its kana; Han of plane 2 and small kana of the
+    # phonetic extensions are characters of their own
+    assert [t.text for t in tokenize("ｶﾞｷﾞ 𠮷野家 ㇰㇱ", tokenizer="char")] == ["ｶﾞ", "ｷﾞ", "𠮷", "野", "家", "ㇰ", "ㇱ"]
 
 
 def test_chinese_and_japanese_segmenters_recorded_in_signature():
