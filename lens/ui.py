@@ -1294,13 +1294,20 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
                    f"`bash scripts/setup.sh` or `{METEOR15_FIX}` installs it.")
 
 
+COVERAGE_TOKEN_CHARS = 40
+
+
 def coverage_rows(tokens: Sequence, bleu) -> list[tuple[str, str]]:
     """Per n-gram order, the candidate with the tokens inside a matched (clipped) n-gram marked."""
     rows = []
     for n in range(1, len(bleu.orders) + 1):
         covered = {k for order, start, end in bleu.matched_ngrams if order == n for k in range(start, end)}
-        words = [f":blue-background[{md_escape(t.text)}]" if k in covered else md_escape(t.text)
-                 for k, t in enumerate(tokens)]
+        # A token longer than COVERAGE_TOKEN_CHARS is cut: one 500-letter word made the table
+        # 4,377 px wide in a 940-px column (a tester); the diagram's hover has it whole.
+        shown = [t.text if len(t.text) <= COVERAGE_TOKEN_CHARS else t.text[:COVERAGE_TOKEN_CHARS - 1] + "…"
+                 for t in tokens]
+        words = [f":blue-background[{md_escape(text)}]" if k in covered else md_escape(text)
+                 for k, text in enumerate(shown)]
         rows.append((f"{n}-gram", " ".join(words)))
     return rows
 

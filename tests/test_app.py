@@ -834,6 +834,10 @@ def test_text_bars_and_bleu_coverage_rows():
     rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
     assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
     assert rows["3-gram"].count(":blue-background[") == 3 and rows["4-gram"].count(":blue-background[") == 0
+    long_word = "a" * 500  # cut (it made the table 4,377 px wide: a tester)
+    result = score(f"{long_word} b", [f"{long_word} b"], stages=("exact",))
+    rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
+    assert rows["1-gram"] == f":blue-background[{'a' * 39}…] :blue-background[b]"
 
 
 # -- METEOR 1.5 mode --------------------------------------------------------------------------
