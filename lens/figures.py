@@ -5,6 +5,7 @@ every piece of user text (tokens, evidence, ids) goes through `esc` so it shows 
 from __future__ import annotations
 
 import html
+import unicodedata
 from typing import Iterable, Optional, Sequence
 
 import plotly.graph_objects as go
@@ -136,6 +137,14 @@ def _cut_label(text: str) -> str:
     return text if len(text) <= SLANTED_LABEL_CHARS else text[:SLANTED_LABEL_CHARS - 1] + "…"
 
 
+def _shown_label(text: str) -> str:
+    """A token with nothing visible in it (METEOR 1.5 keeps a right-to-left mark or a lone
+    Hebrew vowel point as a token) is labelled by its code points: its circle had no label."""
+    if any(unicodedata.category(ch)[0] not in "MZC" for ch in text):
+        return text
+    return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+
 def _span_text(tokens, start: int, stop: int) -> str:
     return esc(span_label(tokens, start, stop))
 
@@ -258,7 +267,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             # function words (METEOR 1.5): italic, they weigh 1 - delta
             # A slanted label longer than its room is cut, with the whole token in its hover (a
             # German compound ran across the legend and out of the figure: a tester).
-            shown = _cut_label(t.text) if slanted else t.text
+            shown = _cut_label(_shown_label(t.text)) if slanted else _shown_label(t.text)
             texts.append(f"<i>{esc(shown)}</i>" if is_function else esc(shown))
             kind = "<br>function word (weight 1 − δ)" if is_function else ""
             if l is None:

@@ -1284,6 +1284,15 @@ def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
     assert [a.text for a in short.layout.annotations if a.textangle == -60] == words * 2
 
 
+def test_a_token_with_nothing_visible_is_labelled_by_its_code_points(meteor15_data):
+    """A tester: METEOR 1.5 keeps a right-to-left mark and a lone Hebrew vowel point as tokens;
+    their circles had no label."""
+    result = score("a \u200f b \u05b8", ["a b"], mode="meteor15").best
+    assert [t.text for t in result.candidate_tokens] == ["a", "\u200f", "b", "\u05b8"]
+    row = next(t for t in figures.alignment_diagram(result).data if (t.meta or {}).get("row") == "candidate")
+    assert list(row.text) == ["<i>a</i>", "U+200F", "b", "U+05B8"]  # "a" is a function word: italic
+
+
 def test_the_matrix_cuts_long_words_as_the_diagram_does():
     """A tester: one 500-letter word as a whole tick label squeezed the matrix into a strip a
     few pixels wide; its labels are cut as the diagram's, and the grid keeps its size."""
