@@ -32,7 +32,7 @@ from meteor_core.methods import METHODS, STEP_ORDER, describe, recall_weight, se
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number)
 from meteor_core.report import result_to_dict
-from meteor_core.result import SegmentResult
+from meteor_core.result import SegmentResult, isolate
 from meteor_core.scorer import scorer_for
 from meteor_core.tokenize import TOKENIZERS
 from meteor_core.wordnet import wordnet_status
@@ -1018,6 +1018,10 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
         st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
                    "move along the pair; double-click to see all of it at once (too dense to read), or use the "
                    "matrix view.")
+    if any(isolate(t.text) != t.text for t in (*result.candidate_tokens, *result.reference_tokens)):
+        # The rows run left to right whatever the script: mirrored against the text boxes (a tester).
+        st.caption("Right-to-left words are drawn in token order from the left (position 0 at the left), "
+                   "the mirror image of how they read in the boxes above.")
 
 
 def show_warnings(result: SegmentResult) -> None:

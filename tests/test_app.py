@@ -1454,3 +1454,13 @@ def test_the_text_boxes_keep_their_place_when_a_link_warning_goes():
     at.text_area(key="w_cand").set_value("the cat").run()
     assert not any(w.startswith("The link gives no cand") for w in _warnings(at))
     assert _place(at.main, "w_refs") == place
+
+
+def test_right_to_left_pairs_say_the_diagram_runs_left_to_right(wordnet_reader):
+    """A tester: Arabic drawn in token order from the left is the mirror image of the text
+    boxes, with nothing saying so."""
+    said = "Right-to-left words are drawn in token order from the left"
+    at = _app(cand="كتاب قط جلس", ref="كتاب قط")
+    assert any(said in c.value for c in at.caption)
+    at = _app(cand="the cat sat", ref="the cat")
+    assert not any(said in c.value for c in at.caption)
