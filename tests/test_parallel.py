@@ -1,6 +1,7 @@
 """The process pool (meteor_core/parallel.py): same results as one process, in order, with the
 caller's configuration and synonym tables, bounded input read-ahead, and safe from a threaded
 caller (the app)."""
+import json
 import threading
 
 import pytest
@@ -291,6 +292,65 @@ def test_ctrl_c_stops_a_pooled_batch_with_one_message(tmp_path):
         time.sleep(0.1)
     assert not [pid for pid in workers if _running(pid)]
     assert errors.read_text() == "interrupted\n"
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_repeated_ctrl_c_while_the_pool_shuts_down_still_ends_the_batch(tmp_path):
+    """A tester: a second Ctrl-C 0.02-0.1 s after the first interrupted the pool's orderly
+    shutdown; the workers, never told to stop, waited for tasks and the interpreter's exit
+    joined them forever (3 of 3 with 2 workers). Stopped early, the workers are ended first."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    import random
+    import sys
+    from pathlib import Path
+
+    # Workers busy when the signals come: a long input read from a file, not an idle pipe.
+    rng = random.Random(7)
+    words = "the a cat dog sat ran on under mat rug quickly slowly and big small red".split()
+    lines = [json.dumps({"candidate": " ".join(rng.choices(words, k=30)),
+                         "references": [" ".join(rng.choices(words, k=30))]}) for _ in range(3000)]
+    source = tmp_path / "input.jsonl"
+    source.write_text("\n".join(lines * 10) + "\n")
+    errors = tmp_path / "stderr.txt"
+
+    def as_from_a_shell():  # see _batch_with_workers
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+    with source.open("rb") as stdin:
+        process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
+                                   stdin=stdin, stdout=subprocess.DEVNULL, stderr=errors.open("wb"),
+                                   cwd=Path(__file__).resolve().parents[1], start_new_session=True,
+                                   preexec_fn=as_from_a_shell)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        workers = [int(pid) for task in Path(f"/proc/{process.pid}/task").iterdir()
+                   for pid in (task / "children").read_text().split()]
+    assert len(workers) == 2, "the pool did not start"
+    time.sleep(1.0)
+    for _ in range(4):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.03)
+    try:
+        code = process.wait(timeout=120)  # a liveness bound, not a speed claim
+    except subprocess.TimeoutExpired:
+        for pid in (process.pid, *workers):
+            os.kill(pid, signal.SIGKILL)
+        raise AssertionError("batch hung after repeated Ctrl-C") from None
+    # 130, or killed by SIGINT (-2: a Ctrl-C after the message ends Python as by default); a
+    # shell reports both as 130
+    assert code in (130, -signal.SIGINT)
+    deadline = time.monotonic() + 30
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _running(pid)]
+    assert errors.read_text().startswith("interrupted\n") and "Traceback" not in errors.read_text()
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
