@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
 
 from . import sacrebleu_view
-from .errors import MeteorInputError, MeteorParameterError
+from .errors import MeteorInputError, MeteorParameterError, TooManyTokens
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
@@ -55,6 +55,9 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
                         help="CSV/TSV synonym table (one group per row), added as a stage after the built-in ones")
     parser.add_argument("--bleu-smoothing", choices=SMOOTHING_METHODS, default="none")
     parser.add_argument("--node-budget", type=int, default=MeteorConfig().node_budget)
+    parser.add_argument("--max-tokens", type=int, default=MeteorConfig().max_tokens,
+                        help="tokens per side at most (default %(default)s; a longer side is refused: documents "
+                             "and paragraphs may need more, at more time and memory per pair)")
 
 
 def _scorer(args) -> Scorer:
@@ -73,6 +76,7 @@ def _scorer(args) -> Scorer:
         mode=args.mode, objective=args.objective, stages=stages, params=params,
         tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
         zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
+        max_tokens=args.max_tokens,
         bleu_smoothing=args.bleu_smoothing, language=args.lang,
         weights=parse_weights(args.weights) if args.weights is not None else None)
     return Scorer(config, tables)
@@ -196,6 +200,20 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     return item["candidate"], ["" if r is None else r for r in refs]
 
 
+#: Said after a token-limit refusal: the library's message cannot name the option (a tester
+#: with 2,606-token documents found no way past "the limit is 2000 per side").
+MAX_TOKENS_HINT = " (--max-tokens raises it)"
+
+
+def with_hint(error: Exception) -> str:
+    return f"{error}{MAX_TOKENS_HINT}" if isinstance(error, TooManyTokens) else str(error)
+
+
+def _reason_with_hint(reason: str) -> str:
+    """A corpus's not-scored reason (text by then): the same hint after a token-limit refusal."""
+    return reason + MAX_TOKENS_HINT if " tokens; the limit is " in reason and reason.endswith(" per side") else reason
+
+
 def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = True) -> str:
     """One input line (raw bytes) -> exactly one output line: the result, or {"error": ...}.
     Runs in the worker processes of --workers, so it is a module-level function. A blank or
@@ -209,7 +227,7 @@ def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = Tr
         given = None if len(kept) == len(references) else (len(references), positions)
         return _result_line(scorer.score(candidate, kept), with_bleu, given)
     except (_LineProblem, MeteorInputError, MeteorParameterError) as error:
-        out = {"error": f"line {number}: {error}"}
+        out = {"error": f"line {number}: {with_hint(error)}"}
     except Exception as error:  # a bug costs this line, never the lines after it
         out = {"error": f"line {number}: internal error ({type(error).__name__}: {error}); please report it"}
     return _json_line(out)
@@ -476,7 +494,7 @@ def _cmd_corpus(args) -> int:
     if args.json or args.tsv:  # the table output says it on stdout, after the rows
         print(analysis.counts_sentence() + f"; segment id: {analysis.id_source}", file=sys.stderr)
     for problem in summary["not_scored"]:
-        print(f"not scored: {problem}", file=sys.stderr)
+        print(f"not scored: {_reason_with_hint(problem)}", file=sys.stderr)
     for note in _reference_notes(analysis.reference_notes, analysis.empty_references_scored) + summary["human_scores_ignored"]:
         print(f"note: {note}", file=sys.stderr)
     if analysis.lines_not_proven_optimal:
@@ -594,7 +612,7 @@ def _cmd_compare(args) -> int:
     for name, analysis in zip(comparison.names, comparison.analyses):
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:
-            print(f"not scored ({name}): {problem}", file=sys.stderr)
+            print(f"not scored ({name}): {_reason_with_hint(str(problem))}", file=sys.stderr)
         if analysis.lines_not_proven_optimal:
             print(f"note ({name}): {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
                   file=sys.stderr)
@@ -923,7 +941,7 @@ def _run(args) -> int:
     try:
         return args.func(args)
     except (MeteorInputError, MeteorParameterError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {with_hint(error)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly.

@@ -10,6 +10,11 @@ class MeteorParameterError(ValueError):
     """A parameter is outside its allowed range or an option is unknown."""
 
 
+class TooManyTokens(MeteorInputError):
+    """A side has more tokens than the configuration's max_tokens (a caller that can raise the
+    limit, such as the command line's --max-tokens, says so)."""
+
+
 class NothingScored(MeteorInputError):
     """No segment of a corpus could be scored. `skipped`: each segment's (index, reason), for a
     caller that knows the segments' files and lines (corpus.analyze_corpus) to say where."""

@@ -34,7 +34,7 @@ from typing import Sequence, Union
 
 import regex
 
-from .errors import MeteorInputError, MeteorParameterError
+from .errors import MeteorInputError, MeteorParameterError, TooManyTokens
 from .frozen import new_object, set_attribute
 
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
@@ -384,7 +384,7 @@ def tokenize(
     else:
         pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:
-            raise MeteorInputError(f"{field} has {len(pieces)} tokens; the limit is {max_tokens} per side")
+            raise TooManyTokens(f"{field} has {len(pieces):,} tokens; the limit is {max_tokens:,} per side")
         joined = joined_words(pieces, field, MAX_CHARS)
         check_text(joined, field)
         if joined.isascii():
@@ -416,7 +416,7 @@ def tokenize(
             return Tokens((), (), (), ())
         raise MeteorInputError(f"{field} is empty (no tokens after tokenization)")
     if count > max_tokens:
-        raise MeteorInputError(f"{field} has {count} tokens; the limit is {max_tokens} per side")
+        raise TooManyTokens(f"{field} has {count:,} tokens; the limit is {max_tokens:,} per side")
     if spans is not None:
         if forms is None:
             forms = [_cached_form(surface, keep_case, unicode_normalize) for surface, _, _ in spans]

@@ -421,7 +421,7 @@ def test_other_mode_alignment_is_drawn_only_when_asked(wordnet_reader):
     # text, but no token: an output of nothing, scored 0 and said (a blank box is an info: nothing typed yet)
     ({"cand": "\u200b\u200d", "ref": "the cat"}, "METEOR 0.0000**: the candidate has no tokens, so no word can match"),
     ({"cand": "the cat", "ref": "the cat", "alpha": "abc"}, "must be a number"),
-    ({"cand": " ".join(["w"] * 2001), "ref": "w"}, "limit is 2000"),
+    ({"cand": " ".join(["w"] * 2001), "ref": "w"}, "limit is 2,000"),
 ])
 def test_bad_input_gives_a_message_not_a_traceback(params, message):
     at = _app(**params)

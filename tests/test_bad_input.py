@@ -13,7 +13,7 @@ from meteor_core import (MAX_TOKENS, MeteorConfig, MeteorInputError, MeteorParam
 
 @pytest.mark.parametrize("candidate, message", [
     ("the \x1b[31mcat", "control character U+001B at character 4"),
-    (" ".join(["w"] * (MAX_TOKENS + 1)), f"candidate has {MAX_TOKENS + 1} tokens; the limit is {MAX_TOKENS}"),
+    (" ".join(["w"] * (MAX_TOKENS + 1)), f"candidate has {MAX_TOKENS + 1:,} tokens; the limit is {MAX_TOKENS:,}"),
 ])
 def test_bad_candidate(candidate, message):
     with pytest.raises(MeteorInputError, match=re.escape(message)):
@@ -261,7 +261,7 @@ def test_length_is_checked_before_the_text_is_scanned(monkeypatch):
     with pytest.raises(MeteorInputError, match="has 200,001 characters"):
         tokenize("a" * 200_001)
     assert len(tokenize("a" * 200_000)) == 1
-    with pytest.raises(MeteorInputError, match=f"has {MAX_TOKENS + 5} tokens"):
+    with pytest.raises(MeteorInputError, match=f"has {MAX_TOKENS + 5:,} tokens"):
         tokenize(". " * (MAX_TOKENS + 5))
     assert len(tokenize(". " * (MAX_TOKENS + 5) + "a", drop_punctuation=True)) == 1
 

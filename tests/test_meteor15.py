@@ -228,7 +228,7 @@ def test_scoring_from_threads_equals_sequential(scorer):
 
 
 def test_input_limits(scorer):
-    with pytest.raises(MeteorInputError, match="candidate has 2001 tokens"):
+    with pytest.raises(MeteorInputError, match="candidate has 2,001 tokens"):
         scorer.score(" ".join(["w"] * 2001), ["w"])
     # the same character limit as the other modes (it was 128,000 here: a tester)
     with pytest.raises(MeteorInputError, match="has 200,001 characters; the limit is 200,000 per side"):

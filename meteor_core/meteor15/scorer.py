@@ -11,7 +11,7 @@ import re
 from typing import Callable, Optional, Sequence
 
 from ..align import count_crossings
-from ..errors import MeteorInputError, MeteorParameterError
+from ..errors import MeteorInputError, MeteorParameterError, TooManyTokens
 from ..formula import MeteorBreakdown, MeteorStats
 from ..params import MeteorConfig, refuse_user_synonym_tables
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
@@ -94,7 +94,7 @@ class Meteor15Scorer:
         check_text(text, field)  # the other modes' rule: no control characters, no lone surrogates
         words = words_of(text, self.normalization, self._prefixes)
         if len(words) > self.config.max_tokens:
-            raise MeteorInputError(f"{field} has {len(words)} tokens; the limit is {self.config.max_tokens} per side")
+            raise TooManyTokens(f"{field} has {len(words):,} tokens; the limit is {self.config.max_tokens:,} per side")
         return words
 
     def tokenize(self, text: "TextOrTokens", field: str) -> Tokens:
