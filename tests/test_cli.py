@@ -106,6 +106,24 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     assert rows[5]["best_reference"] == 1
 
 
+def test_batch_says_how_many_lines_are_not_proven_optimal(capsys, monkeypatch):
+    """A tester: 52 of 300 paragraph lines came back "optimal": false with nothing on stderr,
+    where corpus says it. Counted from each line's own flag (not its references', not an
+    error's text); the line numbers listed."""
+    hard = json.dumps({"candidate": "a b b b b a a c a a c b c b", "references": ["b a b c b c c a c b a a c b"]})
+    lines = [json.dumps({"candidate": "the cat", "references": ["the cat"]}), hard,
+             json.dumps({"candidate": '"optimal": false', "references": [""]}), hard]
+    feed(monkeypatch, ("\n".join(lines) + "\n").encode())
+    code, out, err = run(capsys, "batch", "--stages", "exact", "--node-budget", "1", "--no-bleu")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [row.get("optimal") for row in rows] == [True, False, None, False]
+    assert err == ("note: 2 line(s) not proven optimal: the alignment search hit its node budget (1), the best "
+                   "alignment found is used and a better one could change the score (lines 2, 4; optimal false in "
+                   "their output); a larger --node-budget may prove them\n")
+    feed(monkeypatch, (lines[0] + "\n").encode())
+    assert run(capsys, "batch", "--no-bleu")[2] == ""  # nothing to say
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_batch_no_bleu_is_the_full_output_without_the_two_bleu_keys(capsys, monkeypatch, workers):
     lines = [json.dumps({"candidate": "the cat sat on a mat", "references": ["the cat sat on the mat", "a cat"]}),
