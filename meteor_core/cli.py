@@ -178,7 +178,8 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise _LineProblem(f"not UTF-8 ({error.reason} at byte {error.start} of the line)") from None
+        # counted from 1, as corpus counts it (a tester saw both)
+        raise _LineProblem(f"not UTF-8 ({error.reason} at byte {error.start + 1} of the line)") from None
     if not text.strip():
         raise _LineProblem("empty line")
     try:
@@ -187,7 +188,12 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
         item = json.loads(text.removesuffix("\n").removesuffix("\r"))
     except json.JSONDecodeError as error:
         # some of json's messages end in "at" already ("Invalid control character at")
-        raise _LineProblem(f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})") from None
+        # Lines that end in CR alone (classic Mac) are one line here, which json read as
+        # "Extra data" (a tester): said, with what to do.
+        cr_only = "\r" in text.removesuffix("\n").removesuffix("\r")
+        raise _LineProblem(f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})"
+                           + ("; the line holds CR characters: JSON Lines end each line with LF (\\n), "
+                              "convert the file's line ends" if cr_only else "")) from None
     except RecursionError:
         raise _LineProblem("not usable JSON (nested too deeply)") from None
     except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit

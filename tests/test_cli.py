@@ -106,6 +106,19 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     assert rows[5]["best_reference"] == 1
 
 
+def test_batch_names_a_bad_byte_from_1_and_cr_only_line_ends(capsys, monkeypatch):
+    """A tester: batch counted a line's bytes from 0 where corpus counts from 1, and a file
+    with CR-only line ends gave one bare "Extra data" error."""
+    feed(monkeypatch, b'{"candidate": "a\xff", "references": ["a"]}\n'
+                      b'{"candidate": "a", "references": ["a"]}\r{"candidate": "b", "references": ["b"]}\r')
+    code, out, _ = run(capsys, "batch", "--no-bleu")
+    errors = [json.loads(line)["error"] for line in out.splitlines()]
+    assert code == 0 and errors == [
+        "line 1: not UTF-8 (invalid start byte at byte 17 of the line)",  # '{"candidate": "a' is 16 bytes
+        "line 2: not valid JSON (Extra data at column 41); the line holds CR characters: JSON Lines end each line "
+        "with LF (\\n), convert the file's line ends"]
+
+
 def test_batch_says_how_many_lines_are_not_proven_optimal(capsys, monkeypatch):
     """A tester: 52 of 300 paragraph lines came back "optimal": false with nothing on stderr,
     where corpus says it. Counted from each line's own flag (not its references', not an
