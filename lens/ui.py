@@ -1021,7 +1021,7 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     if any(isolate(t.text) != t.text for t in (*result.candidate_tokens, *result.reference_tokens)):
         # The rows run left to right whatever the script: mirrored against the text boxes (a tester).
         st.caption("Right-to-left words are drawn in token order from the left (position 0 at the left), "
-                   "the mirror image of how they read in the boxes above.")
+                   "the mirror image of how they read as text.")
 
 
 def show_warnings(result: SegmentResult) -> None:
