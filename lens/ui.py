@@ -451,6 +451,28 @@ def _settings_yield(cause: str) -> None:
             return
 
 
+def _change_case_or_tokenizer(name: str) -> None:
+    """Keep case and the tokenizer depend on each other in METEOR 1.5 mode (case is kept only on
+    whitespace tokens, the jar without -norm): the one changed stays, the other follows, and the
+    sidebar says so. Ticking Keep case there showed only the core's refusal, no result (a tester)."""
+    _sync(name)
+    try:
+        current_config()
+        return
+    except MeteorParameterError:
+        pass
+    other, value = ("tok", "whitespace") if name == "keep_case" else ("keep_case", False)
+    try:
+        current_config({other: value})
+    except MeteorParameterError:
+        return  # the page says what is wrong
+    old = _v(other)
+    _set(other, value)
+    st.session_state["_mode_note"] = (f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode keeps case only on whitespace "
+                                      f"tokens (the jar without -norm): {_YIELDING[other]} {_shown_setting(old)} "
+                                      f"changed to {_shown_setting(value)}.")
+
+
 def _change_language() -> None:
     _sync("lang")
     _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for {language}.")
@@ -830,10 +852,11 @@ def _sidebar(segment_page: bool) -> None:
         if _widget(st.toggle, "What each language gets", "show_capabilities"):
             show_capabilities()
         if _widget(st.toggle, "Options and parameters", "show_options"):
-            _widget(st.selectbox, "Tokenizer", "tok", options=list(TOKENIZERS),
+            _widget(st.selectbox, "Tokenizer", "tok", on_change=_change_case_or_tokenizer, args=("tok",),
+                    options=list(TOKENIZERS),
                     help="default: words and punctuation (characters for Chinese and Japanese); "
                          "segmenter: jieba (zh) or janome (ja) word segmentation")
-            _widget(st.checkbox, "Keep case", "keep_case")
+            _widget(st.checkbox, "Keep case", "keep_case", on_change=_change_case_or_tokenizer, args=("keep_case",))
             _widget(st.selectbox, "Parameter preset", "preset", on_change=_apply_preset, options=[*PRESETS, CUSTOM],
                     format_func=lambda k: "custom values" if k == CUSTOM else PRESETS[k].label)
             c1, c2, c3 = st.columns(3)

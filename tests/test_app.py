@@ -1464,3 +1464,20 @@ def test_right_to_left_pairs_say_the_diagram_runs_left_to_right(wordnet_reader):
     assert any(said in c.value for c in at.caption)
     at = _app(cand="the cat sat", ref="the cat")
     assert not any(said in c.value for c in at.caption)
+
+
+def test_keep_case_in_meteor15_mode_brings_the_whitespace_tokenizer_and_back(meteor15_data):
+    """A tester: ticking Keep case in METEOR 1.5 mode showed only the core's refusal (it keeps
+    case only on whitespace tokens, the jar without -norm) and no result. The tokenizer follows,
+    said in the sidebar; choosing another tokenizer then unticks Keep case."""
+    at = _app(mode="meteor15", cand="The Cat sat", ref="the cat sat")
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.checkbox(key="w_keep_case").check().run()
+    assert not at.exception and not [e.value for e in at.error]
+    assert at.selectbox(key="w_tok").value == "whitespace" and at.query_params["keep_case"] == "true"
+    assert any("tokenizer default changed to whitespace" in i.value for i in at.sidebar.info)
+    expected = score("The Cat sat", ["the cat sat"], mode="meteor15", keep_case=True, tokenizer="whitespace")
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}" and expected.best.stats.matches == 1  # "sat" only
+    at.selectbox(key="w_tok").set_value("default").run()
+    assert not [e.value for e in at.error] and at.checkbox(key="w_keep_case").value is False
+    assert any("Keep case on changed to off" in i.value for i in at.sidebar.info)
