@@ -239,7 +239,7 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
     # yields, named (mode=meteor15&keep_case=true showed only an error and no result: a tester).
     error = _combination_error(settings)
     while error is not None:
-        present = [name for name in _YIELDING if name in settings]
+        present = [name for name in _LINK_YIELDING if name in settings]
         culprit = next((name for name in present if _combination_error(
             {k: v for k, v in settings.items() if k != name}) is None), present[0] if present else None)
         if culprit is None:  # nothing left to yield: the page says what is wrong
@@ -251,7 +251,7 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
 
 
 #: Link parameters that give way to the mode when the two contradict, in this order.
-_YIELDING = ("tok", "keep_case", "zero_pen", "objective", "smoothing", "alpha", "beta", "gamma", "lang")
+_LINK_YIELDING = ("tok", "keep_case", "zero_pen", "objective", "smoothing", "alpha", "beta", "gamma", "lang")
 
 
 def _combination_error(settings: Mapping[str, object]) -> Optional[str]:
