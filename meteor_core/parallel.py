@@ -93,29 +93,34 @@ def _exit_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _become_worker() -> None:
+def _become_worker(caller: Optional[int]) -> None:
     # Ctrl-C reaches every process of the terminal's group. The caller handles it (stops, shuts
     # the pool down, says "interrupted"); a worker that took it too printed a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the CLI's SIGTERM handler (which says "terminated"): a worker
     # stopped on its own ends quietly, and the caller reports the broken pool once.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="exit-with-parent", daemon=True).start()
+    # The parent to watch is the caller's pid taken in the caller (fork, spawn): read here, a
+    # caller killed between the fork and this set-up was already replaced by init, and the
+    # worker watched init and lived on (1 run in CI, the machine loaded). Under forkserver the
+    # parent is the server, which ends with the caller: caller None, read here.
+    parent = os.getppid() if caller is None else caller
+    threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()
 
 
-def _init_worker(config, synonym_tables) -> None:
+def _init_worker(config, synonym_tables, caller: Optional[int]) -> None:
     global _worker_scorer
     from .scorer import Scorer
 
-    _become_worker()
+    _become_worker(caller)
     _worker_scorer = Scorer(config, synonym_tables)
 
 
-def _adopt_scorer(scorer) -> None:
+def _adopt_scorer(scorer, caller: Optional[int]) -> None:
     """Under fork: the caller's own Scorer, inherited with the process, so its word caches
     (stems, synonym sets) are as warm as the caller's instead of empty."""
     global _worker_scorer
-    _become_worker()
+    _become_worker(caller)
     _worker_scorer = scorer
 
 
@@ -154,10 +159,11 @@ def map_ordered(scorer, function: Callable[[object, Item], Result], items: Itera
             yield [function(scorer, item)]
         return
     method = _start_method()
+    caller = None if method == "forkserver" else os.getpid()  # see _become_worker
     if method == "fork":  # the child starts as a copy of this process: nothing is pickled
-        initializer, initargs = _adopt_scorer, (scorer,)
+        initializer, initargs = _adopt_scorer, (scorer, caller)
     else:
-        initializer, initargs = _init_worker, (scorer.config, scorer.synonym_tables)
+        initializer, initargs = _init_worker, (scorer.config, scorer.synonym_tables, caller)
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=initializer,
                                initargs=initargs)
     watch = _Watch(pool)

@@ -636,3 +636,27 @@ def test_a_worker_signalled_before_its_set_up_ends_silently():
     written = os.read(read_end, 100)
     os.close(read_end)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM and written == b""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_worker_whose_caller_died_before_its_set_up_still_exits():
+    """In CI a worker lived on after its batch was killed: the caller died between the fork and
+    the worker's set-up, which then read its parent as init and watched init. The caller's pid
+    comes from the caller: a worker set up for a caller already gone exits (code 1) at its
+    first check, instead of sleeping its 20 s here."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    child = os.fork()
+    if child == 0:  # the worker: exits by its watch thread (1), or after the sleep (0)
+        try:
+            parallel._become_worker(gone.pid)
+            time.sleep(20)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
