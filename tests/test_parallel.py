@@ -3,6 +3,7 @@ caller's configuration and synonym tables, bounded input read-ahead, and safe fr
 caller (the app)."""
 import json
 import threading
+from contextlib import nullcontext
 
 import pytest
 
@@ -198,11 +199,11 @@ def test_threaded_caller_scores_in_process_below_the_fresh_worker_minimum(monkey
 _SAME_LINE = b'{"candidate": "the cat sat on the mat", "references": ["a cat was on the mat"]}\n'
 
 
-def _batch_with_workers(tmp_path, stdout=None):
+def _batch_with_workers(tmp_path, stdout=None, source=None):
     """`batch --workers 2` in its own session, fed 600 lines through a pipe left open (so it
-    is still running, waiting for input), once both workers exist: (process, worker pids,
-    stderr path). Output discarded unless `stdout` is given. Linux: children are read from
-    /proc."""
+    is still running, waiting for input), or the file `source`, once both workers exist:
+    (process, worker pids, stderr path). Output discarded unless `stdout` is given. Linux:
+    children are read from /proc."""
     import os
     import subprocess
     import sys
@@ -220,12 +221,14 @@ def _batch_with_workers(tmp_path, stdout=None):
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
-    process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
-                               stdin=subprocess.PIPE, stdout=stdout or subprocess.DEVNULL,
-                               stderr=errors.open("wb"), cwd=root, start_new_session=True,
-                               preexec_fn=as_from_a_shell)
-    process.stdin.write(_SAME_LINE * 600)
-    process.stdin.flush()
+    with (source.open("rb") if source is not None else nullcontext(subprocess.PIPE)) as stdin:
+        process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
+                                   stdin=stdin, stdout=stdout or subprocess.DEVNULL,
+                                   stderr=errors.open("wb"), cwd=root, start_new_session=True,
+                                   preexec_fn=as_from_a_shell)
+    if source is None:
+        process.stdin.write(_SAME_LINE * 600)
+        process.stdin.flush()
     workers: list[int] = []
     deadline = time.monotonic() + 60
     while len(workers) < 2 and time.monotonic() < deadline:
@@ -300,13 +303,10 @@ def test_repeated_ctrl_c_while_the_pool_shuts_down_still_ends_the_batch(tmp_path
     shutdown; the workers, never told to stop, waited for tasks and the interpreter's exit
     joined them forever (3 of 3 with 2 workers). Stopped early, the workers are ended first."""
     import os
+    import random
     import signal
     import subprocess
     import time
-
-    import random
-    import sys
-    from pathlib import Path
 
     # Workers busy when the signals come: a long input read from a file, not an idle pipe.
     rng = random.Random(7)
@@ -315,24 +315,7 @@ def test_repeated_ctrl_c_while_the_pool_shuts_down_still_ends_the_batch(tmp_path
                          "references": [" ".join(rng.choices(words, k=30))]}) for _ in range(3000)]
     source = tmp_path / "input.jsonl"
     source.write_text("\n".join(lines * 10) + "\n")
-    errors = tmp_path / "stderr.txt"
-
-    def as_from_a_shell():  # see _batch_with_workers
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, set())
-
-    with source.open("rb") as stdin:
-        process = subprocess.Popen([sys.executable, "-m", "meteor_core", "batch", "--workers", "2", "--no-bleu"],
-                                   stdin=stdin, stdout=subprocess.DEVNULL, stderr=errors.open("wb"),
-                                   cwd=Path(__file__).resolve().parents[1], start_new_session=True,
-                                   preexec_fn=as_from_a_shell)
-    workers: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(workers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)
-        workers = [int(pid) for task in Path(f"/proc/{process.pid}/task").iterdir()
-                   for pid in (task / "children").read_text().split()]
-    assert len(workers) == 2, "the pool did not start"
+    process, workers, errors = _batch_with_workers(tmp_path, source=source)
     time.sleep(1.0)
     for _ in range(4):
         os.killpg(process.pid, signal.SIGINT)
