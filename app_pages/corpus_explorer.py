@@ -18,10 +18,11 @@ st.title("Corpus Explorer")
 # dropped text being typed into the search box during a run (a teacher: 4 of 10 times after a mode
 # change and a row click). One container keeps the box's place constant.
 with st.container():
-    _, _, config = ui.segment_inputs(with_text=False, segment_page=False)
-    chosen, analysis = corpus_ui.analyse(
-        PAGE, corpus_ui.corpus_inputs(PAGE), config, "Scoring segments…",
-        lambda data, progress: analyze_corpus(data.corpora[0], config, progress))
+    _, _, config = ui.segment_inputs(with_text=False, segment_page=False, link_written_by_page=True)
+    inputs = corpus_ui.corpus_inputs(PAGE)
+    ui.write_settings_link(**corpus_ui.source_link(PAGE))
+    chosen, analysis = corpus_ui.analyse(PAGE, inputs, config, "Scoring segments…",
+                                         lambda data, progress: analyze_corpus(data.corpora[0], config, progress))
 
 if analysis is not None:
     with st.container():

@@ -29,7 +29,8 @@ with st.expander("Significance test settings"):
     trials = int(s2.number_input("Randomization trials", 100, 100_000, step=1000,
                                  key=corpus_ui.kept("trials", linked["trials"])))
     seed = int(s3.number_input("Seed", 0, MAX_SEED, step=1, key=corpus_ui.kept("seed", linked["seed"])))
-ui.write_settings_link(**{name: str(value) for name, value in zip(LIMITS, (resamples, trials, seed))
+ui.write_settings_link(**corpus_ui.source_link(PAGE),
+                       **{name: str(value) for name, value in zip(LIMITS, (resamples, trials, seed))
                           if value != LIMITS[name][0]})
 
 comparison = None

@@ -22,8 +22,16 @@ from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_
                                    read_table, reference_columns_of)
 from meteor_core.tokenize import MAX_CHARS
 
+from .ui import DATA_SOURCES, history_navigation
+
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
+#: How a link names each source (ui.DATA_SOURCES; the sample is the default, left out of links).
+SOURCE_IN_LINK = dict(zip(SOURCES, DATA_SOURCES))
+#: What is gone when a session that had it ends, and what brings it back.
+_SOURCE_LOST = {SOURCES[1]: ("an uploaded table", "Upload it again"),
+                SOURCES[2]: ("uploaded text files", "Upload them again"),
+                SOURCES[3]: ("a pasted table", "Paste it again")}
 CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
             f"or malformed lines besides), {MAX_COLUMNS:,} columns, {MAX_CHARS:,} characters per side of a segment "
             "(a longer line is not scored, the rest is); in a CSV file 131,072 characters per field.")
@@ -111,8 +119,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     store = f"_kept-{key}"
 
     def remember() -> None:
-        value = st.session_state.get(key)
-        files = value if isinstance(value, list) else [value] if value is not None else []
+        files = _files(st.session_state.get(key))
         # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
             st.session_state[store] = tuple(KeptFile(f.name, f.getvalue()) for f in files)
@@ -276,10 +283,66 @@ def analyse(page: str, chosen: Optional[Chosen], config, label: str, work: Calla
                                 lambda progress: work(previous, progress))
 
 
+def source_link(key: str) -> dict[str, str]:
+    """The data source's part of a corpus page's link (nothing for the sample corpus)."""
+    source = SOURCE_IN_LINK.get(st.session_state.get(f"{key}-source"), DATA_SOURCES[0])
+    return {} if source == DATA_SOURCES[0] else {"data": source}
+
+
+def _linked_source() -> str:
+    """The source the link names (the sample corpus when it names none or an unknown one: the
+    link's problems say so)."""
+    named = {name: source for source, name in SOURCE_IN_LINK.items()}
+    return named.get(st.query_params.get("data", ""), SOURCES[0])
+
+
 def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
-    data_source = st.radio("Data", SOURCES, horizontal=True, key=kept(f"{key}-source", SOURCES[0], SOURCES))
-    if data_source == SOURCES[2]:
-        return _parallel_source(key, multi)
+    ss = st.session_state
+    store, linked_flag = f"_kept-{key}-source", f"_{key}-source-from-link"
+    if store not in ss or history_navigation():
+        # First visit in this session, or Back / Forward: the source the link names. Only the
+        # choice travels, never the data: a reload, a restart of the app or a shared link gave a
+        # new session that silently showed the sample corpus in place of the user's upload.
+        forget(f"{key}-source")
+        ss[linked_flag] = _linked_source()
+    data_source = st.radio("Data", SOURCES, horizontal=True,
+                           key=kept(f"{key}-source", ss[linked_flag] or SOURCES[0], SOURCES))
+    chosen = _parallel_source(key, multi) if data_source == SOURCES[2] else _read_table_inputs(key, multi, data_source)
+    if _has_input(key, data_source) or ss.get(linked_flag) != data_source:
+        ss[linked_flag] = None  # the user has given data now, or chose another source
+    elif data_source in _SOURCE_LOST:
+        what, action = _SOURCE_LOST[data_source]
+        # After a restart the uploader still lists the files it sent (with no data behind them).
+        listed = any(ss.get(f"{key}-{name}") for name in _UPLOADERS.get(data_source, ()))
+        st.info(f"This page's link names {what} as its data. Data stays only in the browser session it was given "
+                "in: a reload, a restart of the app or the link opened elsewhere starts a new session without "
+                "it" + (" (the uploader above may still list a file: the app no longer has it; remove it with its ×)"
+                        if listed else "") + f". {action}, or choose the sample corpus.")
+    return chosen
+
+
+#: The uploaders of each source (their keys after the page's key).
+_UPLOADERS = {SOURCES[1]: ("upload",), SOURCES[2]: ("cands", "cand-0", "refs")}
+
+
+def _has_input(key: str, data_source: str) -> bool:
+    """Whether anything is given for this source (read or not)."""
+    ss = st.session_state
+    if data_source == SOURCES[3]:
+        return bool(str(ss.get(f"{key}-paste", "")).strip())
+    return any(_files(ss.get(f"{key}-{name}")) or ss.get(f"_kept-{key}-{name}")
+               for name in _UPLOADERS.get(data_source, ()))
+
+
+def _files(value) -> list:
+    """The files an uploader's state holds. After a restart of the app the browser still shows
+    the files it had sent; the state then holds Streamlit's DeletedFile for each (no data), which
+    the widget itself leaves out of what it returns."""
+    files = value if isinstance(value, list) else [value] if value is not None else []
+    return [f for f in files if hasattr(f, "getvalue")]
+
+
+def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chosen]:
     table = _table_source(key, data_source)
     if table is None:
         return None

@@ -86,8 +86,11 @@ TEXT_PARAMETERS = ("cand", "ref")
 #: on the best reference's diagram, not the matrix of reference 2 the sender was looking at).
 VIEWS = ("diagram", "matrix")
 #: step: the How METEOR works page's step (a Step.key); resamples, trials, seed: System Comparison's
-#: significance tests (read by that page: link_number)
-VIEW_PARAMETERS = ("view", "show", "step", "resamples", "trials", "seed")
+#: significance tests (read by that page: link_number); data: a corpus page's data source (read by
+#: lens.corpus_ui: the data itself cannot travel in a link)
+VIEW_PARAMETERS = ("view", "show", "step", "resamples", "trials", "seed", "data")
+#: The corpus pages' data sources as a link names them (no data= is the sample corpus).
+DATA_SOURCES = ("sample", "table", "files", "paste")
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,9 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
         else:
             problems.append(LinkProblem("step", raw, "step must be a step of How METEOR works (the page writes it)",
                                         "tokens"))
+    if params.get("data") and params["data"][-1] not in DATA_SOURCES:
+        problems.append(LinkProblem("data", params["data"][-1], f"data must be {', '.join(DATA_SOURCES[:-1])} or "
+                                    f"{DATA_SOURCES[-1]}", DATA_SOURCES[0]))
     if params.get("cand"):
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):

@@ -679,3 +679,67 @@ def test_fixing_a_malformed_row_updates_the_counts():
     at.text_area(key="corpus-paste").input(good).run()
     _clean(at)
     assert "3 data lines, 3 scored, 0 not scored" in said() and "1 not scored" not in said()
+
+
+def _link(at: AppTest) -> dict:
+    return {k: v if isinstance(v, str) else v[-1] for k, v in at.query_params.items()}
+
+
+def _opened_from_link(page: str, link: dict) -> AppTest:
+    """A new session on `page` opened from a link with these parameters."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / page), default_timeout=180)
+    at.query_params.update(link)
+    at.run()
+    _clean(at)
+    return at
+
+
+@pytest.mark.parametrize("page,key", [("corpus_explorer.py", "corpus"), ("system_comparison.py", "compare")])
+def test_a_link_names_its_data_source_and_a_new_session_says_the_upload_is_gone(page, key):
+    """Found by reproducing a tester's report in the browser: after a restart of the app (a new
+    session; a reload or a shared link is one too) the Corpus Explorer silently showed the sample
+    corpus's 0.8912 in place of the user's uploaded table. The link now names the source; a new
+    session opens on it and says the data must be given again."""
+    at = _page(page)
+    assert "data" not in _link(at)  # the sample corpus: the default, left out
+    at.radio(key=f"{key}-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
+    assert _link(at)["data"] == "table"
+    fresh = _opened_from_link(page, _link(at))
+    assert fresh.radio(key=f"{key}-source").value == "Upload a table (TSV, CSV, JSONL)"
+    gone = [i.value for i in fresh.info if "names an uploaded table" in i.value]
+    assert len(gone) == 1 and "Upload it again" in gone[0]
+    assert not any("Corpus METEOR" in m.label for m in fresh.metric)  # nothing analysed: no sample in its place
+    fresh.file_uploader(key=f"{key}-upload").set_value(("good.tsv", GOOD, "text/plain")).run()
+    _clean(fresh)
+    assert not any("names an uploaded table" in i.value for i in fresh.info)
+    assert _link(fresh)["data"] == "table"
+
+
+def test_a_link_to_pasted_or_text_file_data_says_so_and_a_bad_source_is_named():
+    at = _opened_from_link("corpus_explorer.py", {"data": "paste"})
+    assert at.radio(key="corpus-source").value == "Paste a table"
+    assert any("names a pasted table" in i.value and "Paste it again" in i.value for i in at.info)
+    # choosing the sample corpus ends the note, and coming back to the paste does not bring it back
+    at.radio(key="corpus-source").set_value("Sample corpus").run()
+    assert "data" not in _link(at) and not any("names a" in i.value for i in at.info)
+    at.radio(key="corpus-source").set_value("Paste a table").run()
+    assert not any("names a" in i.value for i in at.info)
+    files = _opened_from_link("system_comparison.py", {"data": "files"})
+    assert files.radio(key="compare-source").value == "Upload plain-text files"
+    assert any("names uploaded text files" in i.value and "Upload them again" in i.value for i in files.info)
+    bad = _opened_from_link("corpus_explorer.py", {"data": "s3://bucket"})
+    assert bad.radio(key="corpus-source").value == "Sample corpus"
+    assert any("data='s3://bucket' not used: data must be sample, table, files or paste" in
+               html.unescape(w.value).replace("\\", "").replace("\u2060", "") for w in bad.warning)
+    assert any("Corpus METEOR" in m.label for m in bad.metric)
+
+
+def test_an_uploader_state_left_by_a_restart_of_the_app_holds_no_file():
+    """After a restart the browser still lists the files it had sent; Streamlit's state then
+    holds a DeletedFile for each, which is truthy: counted as a file, the page said nothing."""
+    from streamlit.runtime.uploaded_file_manager import DeletedFile
+
+    from lens.corpus_ui import KeptFile, _files
+    kept = KeptFile("a.tsv", b"id\tcandidate\treference\n")
+    assert _files(DeletedFile("gone")) == [] and _files([DeletedFile("gone")]) == [] and _files(None) == []
+    assert _files([DeletedFile("gone"), kept]) == [kept] and _files(kept) == [kept]
