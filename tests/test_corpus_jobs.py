@@ -1,0 +1,87 @@
+"""The corpus pages' scoring runs in a thread of its own (lens.corpus_ui._Job): a rerun of the
+page (a click, a page change) interrupts the page's script while it waits, not the scoring, and
+the next run takes up the same work. Streamlit's progress bar and session state are replaced by
+stand-ins here: a bar whose update raises is what a rerun request does to a waiting script."""
+import threading
+
+import pytest
+
+from lens import corpus_ui
+
+
+class Rerun(Exception):
+    """What Streamlit raises in a script at its next call once a rerun is requested."""
+
+
+class Bar:
+    def __init__(self, interrupts: bool):
+        self.interrupts = interrupts
+
+    def progress(self, *args, **kwargs):
+        if self.interrupts:
+            raise Rerun
+
+    def empty(self):
+        pass
+
+
+@pytest.fixture
+def page(monkeypatch):
+    """A session (a dict) and the bars its runs draw, in order: True for a run interrupted."""
+    runs: list[bool] = []
+    monkeypatch.setattr(corpus_ui.st, "session_state", {})
+    monkeypatch.setattr(corpus_ui.st, "progress", lambda *args, **kwargs: Bar(runs.pop(0)))
+    return runs
+
+
+def _slow_work(calls: list, release: threading.Event, result: str, total: int = 3):
+    def work(progress):
+        calls.append(result)
+        for done in range(1, total + 1):
+            progress(done, total)
+            release.wait(10)
+        return result
+    return work
+
+
+def test_a_rerun_while_scoring_takes_up_the_same_work(page):
+    calls, release = [], threading.Event()
+    work = _slow_work(calls, release, "analysis")
+    page.extend([True, False])
+    with pytest.raises(Rerun):  # a click while the first run waits
+        corpus_ui.run_cached("corpus", "key-1", "Scoring", work)
+    release.set()
+    assert corpus_ui.run_cached("corpus", "key-1", "Scoring", work) == "analysis"
+    assert calls == ["analysis"]  # once: scored in the script's thread, the click started it again
+    assert corpus_ui.run_cached("corpus", "key-1", "Scoring", work) == "analysis"  # cached, no bar drawn
+    assert calls == ["analysis"] and page == []
+
+
+def test_other_input_while_scoring_stops_the_old_work():
+    calls, release = [], threading.Event()
+    old = corpus_ui._Job("key-1", _slow_work(calls, release, "old", total=1000), lambda: True)
+    old.cancel()
+    release.set()
+    assert old.finished.wait(10) and old.result is None and old.cancelled
+    assert old.progress[0] < 1000  # stopped at its next progress call, not run to the end
+
+
+def test_a_job_whose_session_is_gone_stops_and_an_error_reaches_the_page(page, monkeypatch):
+    release = threading.Event()
+    release.set()
+    gone = corpus_ui._Job("key-1", _slow_work([], release, "x"), lambda: False)
+    assert gone.finished.wait(10) and gone.result is None and gone.cancelled and gone.progress == (0, 0)
+
+    def broken(progress):
+        raise ValueError("a bug in the core")
+    page.append(False)
+    with pytest.raises(ValueError, match="a bug in the core"):
+        corpus_ui.run_cached("corpus", "key-2", "Scoring", broken)
+
+    def refused(progress):
+        raise corpus_ui.MeteorInputError("no segment could be scored: line 2: empty candidate")
+    shown = []
+    page.append(False)
+    monkeypatch.setattr(corpus_ui.st, "error", shown.append)
+    assert corpus_ui.run_cached("corpus", "key-3", "Scoring", refused) is None
+    assert len(shown) == 1 and "no segment could be scored" in shown[0]
