@@ -6,7 +6,7 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
-from lens.ui import TABLE_CSS, note_page, page_links
+from lens.ui import TABLE_CSS, note_page, page_links, rerun_if_browser_state_adopted
 
 
 def main() -> None:
@@ -31,6 +31,7 @@ def main() -> None:
     with links.container():
         page_links(pages)
     page.run()
+    rerun_if_browser_state_adopted()
     with links.container():
         page_links(pages)
 

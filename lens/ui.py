@@ -360,7 +360,24 @@ def init_state() -> None:
     _set("preset", _matching_preset())
     _mark_chosen([name for name in PARAMETERS if name in settings])
     ss["_link_problems"] = problems
+    if not initialized and not history_navigation():
+        sent = _browser_widget_keys()
+        if sent:  # see _widget: the browser's widgets, not the link, say what the user sees and did
+            ss["_browser_state"] = (sent, {name: _v(name) for name in SETTING_DEFAULTS})
     ss["_initialized"] = True
+
+
+def _browser_widget_keys() -> frozenset:
+    """Keys of the widget values the browser sent with this run. A session's first run gets
+    some only from a browser that reconnected to a restarted server: it still shows the old
+    session's widgets, and the run is the user's first action there. Streamlit has no public
+    way to see them (st.session_state hides a value until its widget is drawn again), so this
+    reads its state's internals; if they change, the set is empty and the link wins as before."""
+    try:
+        states = get_script_run_ctx().session_state._state._new_widget_state
+        return frozenset(k.split("-", 2)[2] for k in states.keys() if k.startswith("$$ID-") and k.count("-") >= 2)
+    except Exception:  # noqa: BLE001 - internals only; the fallback is the old behaviour
+        return frozenset()
 
 
 def _sync(name: str) -> None:
@@ -378,6 +395,16 @@ def note_page(page: str) -> None:
     ss = st.session_state
     ss["_page_changed"] = ss.get("_page", page) != page
     ss["_page"] = page
+    ss.pop("_browser_state", None)  # a reconnected browser's widgets count in its first run only
+    ss.pop("_browser_state_adopted", None)  # left by a page that stopped before app.py's rerun
+
+
+def rerun_if_browser_state_adopted() -> None:
+    """Called by app.py after the page: a setting taken from a reconnected browser's widgets
+    (see _widget) changed mid-run, so what was drawn before it and the settings that depend on
+    it (a mode's parameters, an example's text) are drawn again from the settings."""
+    if st.session_state.pop("_browser_state_adopted", False):
+        st.rerun()
 
 
 def _widget(factory, label: str, name: str, on_change=None, **kwargs):
@@ -385,12 +412,26 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     `on_change` when given: it must call _sync(name) itself)."""
     ss = st.session_state
     key = f"w_{name}"
+    if on_change is None:
+        on_change, kwargs["args"] = _sync, (name,)
+    callback = partial(on_change, *kwargs.get("args", ()), **kwargs.get("kwargs", {}))
+    sent, linked = ss.get("_browser_state") or ((), {})
+    if key in sent:
+        # After a server restart the browser keeps its widgets, and the user's first action
+        # there starts a new session whose settings come from the link, which predates the
+        # action: the link's value overwrote the widget, and a click on nltk snapped back to
+        # paper. The widget keeps the browser's value; one that differs from the link's is the
+        # user's change (Streamlit runs no callback for a widget it has not seen: run it here),
+        # and the page is drawn again after it (rerun_if_browser_state_adopted).
+        value = factory(label, key=key, on_change=on_change, **kwargs)
+        if value != linked.get(name, value):
+            callback()
+            ss["_browser_state_adopted"] = True
+        return value
     # Sent only when the setting changed elsewhere (example, preset, link) or the page changed:
     # sending it on every run would overwrite text typed while a run was under way.
     if ss.get(key) != _v(name) or ss.get("_page_changed"):
         ss[key] = _v(name)
-    if on_change is None:
-        return factory(label, key=key, on_change=_sync, args=(name,), **kwargs)
     return factory(label, key=key, on_change=on_change, **kwargs)
 
 
