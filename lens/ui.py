@@ -902,7 +902,8 @@ def _sidebar(segment_page: bool) -> None:
             _widget(st.selectbox, "Tokenizer", "tok", on_change=_change_case_or_tokenizer, args=("tok",),
                     options=list(TOKENIZERS),
                     help="default: words and punctuation (characters for Chinese and Japanese); "
-                         "segmenter: jieba (zh) or janome (ja) word segmentation")
+                         "segmenter: jieba (zh) or janome (ja) word segmentation; nltk: nltk's word_tokenize "
+                         "(English), the tokens Hugging Face evaluate's meteor scores")
             _widget(st.checkbox, "Keep case", "keep_case", on_change=_change_case_or_tokenizer, args=("keep_case",))
             _widget(st.selectbox, "Parameter preset", "preset", on_change=_apply_preset, options=[*PRESETS, CUSTOM],
                     format_func=lambda k: "custom values" if k == CUSTOM else PRESETS[k].label)

@@ -25,6 +25,7 @@ from .report import explain, result_to_dict, result_to_json
 from .references import references_to_score
 from .scorer import Scorer
 from .stages import SynonymTable
+from .tokenize import TOKENIZERS
 
 
 def _add_shared(parser: argparse.ArgumentParser) -> None:
@@ -45,8 +46,9 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", help="meteor15: module weights like the jar's -w, one per module "
                                           "(default: the first of 1.0 0.6 0.8 0.6 by position)")
     parser.add_argument("--lang", default="en", help="language code (python -m meteor_core languages)")
-    parser.add_argument("--tokenizer", choices=("default", "whitespace", "char", "segmenter"), default="default",
-                        help="default: words and punctuation (characters for zh/ja); segmenter: jieba (zh) / janome (ja)")
+    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="default",
+                        help="default: words and punctuation (characters for zh/ja); segmenter: jieba (zh) / janome (ja); "
+                             "nltk: nltk's word_tokenize, as Hugging Face evaluate's meteor (English)")
     parser.add_argument("--keep-case", action="store_true")
     parser.add_argument("--drop-punctuation", action="store_true")
     parser.add_argument("--zero-penalty-single-chunk", action="store_true",

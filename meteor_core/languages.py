@@ -100,6 +100,8 @@ def capabilities() -> list[Capability]:
         if lang.char_level:
             seg = f"{lang.segmenter} ({'installed' if segmenter_available(lang) else 'NOT installed: pip install ' + lang.segmenter})"
             tokenizers = f"characters (default); words: {seg}"
+        elif lang.code == "en":
+            tokenizers = "words and punctuation (default); whitespace; nltk (word_tokenize)"
         else:
             tokenizers = "words and punctuation (default); whitespace"
         stem = stemmer_name(lang)

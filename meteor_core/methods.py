@@ -248,7 +248,8 @@ def _tokens_text(result: SegmentResult) -> str:
     config = result.config
     tokenizer = "char" if config.tokenizer == "default" and resolve(config.language).char_level else config.tokenizer
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
-           "char": "single characters", "segmenter": "words found by a word segmenter"}.get(tokenizer, tokenizer)
+           "char": "single characters", "segmenter": "words found by a word segmenter",
+           "nltk": "words and punctuation as nltk's word_tokenize splits them (\"don't\" is do + n't)"}.get(tokenizer, tokenizer)
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
     if result.meteor15 is not None:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]

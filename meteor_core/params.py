@@ -207,6 +207,8 @@ class MeteorConfig:
             raise MeteorParameterError(
                 f"unknown language {self.language!r}; choose one of {', '.join(LANGUAGES)}")
         object.__setattr__(self, "language", lang.code)
+        if self.tokenizer == "nltk" and lang.code != "en":
+            raise MeteorParameterError(f"the nltk tokenizer (word_tokenize, English) is for en, not {lang.code}")
         if self.tokenizer == "segmenter" and not lang.segmenter:
             raise MeteorParameterError(f"the segmenter tokenizer is for zh and ja, not {lang.code}")
         if self.mode not in MODES:

@@ -108,6 +108,11 @@ class Scorer:
             return f"{lang.segmenter}-{md.version(lang.segmenter)}"
         if self.config.tokenizer == "default" and lang.char_level:
             return "char"
+        if self.config.tokenizer == "nltk":
+            from .tokenize import punkt_available
+
+            # Without the sentence model each text is one sentence: word_tokenize(text, preserve_line=True)
+            return "nltk+punkt" if punkt_available() else "nltk-one-sentence"
         return self.config.tokenizer
 
     # -- tokenization -------------------------------------------------------------------

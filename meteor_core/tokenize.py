@@ -51,7 +51,7 @@ UNORDERED = (set, frozenset, dict)
 #: at the token limit, so no real text reaches it, and a 20 MB paste is refused at once.
 MAX_CHARS = 200_000
 
-TOKENIZERS = ("default", "whitespace", "char", "segmenter")
+TOKENIZERS = ("default", "whitespace", "char", "segmenter", "nltk")
 
 # Inside a word: word characters (regex's \w includes marks), marks, and format characters
 # other than ZERO WIDTH SPACE (which separates words).
@@ -248,14 +248,73 @@ def _resolve_tokenizer(tokenizer: str, language: str) -> str:
     lang = resolve(language)
     if tokenizer == "default" and lang is not None and lang.char_level:
         return "char"
+    if tokenizer == "nltk" and (lang is None or lang.code != "en"):
+        raise MeteorParameterError(f"the nltk tokenizer (word_tokenize, English) is for en, not {language}")
     if tokenizer == "segmenter" and (lang is None or not lang.segmenter):
         raise MeteorParameterError(f"no word segmenter for language {language!r}; use default or whitespace")
     return tokenizer
 
 
+#: The sentence model nltk's word_tokenize splits sentences with (nltk.download("punkt_tab")).
+PUNKT_LANGUAGE = "english"
+#: A double quote as nltk's word tokenizer writes it (`` or '') and as text holds it.
+_QUOTE_TOKENS = ("``", "''", '"')
+_QUOTE_IN_TEXT = re.compile(r"``|''|\"")
+
+
+@lru_cache(maxsize=1)  # looked up once per process, so that the signature and the tokens agree
+def punkt_available() -> bool:
+    """Whether nltk's English sentence model is installed: word_tokenize needs it, and without
+    it the nltk tokenizer takes the text as one sentence (the signature says which)."""
+    from nltk.tokenize import punkt_model_available
+
+    return bool(punkt_model_available(PUNKT_LANGUAGE))
+
+
+@lru_cache(maxsize=1)
+def _nltk_word_tokenizer():
+    from nltk.tokenize import NLTKWordTokenizer
+
+    return NLTKWordTokenizer()
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    if not punkt_available():
+        return [(0, len(text))]
+    from nltk.tokenize import _get_punkt_tokenizer  # word_tokenize's own (cached) model
+
+    return list(_get_punkt_tokenizer(PUNKT_LANGUAGE).span_tokenize(text))
+
+
+def _split_nltk(text: str) -> list[tuple[str, int, int]]:
+    """The tokens of nltk's word_tokenize (what Hugging Face evaluate's meteor scores), with
+    where each stands in the text. Tokens are word_tokenize's own, double quotes included (``
+    and ''), so nltk mode scores what evaluate scores; the offsets find each token in the text
+    in order (a quote token: the next quote of any form), as nltk's span_tokenize does."""
+    tokenizer = _nltk_word_tokenizer()
+    spans = []
+    for sentence_start, sentence_end in _sentence_spans(text):
+        position = sentence_start
+        for token in tokenizer.tokenize(text[sentence_start:sentence_end]):
+            if token in _QUOTE_TOKENS:
+                found = _QUOTE_IN_TEXT.search(text, position, sentence_end)
+                start, end = (found.start(), found.end()) if found else (position, position)
+            else:
+                start = text.find(token, position, sentence_end)
+                end = start + len(token)
+            if start < 0:  # not in the text as written (nltk changed it): where the last one ended
+                start = end = position
+            spans.append((token, start, max(end, start)))
+            position = max(position, end)
+    # word_tokenize keeps a zero-width space or joiner inside a token; a token of them only is no word
+    return [span for span in spans if not _only_format(span[0])]
+
+
 def _split(text: str, tokenizer: str, language: str) -> list[tuple[str, int, int]]:
     """(token, start, end) of the text the ASCII path leaves (non-ASCII text, and any text for
-    the segmenter): _split_ascii does the rest."""
+    the segmenter and for nltk's tokenizer): _split_ascii does the rest."""
+    if tokenizer == "nltk":
+        return _split_nltk(text)
     if tokenizer == "segmenter":
         from .languages import resolve
 
@@ -370,7 +429,7 @@ def tokenize(
             raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
         check_text(text, field)
         tokenizer = _resolve_tokenizer(tokenizer, language)
-        if tokenizer != "segmenter" and text.isascii():
+        if tokenizer not in ("segmenter", "nltk") and text.isascii():
             # The common case, in C-level passes only. ASCII has no marks or format characters
             # and \w means the same in `re` and `regex`, so the faster engine gives the same
             # tokens; a token's matching form is itself or its lowercase (matching_form), and
