@@ -266,8 +266,16 @@ _QUOTE_IN_TEXT = re.compile(r"``|''|\"")
 def punkt_available() -> bool:
     """Whether nltk's English sentence model is installed: word_tokenize needs it, and without
     it the nltk tokenizer takes the text as one sentence (the signature says which)."""
-    from nltk.tokenize import punkt_model_available
+    try:
+        from nltk.tokenize import punkt_model_available  # 3.10.4: loads it as sent_tokenize does
+    except ImportError:  # older 3.10: the model's directory
+        import nltk.data
 
+        try:
+            nltk.data.find(f"tokenizers/punkt_tab/{PUNKT_LANGUAGE}/")
+        except LookupError:
+            return False
+        return True
     return bool(punkt_model_available(PUNKT_LANGUAGE))
 
 
@@ -278,12 +286,17 @@ def _nltk_word_tokenizer():
     return NLTKWordTokenizer()
 
 
+@lru_cache(maxsize=1)
+def _punkt_tokenizer():
+    from nltk.tokenize.punkt import PunktTokenizer  # what word_tokenize's sent_tokenize loads
+
+    return PunktTokenizer(PUNKT_LANGUAGE)
+
+
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
     if not punkt_available():
         return [(0, len(text))]
-    from nltk.tokenize import _get_punkt_tokenizer  # word_tokenize's own (cached) model
-
-    return list(_get_punkt_tokenizer(PUNKT_LANGUAGE).span_tokenize(text))
+    return list(_punkt_tokenizer().span_tokenize(text))
 
 
 def _split_nltk(text: str) -> list[tuple[str, int, int]]:

@@ -86,8 +86,11 @@ def _install_a_sentence_model(tmp_path, monkeypatch) -> None:
 def _forget_the_model() -> None:
     """Whether the model is there is looked up once per process (so that a signature and the
     tokens under it agree): after the test installs or removes one, it is looked up again."""
-    nltk.tokenize._get_punkt_tokenizer.cache_clear()
+    word_tokenizes_model = getattr(nltk.tokenize, "_get_punkt_tokenizer", None)  # nltk's own cache (3.10.4)
+    if word_tokenizes_model is not None:
+        word_tokenizes_model.cache_clear()
     tokenize_module.punkt_available.cache_clear()
+    tokenize_module._punkt_tokenizer.cache_clear()
     scorer_for.cache_clear()  # their signatures say what it was
 
 
