@@ -24,7 +24,7 @@ from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_
                                    read_table, reference_columns_of)
 from meteor_core.tokenize import MAX_CHARS
 
-from .ui import DATA_SOURCES, history_navigation
+from .ui import DATA_SOURCES, history_navigation, sent_by_browser
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
@@ -85,6 +85,12 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
         valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
         if not valid:
             value = default
+    if sent_by_browser(key) and not isinstance(default, tuple):
+        # A browser reconnected after a server restart shows its widgets, and this run may be
+        # a change to this one: the new session's default overwrote it (a search typed after
+        # the restart was dropped: 24 of 24 segments shown for "cat"). Not for a range slider
+        # (a tuple): without a value in the state Streamlit makes it a one-value slider.
+        return key
     if key not in ss or ss[key] != value or not typed:
         ss[key] = value
     ss[store] = (context, value)

@@ -367,6 +367,12 @@ def init_state() -> None:
     ss["_initialized"] = True
 
 
+def sent_by_browser(key: str) -> bool:
+    """Whether this run is a reconnected browser's first one and it sent a value for widget
+    `key` (see _widget): that value is what the user sees and may have just changed."""
+    return key in (st.session_state.get("_browser_state") or ((), {}))[0]
+
+
 def _browser_widget_keys() -> frozenset:
     """Keys of the widget values the browser sent with this run. A session's first run gets
     some only from a browser that reconnected to a restarted server: it still shows the old
@@ -415,8 +421,8 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     if on_change is None:
         on_change, kwargs["args"] = _sync, (name,)
     callback = partial(on_change, *kwargs.get("args", ()), **kwargs.get("kwargs", {}))
-    sent, linked = ss.get("_browser_state") or ((), {})
-    if key in sent:
+    if sent_by_browser(key):
+        linked = ss["_browser_state"][1]
         # After a server restart the browser keeps its widgets, and the user's first action
         # there starts a new session whose settings come from the link, which predates the
         # action: the link's value overwrote the widget, and a click on nltk snapped back to

@@ -1489,6 +1489,7 @@ def _after_a_server_restart(at: AppTest) -> AppTest:
     change among them, as a reconnected browser sends them."""
     widget_states = at._tree.get_widget_states()
     fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    fresh._page_hash = at._finished_page_script_hash  # the page the browser shows
     for key, value in at.query_params.items():
         fresh.query_params[key] = value
     fresh._run(widget_states)
@@ -1524,3 +1525,18 @@ def test_text_typed_before_a_server_restart_is_kept(wordnet_reader):
 def test_a_new_session_from_a_link_still_takes_the_link():
     at = _app(cand="a b c", ref="a b d", mode="nltk")
     assert at.radio(key="w_mode").value == "nltk" and at.text_area(key="w_cand").value == "a b c"
+
+
+def test_a_corpus_search_typed_after_a_server_restart_is_kept(wordnet_reader):
+    """The corpus page's own boxes had the same fault: the search and the order came back as
+    the new session's defaults (in the browser: "cat" typed, 24 of 24 segments shown)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page("app_pages/corpus_explorer.py").run()  # after a first run: the pages are known then
+    assert not at.exception and at.title[0].value == "Corpus Explorer"
+    at.text_input(key="search").input("weather")
+    at.selectbox(key="order").set_value("METEOR, lowest first")
+    after = _after_a_server_restart(at)
+    assert after.text_input(key="search").value == "weather"
+    assert after.selectbox(key="order").value == "METEOR, lowest first"
+    shown = next(c.value for c in after.caption if "segments shown" in c.value)
+    assert shown.startswith("1 of 24 segments shown"), shown
