@@ -67,6 +67,9 @@ if exploration is not None:
     st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
     for warning in step.warnings:
         st.warning(md_escape(warning))
+    contrast = ui.objective_contrast(segment) if step.key in ("crossings", "chunks") else ""
+    if contrast:
+        st.info(md_escape(contrast))
     if step.details:
         st.caption("  \n".join(md_escape(line) for line in step.details))
     ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,

@@ -10,6 +10,7 @@ User text (candidate, references, tokens, evidence, link values) is always shown
 `md_escape` for anything Streamlit renders as markdown, `figures.esc` inside Plotly figures."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -28,7 +29,8 @@ from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
-from meteor_core.methods import METHODS, STEP_ORDER, describe, recall_weight, search_of
+from meteor_core.methods import CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, describe, other_objective, recall_weight, search_of
+from meteor_core.methods import objective_contrast as methods_objective_contrast
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number)
 from meteor_core.report import result_to_dict
@@ -1049,6 +1051,16 @@ def _stages_that_cannot_run(mode: str, language: str) -> dict[str, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
+def objective_contrast(segment: SegmentResult) -> str:
+    """The How page's note on what the other alignment objective makes of this pair (paper mode,
+    short pairs: see methods.CONTRAST_MAX_TOKENS), or ""."""
+    config = segment.config
+    if config.mode != "paper" or len(segment.candidate_tokens) + len(segment.reference_tokens) > CONTRAST_MAX_TOKENS:
+        return ""
+    other = scorer_for(dataclasses.replace(config, objective=other_objective(config.objective)))
+    return methods_objective_contrast(segment, other.score_tokens(segment.candidate_tokens, segment.reference_tokens))
+
+
 def cached_explore(candidate: str, references: tuple[str, ...], config: MeteorConfig) -> Exploration:
     return explore(candidate, list(references), config)
 

@@ -1540,3 +1540,17 @@ def test_a_corpus_search_typed_after_a_server_restart_is_kept(wordnet_reader):
     assert after.selectbox(key="order").value == "METEOR, lowest first"
     shown = next(c.value for c in after.caption if "segments shown" in c.value)
     assert shown.startswith("1 of 24 segments shown"), shown
+
+
+def test_how_says_what_the_other_objective_makes_of_the_pair(wordnet_reader):
+    """A teacher: the classic pair showed 6 chunks and 0.5000 at the chunks step, and that fewest
+    chunks gives 3 chunks and 0.9375 only at the foot of the page."""
+    cand, ref = "the cat sat on the mat", "on the mat sat the cat"
+    at = _app(HOW, cand=cand, ref=ref, step="chunks")
+    assert any(i.value.startswith("With fewest chunks instead") and "3 chunks with 11 crossings" in i.value
+               and "0\\.9375 instead of 0\\.5000" in i.value for i in at.info), [i.value for i in at.info]
+    at = _app(HOW, cand=cand, ref=ref, step="P and R")  # the alignment's own steps only
+    assert not any(i.value.startswith("With fewest") for i in at.info)
+    at = _app(HOW, cand="the president spoke to the audience", ref="the president then spoke to the audience",
+              step="chunks")  # the objectives agree
+    assert not any(i.value.startswith("With fewest") for i in at.info)

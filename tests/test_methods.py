@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meteor_core import MODES, MeteorConfig, score
-from meteor_core.methods import METHODS, crossing_pairs, describe, walkthrough
+from meteor_core.methods import METHODS, crossing_pairs, describe, objective_contrast, walkthrough
 from meteor_core.result import Link
 
 
@@ -242,3 +242,23 @@ def test_keep_case_names_the_words_it_keeps_apart():
     assert walkthrough(same)[0].text.endswith("Case is kept.")
     folded = Scorer(MeteorConfig(stages=("exact",))).score("The Cat", ["the cat"]).best
     assert walkthrough(folded)[0].text.endswith("Matching compares lowercased forms.")
+
+
+def test_objective_contrast_names_the_other_alignment_with_hand_checked_numbers(wordnet_reader):
+    """the cat sat on the mat / on the mat sat the cat: m = 6, P = R = Fmean = 1. Fewest
+    crossings links the two 'the' in order: 8 crossings, 6 chunks, penalty 0.5 (6/6)^3 = 0.5,
+    score 0.5. Fewest chunks swaps them: 11 crossings, 3 chunks, penalty 0.5 (3/6)^3 = 1/16,
+    score 15/16 = 0.9375."""
+    cand, ref = "the cat sat on the mat", "on the mat sat the cat"
+    crossings = score(cand, [ref], config=MeteorConfig(objective="crossings")).best
+    chunks = score(cand, [ref], config=MeteorConfig(objective="chunks")).best
+    assert (crossings.stats.chunks, crossings.crossings, crossings.score) == (6, 8, 0.5)
+    assert (chunks.stats.chunks, chunks.crossings, chunks.score) == (3, 11, 15 / 16)
+    assert objective_contrast(crossings, chunks).startswith(
+        "With fewest chunks instead (the sidebar's Alignment objective), the pair aligns in 3 chunks with "
+        "11 crossings: METEOR 0.9375 instead of 0.5000.")
+    assert "6 chunks with 8 crossings: METEOR 0.5000 instead of 0.9375" in objective_contrast(chunks, crossings)
+    # both objectives agree (2 chunks, no crossing): nothing to say
+    same = [score("the president spoke to the audience", ["the president then spoke to the audience"],
+                  config=MeteorConfig(objective=o)).best for o in ("crossings", "chunks")]
+    assert objective_contrast(*same) == ""
