@@ -338,6 +338,12 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                 else:
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
+        if not slanted and chunk_source:
+            # The rows of numbers say what they count: under the reference row, "4 1 6 3 5 2" read
+            # as word positions (a teacher); it is the candidate chunk each band belongs to.
+            for y in (1.55, -0.55):
+                annotations.append(dict(x=0, xref="paper", xanchor="right", xshift=-6, y=y, text="chunk",
+                                        showarrow=False, font=dict(size=11, color="#666666"), name="chunk-label"))
     row_gap = 230  # pixels between the candidate and the reference row
     bottom_room = 0
     if window < n:

@@ -1554,3 +1554,16 @@ def test_how_says_what_the_other_objective_makes_of_the_pair(wordnet_reader):
     at = _app(HOW, cand="the president spoke to the audience", ref="the president then spoke to the audience",
               step="chunks")  # the objectives agree
     assert not any(i.value.startswith("With fewest") for i in at.info)
+
+
+def test_the_chunk_number_rows_are_labelled_chunk(wordnet_reader):
+    """Under the reference row "4 1 6 3 5 2" read as word positions (a teacher): each band's
+    number is its candidate chunk's, and the rows say so."""
+    best = score("the cat sat on the mat", ["on the mat sat the cat"]).best
+    notes = figures.alignment_diagram(best).to_dict()["layout"]["annotations"]
+    labels = [a for a in notes if a.get("name") == "chunk-label"]
+    assert [(a["text"], a["y"]) for a in labels] == [("chunk", 1.55), ("chunk", -0.55)]
+    numbers = sorted(a["text"] for a in notes if a.get("y") == -0.55 and a.get("name") != "chunk-label")
+    assert numbers == [f"<b>{k}</b>" for k in range(1, best.stats.chunks + 1)]  # one per chunk, 6 here
+    steps = figures.alignment_diagram(best, links=best.links[:2], show_chunks=False).to_dict()["layout"]
+    assert not any(a.get("name") == "chunk-label" for a in steps.get("annotations", ()))
