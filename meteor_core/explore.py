@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 from .align import align_paper
 from .bleu import BleuResult
 from .errors import MeteorInputError
+from .formula import compute
 from .methods import search_of
 from .nltk_mode import align_nltk
 from .params import BUILTIN_STAGES, MODES, MeteorConfig
@@ -279,6 +280,27 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     return causes
 
 
+def _parameters_alone(chosen: SegmentResult, other_config: MeteorConfig, theirs: SegmentResult) -> str:
+    """How far the other mode's alpha, beta and gamma alone move this view's score: the same
+    counts (matches, lengths, chunks) through the same formula with its parameters. A teacher:
+    on the paper's own example paper gives 0.8535 and METEOR 1.5 0.4275, and "Parameters" did not
+    say that its beta 0.2 alone takes the score to 0.4540 (penalty 0.0185 -> 0.4816). Not from a
+    METEOR 1.5 view: its P and R are weighted, and the counts would mix two formulas."""
+    s, here = chosen.stats, chosen.breakdown
+    if chosen.config.mode == "meteor15" or not s.matches:
+        return ""
+    alone = compute(s, other_config.params,
+                    other_config.zero_penalty_single_chunk or other_config.mode == "meteor15")
+    other = MODE_NAMES[other_config.mode]
+    rest = (f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is {other}'s weighting of words and modules "
+            "and its alignment." if other_config.mode == "meteor15" else
+            f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is the alignment." if abs(alone.score - theirs.score)
+            > 5e-5 else "")
+    return (f" Its alpha, beta and gamma alone, on this view's {s.matches} matches in {s.chunks} chunks: Fmean "
+            f"{alone.fmean:.4f} (here {here.fmean:.4f}), penalty {alone.penalty:.4f} (here {here.penalty:.4f}), "
+            f"METEOR {alone.score:.4f} (here {chosen.score:.4f}).{rest}")
+
+
 def _parameters(config: MeteorConfig, with_rule: bool = True) -> str:
     p = config.params
     text = f"alpha {p.alpha:g}, beta {p.beta:g}, gamma {p.gamma:g}"
@@ -426,7 +448,8 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
     with_rule = one_chunk is None and (chosen.breakdown.single_chunk_rule or theirs.breakdown.single_chunk_rule)
     if _parameters(config, with_rule) != _parameters(other_config, with_rule):
         causes.append(Cause("parameters", f"Parameters: {MODE_NAMES[config.mode]} {_parameters(config, with_rule)}; "
-                                          f"{MODE_NAMES[other_mode]} {_parameters(other_config, with_rule)}."))
+                                          f"{MODE_NAMES[other_mode]} {_parameters(other_config, with_rule)}."
+                            + _parameters_alone(chosen, other_config, theirs)))
     same_tokens = _same_tokens(chosen, theirs)
     tokens = _tokens_cause(chosen, theirs, same_tokens)
     # By position whenever the tokens are the same, though matched in other forms: compared by

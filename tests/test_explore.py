@@ -357,3 +357,25 @@ def test_right_to_left_words_are_isolated_in_link_descriptions(wordnet_reader, m
     # the token lists of the Tokens cause: each side on its own (the slash between them stays put)
     tokens = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "tokens")
     assert "paper sees 6 + 6 tokens (\u2068كتاب قط جلس على ب حصير\u2069 / \u2068كتاب قط جلس على كتاب حصير\u2069)" in tokens
+
+
+def test_the_parameters_cause_says_how_far_the_parameters_alone_move_the_score(wordnet_reader, meteor15_data):
+    """The paper's example: paper 0.8535, METEOR 1.5 0.4275. On paper's counts (m = 6 of 6 and 7
+    words, 2 chunks), METEOR 1.5's parameters alone give Fmean = R / (0.85 + 0.15 R) with R = 6/7,
+    penalty 0.6 (2/6)^0.2 = 0.4816 (paper: 0.5 (2/6)^3 = 0.0185): 0.4540. A teacher could not tell
+    the parameters' share from the weighting's and the alignment's."""
+    e = explore("the president spoke to the audience", ["the president then spoke to the audience"], MeteorConfig())
+    text = next(c.text for c in e.comparison_with("meteor15").causes if c.kind == "parameters")
+    recall = 6 / 7
+    fmean = recall / (0.85 + 0.15 * recall)
+    penalty = 0.6 * (2 / 6) ** 0.2
+    theirs = e.comparison_with("meteor15").other.score
+    assert (f"Its alpha, beta and gamma alone, on this view's 6 matches in 2 chunks: Fmean {fmean:.4f} (here 0.8696), "
+            f"penalty {penalty:.4f} (here 0.0185), METEOR {fmean * (1 - penalty):.4f} (here 0.8535). The rest, "
+            f"{fmean * (1 - penalty):.4f} -> {theirs:.4f}, is METEOR 1.5's weighting") in text
+    assert f"{fmean * (1 - penalty):.4f}" == "0.4540" and f"{theirs:.4f}" == "0.4275"
+    # From a METEOR 1.5 view (weighted P and R) no such sentence: it would mix the two formulas
+    e = explore("the president spoke to the audience", ["the president then spoke to the audience"],
+                MeteorConfig(mode="meteor15"))
+    text = next(c.text for c in e.comparison_with("paper").causes if c.kind == "parameters")
+    assert "alone" not in text
