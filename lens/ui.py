@@ -1050,7 +1050,6 @@ def _stages_that_cannot_run(mode: str, language: str) -> dict[str, str]:
     return {s.stage: s.message.rstrip(".") for s in statuses if not s.available}
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
 def objective_contrast(segment: SegmentResult) -> str:
     """The How page's note on what the other alignment objective makes of this pair (paper mode,
     short pairs: see methods.CONTRAST_MAX_TOKENS), or ""."""
@@ -1061,6 +1060,7 @@ def objective_contrast(segment: SegmentResult) -> str:
     return methods_objective_contrast(segment, other.score_tokens(segment.candidate_tokens, segment.reference_tokens))
 
 
+@st.cache_data(show_spinner=False, max_entries=256)
 def cached_explore(candidate: str, references: tuple[str, ...], config: MeteorConfig) -> Exploration:
     return explore(candidate, list(references), config)
 

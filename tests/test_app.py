@@ -1567,3 +1567,12 @@ def test_the_chunk_number_rows_are_labelled_chunk(wordnet_reader):
     assert numbers == [f"<b>{k}</b>" for k in range(1, best.stats.chunks + 1)]  # one per chunk, 6 here
     steps = figures.alignment_diagram(best, links=best.links[:2], show_chunks=False).to_dict()["layout"]
     assert not any(a.get("name") == "chunk-label" for a in steps.get("annotations", ()))
+
+
+def test_the_shared_exploration_cache_is_in_place():
+    """An edit once slid a new function under cached_explore's decorator: the page still worked,
+    and every run explored the pair again (all modes). The cache is a Streamlit one (it has clear)."""
+    from lens import ui
+
+    assert callable(getattr(ui.cached_explore, "clear", None))
+    assert not hasattr(ui.objective_contrast, "clear")
