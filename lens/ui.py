@@ -1185,6 +1185,10 @@ def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
     the value, ▒ for what the penalty cut off, ░ for the rest."""
     filled = round(max(0.0, min(1.0, value)) * width)
     removed = min(width - filled, round(max(0.0, cut) * width))
+    if cut > 0 and not removed and filled:
+        # A penalty under half a cell left no ▒, and the caption's "▒ is what the penalty cut"
+        # pointed at nothing (a teacher, at 0.0185): one cell, taken from the value's.
+        filled, removed = filled - 1, 1
     return "`" + "█" * filled + "▒" * removed + "░" * (width - filled - removed) + "`"
 
 

@@ -830,6 +830,10 @@ def test_text_bars_and_bleu_coverage_rows():
 
     assert text_bar(0.5, width=10) == "`█████░░░░░`"
     assert text_bar(0.6, cut=0.2, width=10) == "`██████▒▒░░`"
+    # the paper's example: Fmean 0.8696, penalty 0.0185, METEOR 0.8535: the cut is shown
+    assert text_bar(0.8535, cut=0.8696 - 0.8535) == "`████████████████▒░░░`"
+    assert text_bar(0.8696) == "`█████████████████░░░`"  # as long as Fmean's bar
+    assert text_bar(0.5, cut=0.0) == "`██████████░░░░░░░░░░`"  # no penalty, no ▒
     result = score("<b>x</b> the cat sat", ["the cat sat on the mat"], tokenizer="whitespace", stages=("exact",))
     rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
     assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
