@@ -242,6 +242,23 @@ def _link_line(result: SegmentResult, link: Link) -> str:
             f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}, {link.stage}{evidence}")
 
 
+#: Crossing pairs listed under the crossings step's diagram (the rest are counted).
+LISTED_CROSSINGS = 12
+
+
+def _crossing_lines(result: SegmentResult, pairs: Sequence[tuple[Link, Link]], total: int) -> tuple[str, ...]:
+    """The crossing pairs in words, to count along: where several cross at one point the
+    diagram's marks sit on top of each other (a teacher could not count the 8 it names)."""
+    def short(link: Link) -> str:
+        return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+                f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}")
+
+    lines = [f"{k}. {short(a)} crosses {short(b)}" for k, (a, b) in enumerate(pairs[:LISTED_CROSSINGS], start=1)]
+    if total > len(lines):
+        lines.append(f"… and {total - len(lines):,} more")
+    return tuple(lines)
+
+
 def _tokens_text(result: SegmentResult) -> str:
     from .languages import resolve
 
@@ -413,7 +430,7 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
             f"{plural(result.crossings, 'crossing')} ("
             + ("the crossing pairs are highlighted" if len(crossings) == result.crossings else
                f"the first {len(crossings)} crossing pairs are highlighted") + f"). {why}",
-            links=links, crossings=crossings))
+            links=links, crossings=crossings, details=_crossing_lines(result, crossings, result.crossings)))
     steps.append(Step(
         "chunks", "chunks",
         f"The {plural(s.matches, 'matched word')} group" + ("s" if s.matches == 1 else "")

@@ -262,3 +262,26 @@ def test_objective_contrast_names_the_other_alignment_with_hand_checked_numbers(
     same = [score("the president spoke to the audience", ["the president then spoke to the audience"],
                   config=MeteorConfig(objective=o)).best for o in ("crossings", "chunks")]
     assert objective_contrast(*same) == ""
+
+
+def test_the_crossings_step_lists_each_crossing_pair_in_words(wordnet_reader):
+    """Where several links cross at one point the diagram's marks overlap, and a teacher could not
+    count the 8 crossings the step names: the pairs are listed (brute force is the judge)."""
+    result = score("the cat sat on the mat", ["on the mat sat the cat"]).best
+    step = next(s for s in walkthrough(result) if s.key == "crossings")
+    brute = {(a.candidate, b.candidate) for a, b in itertools.combinations(result.links, 2)
+             if (a.candidate - b.candidate) * (a.reference - b.reference) < 0}
+    assert len(brute) == result.crossings == 8 == len(step.details)
+    listed = set()
+    for line in step.details:
+        first, second = line.split(". ", 1)[1].split(" crosses ")
+        positions = [int(side.split("[")[1].rstrip("]")) for side in (*first.split(" → "), *second.split(" → "))]
+        assert (positions[0] - positions[2]) * (positions[1] - positions[3]) < 0, line
+        listed.add(tuple(sorted((positions[0], positions[2]))))
+    assert listed == {tuple(sorted(p)) for p in brute}
+    assert step.details[1] == "2. the [0] → the [1] crosses on [3] → on [0]"
+    # many crossings: twelve listed, the rest counted
+    words = [f"w{k}" for k in range(8)]
+    reversed_pair = score(" ".join(words), [" ".join(reversed(words))]).best  # every pair crosses: 28
+    step = next(s for s in walkthrough(reversed_pair) if s.key == "crossings")
+    assert reversed_pair.crossings == 28 and len(step.details) == 13 and step.details[-1] == "… and 16 more"
