@@ -422,7 +422,6 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
     key = f"w_{name}"
     if on_change is None:
         on_change, kwargs["args"] = _sync, (name,)
-    callback = partial(on_change, *kwargs.get("args", ()), **kwargs.get("kwargs", {}))
     if sent_by_browser(key):
         linked = ss["_browser_state"][1]
         # After a server restart the browser keeps its widgets, and the user's first action
@@ -433,7 +432,7 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
         # and the page is drawn again after it (rerun_if_browser_state_adopted).
         value = factory(label, key=key, on_change=on_change, **kwargs)
         if value != linked.get(name, value):
-            callback()
+            on_change(*kwargs.get("args", ()), **kwargs.get("kwargs", {}))
             ss["_browser_state_adopted"] = True
         return value
     # Sent only when the setting changed elsewhere (example, preset, link) or the page changed:

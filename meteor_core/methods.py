@@ -236,10 +236,15 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("ch") else "s")
 
 
+def _link_words(result: SegmentResult, link: Link) -> str:
+    """A link as its words and positions on both sides: "cat [1] → cat [5]"."""
+    return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
+            f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}")
+
+
 def _link_line(result: SegmentResult, link: Link) -> str:
     evidence = "" if link.stage == "exact" else f": {link.evidence}"
-    return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
-            f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}, {link.stage}{evidence}")
+    return f"{_link_words(result, link)}, {link.stage}{evidence}"
 
 
 #: Crossing pairs listed under the crossings step's diagram (the rest are counted).
@@ -249,11 +254,8 @@ LISTED_CROSSINGS = 12
 def _crossing_lines(result: SegmentResult, pairs: Sequence[tuple[Link, Link]], total: int) -> tuple[str, ...]:
     """The crossing pairs in words, to count along: where several cross at one point the
     diagram's marks sit on top of each other (a teacher could not count the 8 it names)."""
-    def short(link: Link) -> str:
-        return (f"{span_label(result.candidate_tokens, link.candidate, link.candidate_stop)} → "
-                f"{span_label(result.reference_tokens, link.reference, link.reference_stop)}")
-
-    lines = [f"{k}. {short(a)} crosses {short(b)}" for k, (a, b) in enumerate(pairs[:LISTED_CROSSINGS], start=1)]
+    lines = [f"{k}. {_link_words(result, a)} crosses {_link_words(result, b)}"
+             for k, (a, b) in enumerate(pairs[:LISTED_CROSSINGS], start=1)]
     if total > len(lines):
         lines.append(f"… and {total - len(lines):,} more")
     return tuple(lines)

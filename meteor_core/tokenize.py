@@ -317,8 +317,8 @@ def _split_nltk(text: str) -> list[tuple[str, int, int]]:
                 end = start + len(token)
             if start < 0:  # not in the text as written (nltk changed it): where the last one ended
                 start = end = position
-            spans.append((token, start, max(end, start)))
-            position = max(position, end)
+            spans.append((token, start, end))  # searched from position: position <= start <= end
+            position = end
     # word_tokenize keeps a zero-width space or joiner inside a token; a token of them only is no word
     return [span for span in spans if not _only_format(span[0])]
 
