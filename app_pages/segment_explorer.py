@@ -52,6 +52,9 @@ if exploration is not None:
                      "for stage and evidence.")
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
+        st.caption("Columns: candidate words; rows: reference words; a square per link, coloured by stage. A chunk "
+                   "is a run of links down the diagonal (next word on both sides): a numbered box around each. "
+                   "Hover a square for its evidence.")
     if comparison is not None and comparison.differs and on_best:
         # A toggle, not an expander: a collapsed expander still draws its chart.
         if st.toggle(f"Show the {other_name}-mode alignment", key="w_show_other"):

@@ -23,6 +23,7 @@ UNMATCHED_COLOR = "#717171"
 DIFF_COLOR = "#7A7A7A"
 # Four band fills: chunks that touch on either row get different ones (chunk_fills).
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,167,0.22)", "rgba(120,120,120,0.20)")
+CHUNK_OUTLINE = "rgba(0,0,0,0.35)"
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"
 #: Matched words' labels, function words included: METEOR 1.5's function words were a lighter
@@ -322,7 +323,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
                                          (c.reference_start, c.reference_end, bottom, 0.20)):
                 shapes.append(dict(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
-                                   line=dict(color="rgba(0,0,0,0.35)", width=1), layer="below",
+                                   line=dict(color=CHUNK_OUTLINE, width=1), layer="below",
                                    name=f"chunk {number}"))
                 if slanted:  # numbers inside the gap between the rows, next to their band
                     # A tab on the band's edge, in the band's colour and outline: loose in the
@@ -334,7 +335,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     placed[ly].setdefault(round(x), []).append((x, half_width))
                     annotations.append(dict(x=x, y=y, text=f"<b>{number}</b>", showarrow=False,
                                             font=dict(size=11, color="#333333"), bgcolor=_on_white(fill),
-                                            bordercolor="rgba(0,0,0,0.35)", borderwidth=1, borderpad=1))
+                                            bordercolor=CHUNK_OUTLINE, borderwidth=1, borderpad=1))
                 else:
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))
@@ -478,6 +479,7 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
     # title above it; Plotly took what a long label lacked from the grid (a row went missing).
     top = max(120, int(max((len(_cut_label(t.text)) for t in cand), default=0) * char_px * 0.87) + 45)
     fig = go.Figure()
+    shapes, annotations = _matrix_chunks(result)
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
         cells = [(i, j, l) for l in ls for i in range(l.candidate, l.candidate_stop)
@@ -500,8 +502,33 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                    # reference words when none of them was linked
                    range=[len(ref) - 0.5, -0.5],
                    title="reference", showgrid=True, tickfont=font),
-        margin=dict(l=left, r=right, t=top, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL)
+        margin=dict(l=left, r=right, t=top, b=20), plot_bgcolor="white", hoverlabel=HOVER_LABEL,
+        shapes=shapes, annotations=annotations)
+    if shapes:  # the boxes in the legend, so the grid says what they are
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"chunks ({len(result.chunk_spans)})",
+                                 marker=dict(symbol="square", size=12, color=CHUNK_FILLS[0],
+                                             line=dict(color=CHUNK_OUTLINE, width=1)),
+                                 hoverinfo="skip", meta={"kind": "chunks"}))
     return fig
+
+
+def _matrix_chunks(result: SegmentResult) -> tuple[list[dict], list[dict]]:
+    """A chunk is a run down the matrix's diagonal direction: a box around its cells, filled
+    as its band in the diagram, numbered at its top-left corner (the diagram's number). Boxes
+    never overlap: chunks split the candidate positions, so their columns are disjoint. A
+    teacher found no chunks in the matrix, only in the diagram."""
+    spans = result.chunk_spans
+    fills = chunk_fills(spans)
+    shapes, annotations = [], []
+    for number, c in enumerate(spans, start=1):
+        shapes.append(dict(type="rect", x0=c.candidate_start - 0.5, x1=c.candidate_end - 0.5,
+                           y0=c.reference_start - 0.5, y1=c.reference_end - 0.5, layer="below",
+                           fillcolor=CHUNK_FILLS[fills[number - 1]], line=dict(color=CHUNK_OUTLINE, width=1),
+                           name=f"chunk {number}"))
+        annotations.append(dict(x=c.candidate_start - 0.5, y=c.reference_start - 0.5, xanchor="right",
+                                yanchor="bottom", text=f"<b>{number}</b>", showarrow=False,
+                                font=dict(size=10, color="#333333"), name=f"chunk-number {number}"))
+    return shapes, annotations
 
 
 def _histogram_bars(values: Sequence[float], name: str, color: str) -> go.Bar:

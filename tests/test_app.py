@@ -1297,6 +1297,29 @@ def test_a_token_with_nothing_visible_is_labelled_by_its_code_points(meteor15_da
     assert list(row.text) == ["<i>a</i>", "U+200F", "b", "U+05B8"]  # "a" is a function word: italic
 
 
+def test_the_matrix_boxes_each_chunk_around_its_diagonal_run():
+    """A teacher: the matrix showed no chunks, only the diagram did. A numbered box per chunk:
+    the cat/mat pair's six one-word chunks are six 1x1 boxes around their links, numbered in
+    candidate order; 'the cars started...' has two, 3x3 and 4x4 (a run down the diagonal)."""
+    def boxes(cand, ref):
+        result = score(cand, [ref]).best
+        layout = figures.alignment_matrix(result).layout
+        rects = [(s.x0 + 0.5, s.x1 + 0.5, s.y0 + 0.5, s.y1 + 0.5) for s in layout.shapes if s.type == "rect"]
+        numbers = [(a.text, a.x + 0.5, a.y + 0.5) for a in layout.annotations if (a.name or "").startswith("chunk-number")]
+        return result, rects, numbers
+
+    result, rects, numbers = boxes("the cat sat on the mat", "on the mat sat the cat")
+    links = sorted((l.candidate, l.reference) for l in result.links)
+    assert rects == [(i, i + 1, j, j + 1) for i, j in links]  # one link each: (0,1) (1,5) (2,3) (3,0) (4,4) (5,2)
+    assert numbers == [(f"<b>{k}</b>", i, j) for k, (i, j) in enumerate(links, start=1)]
+    result, rects, _ = boxes("the cars started quickly and the auto stopped", "the car starts fast and the automobile halted")
+    assert rects == [(0, 3, 0, 3), (4, 8, 4, 8)]  # "quickly" / "fast" unmatched: the run breaks there
+    for x0, x1, y0, y1 in rects:  # a box's diagonal is all links: one chunk, no more, no less
+        assert all(any((l.candidate, l.reference) == (x0 + d, y0 + d) for l in result.links) for d in range(int(x1 - x0)))
+    legend = [t for t in figures.alignment_matrix(result).data if (t.meta or {}).get("kind") == "chunks"]
+    assert [t.name for t in legend] == ["chunks (2)"]
+
+
 def test_the_matrix_cuts_long_words_as_the_diagram_does():
     """A tester: one 500-letter word as a whole tick label squeezed the matrix into a strip a
     few pixels wide; its labels are cut as the diagram's, and the grid keeps its size."""
