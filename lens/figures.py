@@ -241,8 +241,6 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         fig.add_trace(go.Scatter(x=mx, y=my, mode="markers", marker=dict(color=color, size=9, opacity=0.0),
                                  hovertext=hover, hoverinfo="text", legendgroup=stage, showlegend=False,
                                  name=f"{stage} links", meta={"kind": "link-hover", "stage": stage}))
-    if crossings:
-        _add_crossing_marks(fig, result, crossings, y_cand - 0.06, y_ref + 0.06)
 
     n = max(len(cand), len(ref))
     unit = _unit_width(result)
@@ -361,6 +359,10 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     height = int(row_gap + 2 * (label_room + 25) + top_margin + 20 + bottom_room) if slanted \
         else 360 + title_room + bottom_room
     y_pad = (label_room + 25) / row_gap if slanted else 0.75
+    if crossings:  # over the links; scaled to pixels, so that marks closer than a mark's size merge
+        plot_px = height - top_margin - 20 - bottom_room
+        annotations += _add_crossing_marks(fig, result, crossings, y_cand - 0.06, y_ref + 0.06,
+                                           px_per_unit=(token_px, plot_px / (1 + 2 * y_pad)))
     # No None values: unchecked (a long pair), Plotly would send them as nulls, not leave them out.
     optional = {}
     if title:
@@ -429,22 +431,48 @@ def _add_crossing_halos(fig: go.Figure, crossings: Sequence, y_top: float, y_bot
                              meta={"kind": "crossing-links"}))
 
 
+#: Crossing marks closer than this (pixels, centre to centre) are drawn as one, with a count.
+CROSSING_MERGE_PX = 14
+
+
 def _add_crossing_marks(fig: go.Figure, result: SegmentResult, crossings: Sequence, y_top: float,
-                        y_bottom: float) -> None:
-    """An x where each pair of links crosses."""
+                        y_bottom: float, px_per_unit: tuple[float, float]) -> list[dict]:
+    """An x where each pair of links crosses. Marks that would overlap (closer than
+    CROSSING_MERGE_PX) are one x with "×n" beside it and every pair in its hover: the cat/mat
+    pair's 8 crossings showed 6 marks, three piled up near "sat", and a teacher could not
+    count them. Returns the count labels (annotations: on a white tab, a scatter's text sat
+    on the links and was hard to read)."""
     cand, ref = result.candidate_tokens, result.reference_tokens
-    px, py, hover = [], [], []
+    x_px, y_px = px_per_unit
+    groups: list[tuple[float, float, list[str], list]] = []  # first point, its pairs, their points
     for a, b in crossings:
         # x(t) = i + (j - i) t along each link, t = 0 on the candidate row: equal where they cross
         t = (b.candidate - a.candidate) / ((a.reference - a.candidate) - (b.reference - b.candidate))
-        px.append(a.candidate + (a.reference - a.candidate) * t)
-        py.append(y_top - (y_top - y_bottom) * t)
-        hover.append(f"crossing: {_span_text(cand, a.candidate, a.candidate + 1)} → "
-                     f"{_span_text(ref, a.reference, a.reference + 1)}<br>and "
-                     f"{_span_text(cand, b.candidate, b.candidate + 1)} → {_span_text(ref, b.reference, b.reference + 1)}")
-    fig.add_trace(go.Scatter(x=px, y=py, mode="markers", name=f"crossings ({len(crossings)})",
-                             marker=dict(symbol="x", size=13, color=CROSSING_COLOR, line=dict(width=1, color="white")),
-                             hovertext=hover, hoverinfo="text", meta={"kind": "crossings"}))
+        x = a.candidate + (a.reference - a.candidate) * t
+        y = y_top - (y_top - y_bottom) * t
+        words = (f"{_span_text(cand, a.candidate, a.candidate + 1)} → {_span_text(ref, a.reference, a.reference + 1)}"
+                 f" and {_span_text(cand, b.candidate, b.candidate + 1)} → "
+                 f"{_span_text(ref, b.reference, b.reference + 1)}")
+        near = next((g for g in groups if ((g[0] - x) * x_px) ** 2 + ((g[1] - y) * y_px) ** 2
+                     < CROSSING_MERGE_PX ** 2), None)
+        if near is None:
+            groups.append((x, y, [words], [(x, y)]))
+        else:
+            near[2].append(words)
+            near[3].append((x, y))
+    counts = [len(pairs) for _, _, pairs, _ in groups]
+    xs = [sum(x for x, _ in points) / len(points) for *_, points in groups]  # the middle of its points
+    ys = [sum(y for _, y in points) / len(points) for *_, points in groups]
+    fig.add_trace(go.Scatter(
+        x=xs, y=ys, mode="markers", name=f"crossings ({len(crossings)})",
+        marker=dict(symbol="x", size=13, color=CROSSING_COLOR, line=dict(width=1, color="white")),
+        hovertext=[("crossing: " if len(pairs) == 1 else f"{len(pairs)} crossings here:<br>") + "<br>".join(pairs)
+                   for _, _, pairs, _ in groups],
+        hoverinfo="text", meta={"kind": "crossings", "counts": counts}))
+    return [dict(x=x, y=y, xshift=10, xanchor="left", text=f"<b>×{n}</b>", showarrow=False,
+                 font=dict(size=13, color=CROSSING_COLOR), bgcolor="white", bordercolor=CROSSING_COLOR,
+                 borderwidth=1, borderpad=1, name="crossing-count")
+            for x, y, n in zip(xs, ys, counts) if n > 1]
 
 
 #: Longest side the matrix is drawn for: past it a square per token is wider than the page

@@ -791,7 +791,9 @@ def test_how_page_examples(wordnet_reader):
     def objective_figure():
         figure = next(f for f in _figures(at) if "fewest" in ((f["layout"].get("title") or {}).get("text", "")))
         marks = [t for t in figure["data"] if t.get("meta", {}).get("kind") == "crossings"]
-        return figure["layout"]["title"]["text"], len(marks[0]["x"])  # one x per crossing pair
+        # one x per point where links cross, with the pairs crossing there counted
+        assert len(marks[0]["x"]) == len(marks[0]["meta"]["counts"])
+        return figure["layout"]["title"]["text"], sum(marks[0]["meta"]["counts"])
 
     assert objective_figure() == ("fewest crossings: 6 chunks, 8 crossings, 0.5000", 8)
     at.radio(key="w_how_objective").set_value("chunks").run()
@@ -1295,6 +1297,29 @@ def test_a_token_with_nothing_visible_is_labelled_by_its_code_points(meteor15_da
     assert [t.text for t in result.candidate_tokens] == ["a", "\u200f", "b", "\u05b8"]
     row = next(t for t in figures.alignment_diagram(result).data if (t.meta or {}).get("row") == "candidate")
     assert list(row.text) == ["<i>a</i>", "U+200F", "b", "U+05B8"]  # "a" is a function word: italic
+
+
+def test_crossing_marks_that_would_overlap_are_one_mark_with_a_count():
+    """A teacher could not count the cat/mat pair's 8 crossings: three of its marks pile up
+    near "sat" ((2.33, .647), (2.14, .689), (2.25, .72) in token and row units, 6-19 px apart
+    at this size). They are one x with "×3" and the three pairs in its hover; the other five
+    stay single; two crossings far apart stay two marks."""
+    from meteor_core.methods import crossing_pairs
+
+    def marks(cand, ref):
+        result = score(cand, [ref]).best
+        fig = figures.alignment_diagram(result, crossings=crossing_pairs(result.links))
+        labels = [(a.text, a.x, a.y) for a in fig.layout.annotations if a.name == "crossing-count"]
+        return next(t for t in fig.data if (t.meta or {}).get("kind") == "crossings"), labels
+
+    cat, labels = marks("the cat sat on the mat", "on the mat sat the cat")
+    assert cat.name == "crossings (8)" and sorted(cat.meta["counts"]) == [1, 1, 1, 1, 1, 3]
+    merged = cat.meta["counts"].index(3)
+    assert cat.hovertext[merged].count(" and ") == 3
+    assert cat.x[merged] == pytest.approx((7 / 3 + 15 / 7 + 9 / 4) / 3)  # the middle of the three
+    assert labels == [("<b>×3</b>", cat.x[merged], cat.y[merged])]  # and no "×1" beside the others
+    apart, labels = marks("a b x x x x x x c d", "b a x x x x x x d c")  # two crossings 8 tokens apart
+    assert apart.meta["counts"] == [1, 1] and list(apart.x) == [0.5, 8.5] and labels == []
 
 
 def test_the_matrix_boxes_each_chunk_around_its_diagonal_run():
