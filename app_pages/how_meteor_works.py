@@ -6,7 +6,8 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, terms, walkthrough
+from meteor_core.methods import (CHANGES_2005_TO_15, POSITIONS, corresponding_step, crossing_pairs, describe, terms,
+                                 walkthrough)
 
 
 def _move(labels: list[str], by: int) -> None:
@@ -74,9 +75,9 @@ if exploration is not None:
         # Folded: eight lines pushed the diagram below a projector's screen; open, they let a
         # class count crossings whose marks sit on one point (a teacher could not count them).
         with st.expander(f"The crossing pairs, one by one ({segment.crossings})"):
-            st.caption("  \n".join(md_escape(line) for line in step.details))
+            st.caption("  \n".join(md_escape(line) for line in (*step.details, POSITIONS)))
     elif step.details:
-        st.caption("  \n".join(md_escape(line) for line in step.details))
+        st.caption("  \n".join(md_escape(line) for line in (*step.details, POSITIONS)))
     ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
                     new_links_label=step.new_links_label,
                     crossings=step.crossings, show_chunks=step.show_chunks)

@@ -87,6 +87,10 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
 TERMS = ("Terms: a link joins a candidate word to a reference word it matches; two links cross when one goes "
          "to the right of the other on one row and to the left on the other; a chunk is a run of links "
          "adjacent and in the same order on both rows; the fragmentation is chunks / matched words.")
+#: What the bracketed numbers in link texts are: a teacher read "the [0] → the [1]" against the
+#: diagram's chunk numbers, which count from 1.
+POSITIONS = ("A number in brackets is a word's position, counted from 0 as in the JSON output (“cat [1]” is the "
+             "second word); chunks are numbered from 1.")
 
 
 def terms(mode: str) -> str:
@@ -95,8 +99,9 @@ def terms(mode: str) -> str:
     the terms above it said "chunks / matched words" (a tester)."""
     if mode == "meteor15":
         return TERMS.replace("chunks / matched words.", "chunks / the mean of the words matched on each side "
-                                                        "(METEOR 1.5: a phrase can match two words to one).")
-    return TERMS
+                                                        "(METEOR 1.5: a phrase can match two words to one).") \
+            + " " + POSITIONS
+    return f"{TERMS} {POSITIONS}"
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).

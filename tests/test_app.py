@@ -1322,6 +1322,18 @@ def test_crossing_marks_that_would_overlap_are_one_mark_with_a_count():
     assert apart.meta["counts"] == [1, 1] and list(apart.x) == [0.5, 8.5] and labels == []
 
 
+def test_how_says_positions_count_from_0_where_it_lists_links(wordnet_reader):
+    """A teacher read "the [0] → the [1]" against the diagram's chunk numbers, which count from 1:
+    every list of links, and the terms, say what the bracketed number is."""
+    from meteor_core.methods import POSITIONS
+
+    at = _app(HOW, cand="the cat sat on the mat", ref="on the mat sat the cat", step="stage:exact")
+    captions = [c.value.replace("\\", "") for c in at.caption]
+    listed = next(c for c in captions if "→" in c)
+    assert "cat [1] → cat [5]" in listed and listed.endswith(POSITIONS)  # "cat" is the 2nd candidate word
+    assert POSITIONS in next(c for c in captions if c.startswith("Terms:"))  # in the folded terms too
+
+
 def test_the_matrix_boxes_each_chunk_around_its_diagonal_run():
     """A teacher: the matrix showed no chunks, only the diagram did. A numbered box per chunk:
     the cat/mat pair's six one-word chunks are six 1x1 boxes around their links, numbered in
