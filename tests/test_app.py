@@ -1643,8 +1643,11 @@ def test_the_shared_exploration_cache_is_in_place():
 
 
 def test_how_crossings_step_folds_the_list_of_crossing_pairs(wordnet_reader):
+    from meteor_core.methods import POSITIONS
+
     at = _app(HOW, cand="the cat sat on the mat", ref="on the mat sat the cat", step="crossings")
     folded = [e for e in at.expander if e.label == "The crossing pairs, one by one (8)"]
     assert len(folded) == 1
     lines = folded[0].caption[0].value.split("  \n")
-    assert len(lines) == 8 and lines[1].replace("\\", "") == "2. the [0] → the [1] crosses on [3] → on [0]"
+    assert len(lines) == 9 and lines[1].replace("\\", "") == "2. the [0] → the [1] crosses on [3] → on [0]"
+    assert lines[-1].replace("\\", "") == POSITIONS  # the 8 pairs, then what [n] is
