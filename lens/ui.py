@@ -357,8 +357,11 @@ def init_state() -> None:
         ss["_how_step_key"] = step
     elif ("cand" in settings or "refs" in settings) and (_v("cand"), _v("refs")) != pair_before:
         reset_how_step()  # a new pair starts at step 1; Back to the same pair kept on the step (a tester)
-    if "mode" in settings and not {"alpha", "beta", "gamma"} & set(settings):
-        _use_mode_parameters(settings["mode"])  # a link naming only the mode gets that mode's parameters
+    if "mode" in settings:
+        # A link naming the mode gets that mode's parameters, except those it names: with
+        # mode=meteor15&gamma=0.6 the others stayed the paper's (alpha 0.9, beta 3: 0.9250 where
+        # METEOR 1.5's own give 0.4777, and the CLI does: a tester).
+        _use_mode_parameters(settings["mode"], keep=set(PARAMETERS) & set(settings))
     _set("preset", _matching_preset())
     _mark_chosen([name for name in PARAMETERS if name in settings])
     ss["_link_problems"] = problems
@@ -568,12 +571,13 @@ STAGE_CHOICE_MODES = ("paper",)
 PARAMETERS = ("alpha", "beta", "gamma")
 
 
-def _use_mode_parameters(mode: str) -> None:
+def _use_mode_parameters(mode: str, keep: set = frozenset()) -> None:
+    """The mode's own alpha, beta, gamma, except those in `keep` (left as they are)."""
     p = PRESETS[MODE_PRESETS[mode]].params
     _set("preset", MODE_PRESETS[mode])
-    _set("alpha", p.alpha)
-    _set("beta", p.beta)
-    _set("gamma", p.gamma)
+    for name in PARAMETERS:
+        if name not in keep:
+            _set(name, getattr(p, name))
     st.session_state["_chosen_parameters"] = set()
 
 

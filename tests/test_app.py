@@ -1334,6 +1334,25 @@ def test_how_says_positions_count_from_0_where_it_lists_links(wordnet_reader):
     assert POSITIONS in next(c for c in captions if c.startswith("Terms:"))  # in the folded terms too
 
 
+def test_a_link_with_the_mode_and_some_parameters_gets_the_modes_own_for_the_rest(meteor15_data):
+    """A tester: mode=meteor15&gamma=0.6 (METEOR 1.5's own gamma) scored 0.9250 with the paper's
+    alpha 0.9 and beta 3, where METEOR 1.5 gives 0.4777, as the CLI does with --gamma 0.6."""
+    from dataclasses import replace
+
+    pair = dict(cand="the big cat on the mat sat today", ref="the big cat sat on the mat today")
+    own = MeteorConfig(mode="meteor15").params  # alpha 0.85, beta 0.2, gamma 0.6, delta 0.75
+    for given, expected_params in (({"gamma": "0.6"}, own), ({"alpha": "0.6"}, replace(own, alpha=0.6)),
+                                   ({"alpha": "0.6", "beta": "1"}, replace(own, alpha=0.6, beta=1.0))):
+        at = _app(**pair, mode="meteor15", **given)
+        expected = score(pair["cand"], [pair["ref"]], mode="meteor15", params=expected_params).score
+        assert _metric(at, "METEOR") == f"{expected:.4f}", given
+        assert [at.query_params.get(name) for name in ("alpha", "beta", "gamma")] == \
+            [str(float(getattr(expected_params, name))) for name in ("alpha", "beta", "gamma")], given
+    assert f"{score(pair['cand'], [pair['ref']], mode='meteor15').score:.4f}" == "0.4777"
+    at = _app(**pair, mode="meteor15", gamma="0.6")
+    assert not any("default" in w for w in _plain_warnings(at))  # its own gamma: nothing to warn about
+
+
 def test_the_matrix_boxes_each_chunk_around_its_diagonal_run():
     """A teacher: the matrix showed no chunks, only the diagram did. A numbered box per chunk:
     the cat/mat pair's six one-word chunks are six 1x1 boxes around their links, numbered in
