@@ -184,6 +184,11 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
     for name, values in params.items():
         if name not in DEFAULTS and name not in TEXT_PARAMETERS and name not in VIEW_PARAMETERS:
             problems.append(LinkProblem(name, values[-1] if values else "", "not a parameter of this app", ""))
+        elif name != "ref":  # ref= repeats for each reference; any other takes its last value, said
+            for earlier in dict.fromkeys(values[:-1]):  # each other value once (mode=a&mode=b: a tester)
+                if earlier != values[-1]:
+                    problems.append(LinkProblem(name, earlier, f"{name}= is given more than once; the last one, "
+                                                f"{values[-1]!r}, is used", ""))
     if params.get("view"):
         raw = params["view"][-1]
         if raw in VIEWS:

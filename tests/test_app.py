@@ -558,6 +558,16 @@ def test_read_link_uses_the_core_rules():
     assert "nltk mode reproduces nltk's English pipeline" in problems[1].reason
 
 
+def test_a_parameter_given_twice_with_different_values_is_said():
+    """A tester: mode=paper&mode=nltk&mode=meteor15 and cand=a&cand=b took the last value silently."""
+    settings, problems = read_link({"mode": ["paper", "nltk", "paper", "meteor15"], "cand": ["a", "b"], "ref": ["x", "y"]})
+    assert settings == {"mode": "meteor15", "cand": "b", "refs": ["x", "y"]}  # ref= repeats: one per reference
+    assert [(p.parameter, p.value) for p in problems] == [("mode", "paper"), ("mode", "nltk"), ("cand", "a")]
+    assert problems[0].message == ("Link parameter mode='paper' ignored: mode= is given more than once; the last "
+                                   "one, 'meteor15', is used.")
+    assert read_link({"mode": ["nltk", "nltk"]}) == ({"mode": "nltk"}, ())  # the same value twice: nothing to say
+
+
 def test_a_link_with_one_text_leaves_the_other_box_empty():
     """A tester's link with ref= only scored the example's candidate against the linked
     reference: a pair nobody chose. The other box is now empty and the page says why."""
