@@ -558,6 +558,33 @@ def test_read_link_uses_the_core_rules():
     assert "nltk mode reproduces nltk's English pipeline" in problems[1].reason
 
 
+def test_a_click_sent_before_the_last_address_write_arrived_writes_again(monkeypatch):
+    """Fast clicks (a tester: 3 of 19 runs of 11 mode clicks): paper -> nltk wrote mode=nltk; the
+    click back to paper reached the server while the browser still sent mode=paper, so the run saw
+    the address it wanted and wrote nothing; the late nltk write then left the address saying nltk
+    under a page in paper mode. That run must write paper again; a run after the write arrived
+    writes nothing."""
+    from streamlit.runtime.state.query_params_proxy import QueryParamsProxy
+
+    writes = []
+    original = QueryParamsProxy.from_dict
+    monkeypatch.setattr(QueryParamsProxy, "from_dict",
+                        lambda self, params: (writes.append(dict(params)), original(self, params))[1])
+    at = _app(cand="a b c", ref="a b d", mode="paper")
+    sent_before = dict(at.query_params)
+    at.radio(key="w_mode").set_value("nltk").run()
+    assert writes and writes[-1]["mode"] == "nltk" and at.query_params["mode"] == "nltk"
+    writes.clear()
+    at.query_params.clear()
+    at.query_params.update(sent_before)  # the nltk write has not reached the browser yet
+    at.radio(key="w_mode").set_value("paper").run()
+    assert [w["mode"] for w in writes] == ["paper"], writes
+    writes.clear()
+    at.text_area(key="w_cand").input("a b d").run()  # the paper write arrived: an ordinary change
+    at.radio(key="w_mode").set_value("paper").run()  # nothing changed: nothing written
+    assert [w["cand"] for w in writes] == ["a b d"], writes
+
+
 def test_a_parameter_given_twice_with_different_values_is_said():
     """A tester: mode=paper&mode=nltk&mode=meteor15 and cand=a&cand=b took the last value silently."""
     settings, problems = read_link({"mode": ["paper", "nltk", "paper", "meteor15"], "cand": ["a", "b"], "ref": ["x", "y"]})
