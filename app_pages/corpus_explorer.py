@@ -43,7 +43,11 @@ if analysis is not None:
                                                              else ""))
         c[2].metric("Segments scored", f"{summary['segments_scored']:,} of {summary['data_lines']:,}")
         # Each BLEU says its scale: 0.4109 beside 41.09 read as two different results (a tester).
-        c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}", help="nltk corpus_bleu on the same tokens"
+        # "on the same tokens": the tokens METEOR scores, so it moves with the mode (0.5036 in paper
+        # mode, 0.5291 in METEOR 1.5 mode on one WMT22 system; a tester took it for a bug).
+        c[3].metric("Corpus BLEU (0-1)", f"{summary['corpus_bleu']:.4f}",
+                    help="nltk corpus_bleu on the tokens METEOR scores in this mode (in METEOR 1.5 mode the jar's "
+                         "normalised tokens), so it changes with the mode; sacreBLEU does not"
                     + (f". It is 0: {analysis.corpus_bleu_zero_reason}." if analysis.corpus_bleu_zero_reason else ""))
         if analysis.sacrebleu:
             c[4].metric("sacreBLEU (0-100)", f"{analysis.sacrebleu.score:.2f}",
@@ -111,12 +115,14 @@ if analysis is not None:
     shown = shown.iloc[sort_values.reset_index(drop=True).sort_values(ascending=ascending, kind="stable").index]
     selection.keep_if_present(list(shown["line"]), "is hidden by the filter")
     st.caption(f"{len(shown):,} of {len(frame):,} segments shown. Tick the box at a row's left to open it; click a column "
-               "header to sort. Fmean, token counts, matches per stage and the best reference's number are hidden: "
+               "header to sort. Fmean, token counts, matches per stage and the best reference's number "
+               + ("" if config.mode == "paper" else "(and the optimal column: this mode's search proves nothing) ")
+               + "are hidden: "
                "show them with the eye icon (Show/hide columns) of the toolbar above the table. Numbers are rounded "
                "here; the CSV and JSON exports keep full precision.")
     view = shown.drop(columns=["line"]) if analysis.id_source.startswith("line number") else shown
-    corpus_ui.selectable_table(selection, view, list(shown["line"]), corpus_ui.segment_columns(view), name="table",
-                               others=("scatter",), column_order=corpus_ui.segment_column_order(view))
+    corpus_ui.selectable_table(selection, view, list(shown["line"]), corpus_ui.segment_columns(view, config.mode),
+                               name="table", others=("scatter",), column_order=corpus_ui.segment_column_order(view))
 
     if selection.line is not None:
         k = analysis.index_of_line[selection.line]

@@ -7,7 +7,7 @@ import streamlit as st
 
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
-from meteor_core.corpus import analyze_systems, compare_analyses, listed_lines, rows_to_csv
+from meteor_core.corpus import REPORTED_BY, analyze_systems, compare_analyses, listed_lines, rows_to_csv
 from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED
 
 PAGE = "compare"
@@ -78,7 +78,13 @@ if comparison is not None:
                   + ("; lines scored in some systems only: " + listed_lines(left_out) if left_out else "")
                   + ")" if comparison.left_out_sentence() else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
-                 "Corpus scores come from statistics summed over segments.")
+                 "Corpus scores come from statistics summed over segments; the rank is by corpus METEOR, the "
+                 "number the significance tests below compare.")
+    reported_key, reported_by = REPORTED_BY.get(config.mode, ("", ""))
+    by_mean = comparison.mean_segment_order()
+    if reported_key == "mean_segment_meteor" and by_mean:
+        st.info(plain(f"In this mode the usual number is the mean of segment scores ({reported_by}). By that "
+                      f"number (seg. mean) the order is {', '.join(by_mean)}, not the rank shown."))
     for note in sig.notes:
         st.warning(plain(note))
 
@@ -110,6 +116,9 @@ if comparison is not None:
                "p < 0.05. The interval is the 2.5-97.5 percentile range of the resampled differences; the "
                "bootstrap p-value compares the observed difference with those differences shifted to mean 0 "
                "(sacreBLEU's method), so an interval that includes 0 can go with p < 0.05, or the reverse. "
+               "The two p-values come from different resampling (segments drawn with replacement; each "
+               "segment's two outputs swapped at random), so near the threshold they can differ widely: that "
+               "is why a difference must pass both. "
                "Settings are in 'Significance test settings' above.")
 
     st.subheader("Segment by segment")

@@ -698,9 +698,11 @@ def search_mask(frame: pd.DataFrame, analysis: CorpusAnalysis, needle: str) -> p
             | references.str.lower().str.contains(needle, regex=False))
 
 
-def segment_columns(frame: pd.DataFrame) -> dict:
+def segment_columns(frame: pd.DataFrame, mode: str = "paper") -> dict:
     """Readable headers with units; numbers rounded for display only (exports keep full
-    precision)."""
+    precision). `mode` decides what the optimal column can say: only paper mode searches for a
+    proven optimum; nltk's greedy and the jar's beam search prove nothing, and a column ticked
+    on every row read as "optimal" (an MT engineer), so there it starts hidden and says so."""
     number = st.column_config.NumberColumn
     config = {
         "id": st.column_config.TextColumn("id", width="small"),
@@ -715,7 +717,8 @@ def segment_columns(frame: pd.DataFrame) -> dict:
         "matches": number("matches", format="%d", help="matched tokens (unigrams)"),
         "candidate_length": number("candidate (tokens)", format="%d"),
         "reference_length": number("reference (tokens)", format="%d"),
-        "best_reference": number("best ref. #", format="%d"), "optimal": st.column_config.CheckboxColumn("optimal"),
+        "best_reference": number("best ref. #", format="%d"),
+        "optimal": st.column_config.CheckboxColumn("optimal", help=OPTIMAL_HELP.get(mode, OPTIMAL_HELP["paper"])),
     }
     # 19-20 columns scrolled sideways even at 1,400 px: the detail columns (and the matches
     # per stage) start hidden, and the table toolbar's "Show/hide columns" menu shows them (the
@@ -723,9 +726,20 @@ def segment_columns(frame: pd.DataFrame) -> dict:
     for column in frame.columns:
         if column.startswith("matches_"):
             config[column] = {**number(f"matches: {column[len('matches_'):]}", format="%d"), "hidden": True}
-        elif column in HIDDEN_SEGMENT_COLUMNS:
+        elif column in HIDDEN_SEGMENT_COLUMNS or (column == "optimal" and mode != "paper"):
             config[column] = {**config[column], "hidden": True}
     return config
+
+
+#: What the optimal column means, per mode.
+OPTIMAL_HELP = {
+    "paper": "ticked: the exact alignment search finished, the alignment is proven optimal; unticked: it hit "
+             "its node budget and the best alignment found is used",
+    "nltk": "not a proof: nltk's meteor_score aligns greedily, as this mode does, and there is no budget to hit, "
+            "so every row is ticked",
+    "meteor15": "not a proof: METEOR 1.5 keeps the best of a beam search, as this mode does, and there is no "
+                "budget to hit, so every row is ticked",
+}
 
 
 #: Segment table columns hidden until the user shows them (per-stage matches also).

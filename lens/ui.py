@@ -665,6 +665,18 @@ def write_settings_link(**extra: str) -> None:
     _write_query({**_settings_query(), **extra}, extra)
 
 
+def _tokenizer_name(mode: str, tokenizer: str, keep_case: bool) -> str:
+    """The tokenizer as the sidebar names it: in METEOR 1.5 mode the jar's normalisation the
+    choice stands for ("tokenizer default" there read as ours, a tester)."""
+    if mode != "meteor15":
+        return tokenizer
+    try:
+        level = MeteorConfig(mode="meteor15", tokenizer=tokenizer, keep_case=keep_case).meteor15_normalization
+    except MeteorParameterError:
+        return tokenizer
+    return f"{tokenizer} (the jar without normalisation)" if level == "none" else f"{tokenizer} (the jar's -{level})"
+
+
 def _write_query(query: dict, extra: Mapping[str, str]) -> None:
     """Put `query` in the address bar, unless it is there already: every write is a browser
     history entry, even an unchanged one, and after a page change it lands on the old page's
@@ -966,7 +978,8 @@ def _sidebar(segment_page: bool) -> None:
                              f"{DEFAULT_NODE_BUDGET:,}; at most {APP_MAX_NODE_BUDGET:,} here, a few seconds of "
                              "search per stage). Only long pairs (about 150 tokens and more) need more.")
         else:
-            st.caption(f"tokenizer {_v('tok')} · case {'kept' if _v('keep_case') else 'lowercased'} · "
+            tokenizer = _tokenizer_name(mode, _v("tok"), _v("keep_case"))
+            st.caption(f"tokenizer {tokenizer} · case {'kept' if _v('keep_case') else 'lowercased'} · "
                        f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
                        + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
                        + (" · no penalty for one chunk" if _zero_penalty_applies(mode) else "")

@@ -311,6 +311,14 @@ class SystemComparison:
             row["rank"] = rank
         return rows
 
+    def mean_segment_order(self) -> tuple[str, ...]:
+        """The systems by mean segment METEOR, best first, where that order differs from the
+        ranking's (corpus METEOR); () where they agree. nltk mode's tools (nltk, HF evaluate)
+        report the mean, and two systems 0.0001 apart can swap (a tester: WMT22 de-en)."""
+        rows = self.ranking()
+        by_mean = sorted(rows, key=lambda r: -r["mean_segment_meteor"])
+        return tuple(r["system"] for r in by_mean) if by_mean != rows else ()
+
     def to_dict(self) -> dict:
         """The comparison as the CLI's `compare --json` and the app's export both write it."""
         sig = self.significance

@@ -1603,6 +1603,16 @@ def test_keep_case_in_meteor15_mode_brings_the_whitespace_tokenizer_and_back(met
     assert any("Keep case on changed to off" in i.value for i in at.sidebar.info)
 
 
+@pytest.mark.parametrize("mode, tok, keep_case, said", [
+    ("meteor15", "default", "false", "tokenizer default (the jar's -norm) · case lowercased"),
+    ("meteor15", "whitespace", "true", "tokenizer whitespace (the jar without normalisation) · case kept"),
+    ("paper", "default", "false", "tokenizer default · case lowercased")])
+def test_the_folded_settings_name_the_jars_normalisation_in_meteor15_mode(mode, tok, keep_case, said, meteor15_data):
+    """'tokenizer default' in METEOR 1.5 mode read as ours; there the jar's normaliser runs."""
+    at = _app(mode=mode, tok=tok, keep_case=keep_case, cand="The Cat sat", ref="the cat sat")
+    assert any(c.value.startswith(said) for c in at.sidebar.caption), [c.value for c in at.sidebar.caption]
+
+
 def _after_a_server_restart(at: AppTest) -> AppTest:
     """The next run of `at`'s browser after the server restarted: a new session (no state) gets
     the old session's link and the widget values the browser still shows, with the user's last

@@ -269,6 +269,7 @@ def test_ranking_and_refusals():
     ranking = comparison.ranking()
     # A: m 6 + 2 of 6 + 3 words each side, 2 chunks: 8/9 (1 - 0.5 (2/8)^3) = 8/9 * 127/128
     assert [r["system"] for r in ranking] == ["A", "B"] and ranking[0]["corpus_meteor"] == pytest.approx(8 / 9 * 127 / 128)
+    assert comparison.mean_segment_order() == ()  # A's mean is higher too: nothing to say
     # B: 'on the mat' and nothing: m 3, P 3/3, R 3/9, Fmean 10PR / (R + 9P) = 5/14, 1 chunk: 5/14 (1 - 0.5/27)
     assert ranking[1]["corpus_meteor"] == pytest.approx(5 / 14 * (1 - 0.5 / 27))
     with pytest.raises(MeteorInputError, match="at least two systems"):
@@ -297,8 +298,10 @@ def test_ranking_is_by_corpus_meteor_where_the_mean_of_segments_disagrees():
             b"1\tone two three four five six seven eight nine ten\tone two three four five\t"
             b"one two three four five six seven eight nine ten\n"
             b"2\tno\tyes\tyes\n")
-    ranking = _compare_a_and_b(data, EXACT).ranking()
+    comparison = _compare_a_and_b(data, EXACT)
+    ranking = comparison.ranking()
     assert [(r["rank"], r["system"]) for r in ranking] == [(1, "A"), (2, "B")]
+    assert comparison.mean_segment_order() == ("B", "A")  # the page says so where the mean is the usual number
     assert ranking[0]["corpus_meteor"] == pytest.approx(10 / 11 * (1 - 0.5 / 1000), abs=1e-12)
     assert ranking[1]["corpus_meteor"] == pytest.approx(4 / 7 * (1 - 0.5 / 27), abs=1e-12)
     assert ranking[0]["mean_segment_meteor"] == pytest.approx((1 - 0.5 / 1000) / 2, abs=1e-12)
