@@ -649,8 +649,12 @@ def selectable_table(selection: Selection, frame: pd.DataFrame, lines: Sequence[
     fresh = key not in st.session_state
     # A missing value (no human score) shows as a dash: Streamlit's default is a grey "None",
     # which read as a score named None (placeholder: Streamlit 1.52).
+    # A new table (another order, filter, mode or data: its key changes) ticks the open segment's
+    # row: it came up unticked while the segment stayed open below it (an MT engineer).
+    ticked = {"selection": {"rows": [list(lines).index(selection.line)]}} if selection.line in lines else None
     event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
-                         key=key, column_config=column_config, column_order=column_order, placeholder="—")
+                         key=key, column_config=column_config, column_order=column_order, placeholder="—",
+                         selection_default=ticked)
     rows = tuple(event["selection"]["rows"])
     if selection.changed(key, rows, fresh):
         if rows and rows[0] < len(lines):  # positions are those of `frame`, whatever the browser's sort
