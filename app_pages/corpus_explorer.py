@@ -139,7 +139,8 @@ if analysis is not None:
         st.write(f"BLEU {bleu.score:.4f} on 0-1 ({100 * bleu.score:.2f} on 0-100)"
                  + (f" — {plain(bleu.zero_reason)}" if bleu.zero_reason else ""))
         ui.show_segment_link(segment.candidate, segment.references)
-        if st.button("Clear selection", key="clear-selection"):
+        if st.button("Close segment", key="clear-selection",
+                     help="Closes this panel and unticks its row; the table toolbar's Clear selection does the same."):
             selection.set(None)
             selection.reset_widget("table")
             selection.reset_widget("scatter")

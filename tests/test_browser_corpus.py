@@ -112,7 +112,7 @@ def test_scatter_click_and_box_open_the_segment(streamlit_server, browser_page):
     }""")
     page.mouse.click(x, y)
     _wait_heading(page, f"Segment s{line - 1:02d} (line {line})")
-    page.get_by_role("button", name="Clear selection").click()
+    page.get_by_role("button", name="Close segment").click()
     page.get_by_text("Select a row (or click a point in the scatter)").wait_for(timeout=60_000)
     wait_for_app(page)
     assert _heading(page) is None
@@ -135,6 +135,13 @@ def test_scatter_click_and_box_open_the_segment(streamlit_server, browser_page):
     wait_for_app(page)
     assert _heading(page) == f"Segment s{line - 1:02d} (line {line})"
     assert_clean(page, streamlit_server, screenshot="corpus_scatter_click.png")
+    # the table ticks the open segment's row; its toolbar's Clear selection closes the segment too
+    table = page.get_by_test_id("stDataFrame").first
+    table.hover()
+    table.get_by_role("button", name="Clear selection").click()
+    page.get_by_text("Select a row (or click a point in the scatter)").wait_for(timeout=60_000)
+    wait_for_app(page)
+    assert _heading(page) is None
 
 
 def test_upload_then_select_and_user_text_stays_text(streamlit_server, browser_page, tmp_path):
