@@ -40,7 +40,8 @@ if analyses is not None:
     comparison = corpus_ui.run_cached(
         f"{PAGE}-significance", corpus_ui._digest(chosen.digest, config, resamples, trials, seed),
         "Significance tests…", lambda progress: compare_analyses(analyses, chosen.names, config, resamples, trials,
-                                                                seed))
+                                                                seed, progress),
+        lambda done, total: f"Significance tests: {done:,} of {total:,} resamples and randomization trials…")
 
 if comparison is not None:
     sig = comparison.significance

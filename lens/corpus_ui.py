@@ -422,8 +422,13 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 
 
 # -- scoring, cached and bounded ------------------------------------------------------------
-def run_cached(slot: str, key: str, label: str, work: Callable):
-    """Run `work(progress)` once per input; sorting and filtering reuse the result. One result
+def scoring_step(done: int, total: int) -> str:
+    return f"Scoring segment {done:,} of {total:,}…"
+
+
+def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[int, int], str] = scoring_step):
+    """Run `work(progress)` once per input; sorting and filtering reuse the result. The bar
+    shows `label` until the work first reports progress(done, total), then step(done, total). One result
     per slot (page) and session: a new input replaces the old one before it is computed, so a
     session holds at most one analysis per page, and Streamlit drops it with the session.
     The work runs in a thread of its own (_Job) and this run waits for it: a click or a page
@@ -448,7 +453,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable):
         while not job.finished.wait(0.2):
             done, total = job.progress
             if total:
-                bar.progress(done / total, text=f"Scoring segment {done:,} of {total:,}…")
+                bar.progress(done / total, text=step(done, total))
             else:
                 bar.progress(0.0, text=label)
     finally:

@@ -446,17 +446,22 @@ def _proven(line: str) -> bool:
 
 
 class _Progress:
-    def __init__(self, total: int, stream=sys.stderr, min_total: int = 50):
+    """A bar on stderr when it is a terminal. `step`: draw every step-th count (default: every
+    1%); the significance tests report once per chunk of resamples, so each report is drawn."""
+
+    def __init__(self, total: int, stream=sys.stderr, min_total: int = 50, label: str = "scoring",
+                 step: Optional[int] = None):
         self.stream = stream
         self.enabled = total >= min_total and _isatty(stream)
-        self.step = max(1, total // 100)
+        self.step = step or max(1, total // 100)
+        self.label = label
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or (done % self.step and done != total):
             return
         width = 30
         filled = width * done // total
-        self.stream.write(f"\rscoring [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
@@ -677,7 +682,8 @@ def _cmd_compare(args) -> int:
     _warn_unavailable_stages(scorer)
     comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
                                  resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
-                                 workers=_workers(args))
+                                 workers=_workers(args),
+                                 tests_progress=_Progress(args.resamples + args.trials, label="testing", step=1))
     for name, analysis in zip(comparison.names, comparison.analyses):
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:

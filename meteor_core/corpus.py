@@ -360,14 +360,15 @@ class SystemComparison:
 def compare_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
                     progress: Progress = None, resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
                     seed: int = DEFAULT_SEED, scorer: Optional[Scorer] = None,
-                    workers: Optional[int] = None) -> SystemComparison:
-    """Score each system (analyze_corpus), pair segments by line, test every pair."""
+                    workers: Optional[int] = None, tests_progress: Progress = None) -> SystemComparison:
+    """Score each system (analyze_corpus), pair segments by line, test every pair.
+    progress counts segments scored; tests_progress, resamples and trials run."""
     try:
         check_settings(resamples, trials, seed)  # before the scoring, not after it
     except ValueError as error:
         raise MeteorParameterError(str(error)) from None
     return compare_analyses(analyze_systems(corpora, config, names, progress, scorer, workers), names, config,
-                            resamples, trials, seed)
+                            resamples, trials, seed, tests_progress)
 
 
 def analyze_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names: Sequence[str],
@@ -397,9 +398,10 @@ def analyze_systems(corpora: Sequence[CorpusInput], config: MeteorConfig, names:
 
 def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], config: MeteorConfig,
                      resamples: int = DEFAULT_RESAMPLES, trials: int = DEFAULT_TRIALS,
-                     seed: int = DEFAULT_SEED) -> SystemComparison:
+                     seed: int = DEFAULT_SEED, progress: Progress = None) -> SystemComparison:
     """Pair scored systems by line and run the significance tests (no rescoring: the app
-    changes resamples or seed without scoring again)."""
+    changes resamples or seed without scoring again). progress(done, total): resamples and
+    trials run (paired_significance)."""
     names = tuple(names)
     common = set(analyses[0].lines)
     for analysis in analyses[1:]:
@@ -444,7 +446,7 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
                 notes.append(f"{name}: corpus METEOR from summed matches, lengths and chunks is {recomputed:.6f}, "
                              f"but this mode's corpus score is {analysis.corpus.score:.6f}; the METEOR tests use "
                              "the former")
-    report = paired_significance(names, statistics, functions, resamples, trials, seed, notes=notes)
+    report = paired_significance(names, statistics, functions, resamples, trials, seed, notes=notes, progress=progress)
     return SystemComparison(names, tuple(analyses), common_lines, report, config)
 
 

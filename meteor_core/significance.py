@@ -229,10 +229,12 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
                         score_functions: Mapping[str, ScoreFromSums], resamples: int = DEFAULT_RESAMPLES,
                         trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
                         pairs: Optional[Sequence[tuple[int, int]]] = None,
-                        notes: Sequence[str] = ()) -> SignificanceReport:
+                        notes: Sequence[str] = (),
+                        progress: Optional[Callable[[int, int], None]] = None) -> SignificanceReport:
     """statistics[metric][s] is the n x k per-segment statistics of system s (rows paired
     across systems: row i is the same segment everywhere). pairs default to every (a, b) with
-    a < b in the given order."""
+    a < b in the given order. progress(done, total) counts resamples and then trials (total:
+    their sum), once per chunk of them."""
     names = tuple(systems)
     if len(names) < 2:
         raise ValueError("significance needs at least two systems")
@@ -266,6 +268,8 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
         for (m, s), lo, hi in zip(blocks, offsets[:-1], offsets[1:]):
             boot[m][s, start:start + rows] = score_functions[m](sums[:, lo:hi])
         start += rows
+        if progress is not None:
+            progress(start, resamples + trials)
 
     # Approximate randomization: one swap mask per trial, shared by all pairs and metrics.
     # moved = statistics that a trial moves from b's side to a's side.
@@ -277,6 +281,7 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
     ar_observed = {(m, a, b): abs(observed[m][b] - observed[m][a]) for m, a, b in pair_blocks}
     ar_hits = dict.fromkeys(pair_blocks, 0)
     rng = np.random.default_rng(seed)
+    done = resamples
     for rows in _row_chunks(trials, n):
         swap = rng.integers(2, size=(rows, n), dtype=bool)
         moved_all = (swap.astype(exact) @ differences).astype(np.float64)
@@ -284,6 +289,9 @@ def paired_significance(systems: Sequence[str], statistics: Mapping[str, Sequenc
             moved = moved_all[:, lo:hi]
             diff = np.abs(score_functions[m](totals[m][b] - moved) - score_functions[m](totals[m][a] + moved))
             ar_hits[(m, a, b)] += int(np.count_nonzero(diff >= ar_observed[(m, a, b)] - _TIE))
+        done += rows
+        if progress is not None:
+            progress(done, resamples + trials)
 
     scores = []
     for m in metrics:

@@ -85,3 +85,26 @@ def test_a_job_whose_session_is_gone_stops_and_an_error_reaches_the_page(page, m
     monkeypatch.setattr(corpus_ui.st, "error", shown.append)
     assert corpus_ui.run_cached("corpus", "key-3", "Scoring", refused) is None
     assert len(shown) == 1 and "no segment could be scored" in shown[0]
+
+
+def test_the_bar_says_the_step_the_work_reports(monkeypatch):
+    """Significance tests count resamples, not segments: the page passes its own step text."""
+    texts, release = [], threading.Event()
+
+    class Recording(Bar):
+        def progress(self, value, text=""):
+            texts.append(text)
+            if "of 20" in text:
+                release.set()
+
+    monkeypatch.setattr(corpus_ui.st, "session_state", {})
+    monkeypatch.setattr(corpus_ui.st, "progress", lambda *args, **kwargs: Recording(False))
+
+    def work(progress):
+        progress(5, 20)
+        release.wait(10)
+        return "report"
+    step = lambda done, total: f"Tests: {done} of {total} trials"
+    assert corpus_ui.run_cached("tests", "key-1", "Significance tests…", work, step) == "report"
+    assert "Tests: 5 of 20 trials" in texts
+    assert corpus_ui.scoring_step(1500, 2000) == "Scoring segment 1,500 of 2,000…"

@@ -131,6 +131,18 @@ def test_seed_reproduces_and_identical_systems_are_not_significant():
     assert strictly.pairs[0].b_better_share == 1.0
 
 
+def test_progress_counts_resamples_then_trials_chunk_by_chunk_and_changes_no_result(monkeypatch):
+    rng = np.random.default_rng(11)
+    a, b = _random_systems(rng, 50)
+    run = lambda **extra: paired_significance(["a", "b"], {"METEOR": [a, b]}, {"METEOR": meteor_from_sums(PARAMS)},
+                                              resamples=20, trials=30, seed=5, **extra)
+    monkeypatch.setattr(significance, "CHUNK_ELEMENTS", 7 * 50)  # chunks of 7 rows for 50 segments
+    whole = run()
+    calls = []
+    assert run(progress=lambda done, total: calls.append((done, total))) == whole
+    assert calls == [(7, 50), (14, 50), (20, 50), (27, 50), (34, 50), (41, 50), (48, 50), (50, 50)]
+
+
 @pytest.mark.parametrize("low, high, p_boot, p_rand, expected", [
     (0.001, 0.02, 0.01, 0.02, "significant (both tests p < 0.05)"),
     (-0.0084, 0.0001, 0.027, 0.041, "significant (both tests p < 0.05), but borderline: the 95% interval of "
@@ -313,3 +325,41 @@ def test_the_cli_seed_range_is_the_library_one():
     from meteor_core import cli
 
     assert cli.MAX_SEED == significance.MAX_SEED
+
+
+def test_compare_cli_shows_the_tests_progress_on_a_terminal(tmp_path):
+    """stderr a terminal (a pty): after the scoring bar, a 'testing' bar counts resamples and
+    trials to their total."""
+    import os
+    import threading
+
+    refs, systems = _synthetic_corpus(60)
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n")
+    for name in ("good", "bad"):
+        (tmp_path / f"{name}.txt").write_text("\n".join(systems[name]) + "\n")
+    master, slave = os.openpty()
+    shown = bytearray()
+
+    def read():
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the pty closed
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    run = subprocess.run([sys.executable, "-m", "meteor_core", "compare", "--references", str(tmp_path / "ref.txt"),
+                          "--candidates", str(tmp_path / "good.txt"), str(tmp_path / "bad.txt"), "--json",
+                          "--resamples", "200", "--trials", "500", "--stages", "exact"],
+                         stdout=subprocess.PIPE, stderr=slave, cwd=ROOT, timeout=300)
+    os.close(slave)
+    reader.join(10)
+    os.close(master)
+    assert run.returncode == 0
+    text = shown.decode()
+    assert "scoring [" in text and "] 120/120" in text
+    assert "testing [" in text and "] 700/700" in text
+    assert text.index("120/120") < text.index("700/700")
