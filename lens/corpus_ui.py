@@ -1,6 +1,6 @@
 """Streamlit glue for the corpus pages: choosing data and columns, scoring with a progress bar
-(cached per session, one analysis per page, so sorting or filtering never rescores and memory
-stays bounded), selection by segment line that survives filters, sorts and mode changes, and
+(cached per session, so sorting or filtering never rescores, and a mode change and back does not
+either while memory stays bounded: see run_cached), selection by segment line that survives filters, sorts and mode changes, and
 the shared table views. User text (file and column names, segment text, ids) is always shown
 as text: `plain()` escapes markdown."""
 from __future__ import annotations
@@ -426,26 +426,66 @@ def scoring_step(done: int, total: int) -> str:
     return f"Scoring segment {done:,} of {total:,}…"
 
 
+#: Analyses kept besides the newest of each page, per session, while their segments add up to
+#: at most this: an analysis holds about 17 KB per segment (1,984 WMT22 segments: 33 MB in paper
+#: and nltk mode, 37 MB in METEOR 1.5 mode), so a session keeps at most ~70 MB more than what
+#: it shows, and a test set of 2,000 segments can go to another mode and back without being
+#: scored again (2.8-6.8 s each time before). A larger analysis is not kept once replaced.
+KEPT_SEGMENTS = 4_000
+
+
+def _segments_held(result) -> int:
+    """Segments an analysis holds: a CorpusAnalysis, a tuple of them, a SystemComparison."""
+    if isinstance(result, tuple):
+        return sum(_segments_held(part) for part in result)
+    analyses = getattr(result, "analyses", None)
+    if analyses is not None:
+        return _segments_held(tuple(analyses))
+    return len(getattr(result, "lines", ()))
+
+
+def _make_room(cache: dict, leaving: Optional[str] = None) -> None:
+    """Drop the least recently used analyses until those not shown (all but the newest of each
+    page; every one of `leaving`, whose newest is being replaced) hold at most KEPT_SEGMENTS."""
+    others = [(slot, entry) for slot, entries in cache.items()
+              for entry in (entries if slot == leaving else entries[:-1])]
+    others.sort(key=lambda item: item[1][2])  # least recently used first
+    held = sum(_segments_held(entry[1]) for _, entry in others)
+    for slot, entry in others:
+        if held <= KEPT_SEGMENTS:
+            break
+        cache[slot][:] = [kept for kept in cache[slot] if kept is not entry]  # the list run_cached holds
+        held -= _segments_held(entry[1])
+
+
+def scoring_step(done: int, total: int) -> str:
+    return f"Scoring segment {done:,} of {total:,}…"
+
+
 def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[int, int], str] = scoring_step):
     """Run `work(progress)` once per input; sorting and filtering reuse the result. The bar
-    shows `label` until the work first reports progress(done, total), then step(done, total). One result
-    per slot (page) and session: a new input replaces the old one before it is computed, so a
-    session holds at most one analysis per page, and Streamlit drops it with the session.
+    shows `label` until the work first reports progress(done, total), then step(done, total).
+    Per slot (page) and session the newest result is kept, and earlier ones while they fit in
+    KEPT_SEGMENTS (a mode change and back reuses them); a result that does not fit is released
+    before the new one is computed. Streamlit drops them all with the session.
     The work runs in a thread of its own (_Job) and this run waits for it: a click or a page
     change during a long scoring interrupts the page's script, not the scoring, and the next run
     takes up the same job (a tester's 4,000 paragraphs took 100-183 s, and any click in that
     time started them again from the first)."""
     ss = st.session_state
-    cache = ss.setdefault("_corpus_cache", {})
-    held = cache.get(slot)
-    if held is not None and held[0] == key:
-        return held[1]
+    cache = ss.setdefault("_corpus_cache", {})  # slot -> [(key, result, last use)], newest last
+    entries = cache.setdefault(slot, [])
+    for at, (held_key, result, _) in enumerate(entries):
+        if held_key == key:
+            del entries[at]
+            entries.append((key, result, time.monotonic()))
+            return result
     jobs = ss.setdefault("_corpus_jobs", {})
     job = jobs.get(slot)
     if job is None or job.key != key or job.cancelled:
         if job is not None:
             job.cancel()
-        cache.pop(slot, None)  # release the previous analysis first: peak memory = one analysis
+        _make_room(cache, leaving=slot)  # before the new work: what it replaces may not fit
         job = jobs[slot] = _Job(key, work, _session_alive())
     bar = st.progress(0.0, text=label)
     try:
@@ -466,7 +506,8 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
         return None
     if job.error is not None:
         raise job.error
-    cache[slot] = (key, job.result)
+    entries.append((key, job.result, time.monotonic()))
+    _make_room(cache)
     return job.result
 
 
