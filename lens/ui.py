@@ -120,8 +120,9 @@ def _check_one(name: str, raw: str, language: str) -> object:
     if name in ("alpha", "beta", "gamma"):
         try:
             value = number(raw)
-        except ValueError:
-            raise MeteorParameterError(f"{name} must be a number, got {raw!r}") from None
+        except ValueError as error:
+            too_small = "too small" in str(error)  # a number, just not one a float holds: say so
+            raise MeteorParameterError(f"{name}: {error}" if too_small else f"{name} must be a number, got {raw!r}") from None
         MeteorParams(**{name: value})
         return value
     if name == "mode":

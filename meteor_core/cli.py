@@ -38,10 +38,10 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
                                          f"(meteor15: the jar's -m, default {','.join(METEOR15_STAGES)})")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="parameter set; default 2005 (nltk mode: nltk, meteor15 mode: meteor-1.5-en)")
-    parser.add_argument("--alpha", type=number)
-    parser.add_argument("--beta", type=number)
-    parser.add_argument("--gamma", type=number)
-    parser.add_argument("--delta", type=number,
+    parser.add_argument("--alpha", type=_number)
+    parser.add_argument("--beta", type=_number)
+    parser.add_argument("--gamma", type=_number)
+    parser.add_argument("--delta", type=_number,
                         help="meteor15: weight of content vs function words (the jar's 4th -p value, default 0.75)")
     parser.add_argument("--weights", help="meteor15: module weights like the jar's -w, one per module "
                                           "(default: the first of 1.0 0.6 0.8 0.6 by position)")
@@ -783,6 +783,15 @@ def _add_workers(parser: argparse.ArgumentParser, streaming: bool = False) -> No
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="processes to score on (default 0: all cores; 1: this process). Output order and "
                              f"results do not depend on it.{answered}")
+
+
+def _number(text: str) -> float:
+    """An argparse type: params.number, its reason said (argparse's own message for a
+    ValueError, 'invalid number value', does not say why '1e-400' is refused)."""
+    try:
+        return number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _whole_number(low: int, high: int) -> Callable[[str], int]:

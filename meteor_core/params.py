@@ -138,14 +138,19 @@ def resolve_params(mode: str, preset: Optional[str] = None, alpha: Optional[floa
 
 def number(text: str) -> float:
     """A number typed as text (a link, the command line): what float() reads, except digit
-    separators: float("0_5") is 5.0, surely a typo of 0.5 (a tester's link). ValueError (the
-    MeteorParameterError) names the text."""
+    separators: float("0_5") is 5.0, surely a typo of 0.5 (a tester's link), and a number too
+    small for a float: float("1e-400") is 0.0, which was used without a word (a tester's link).
+    ValueError (the MeteorParameterError) names the text."""
     try:
         if "_" in text:
             raise ValueError
-        return float(text)
+        value = float(text)
     except ValueError:
         raise MeteorParameterError(f"not a number: {text!r}") from None
+    if value == 0 and any(digit in "123456789" for digit in text.lower().partition("e")[0]):
+        raise MeteorParameterError(f"{text!r} is too small for a float (it would be read as 0); give 0 or a "
+                                   "number of at least 1e-300")
+    return value
 
 
 def parse_weights(text: str) -> tuple[float, ...]:

@@ -498,9 +498,23 @@ def test_a_digit_separator_is_not_read_as_a_number(capsys):
     assert "must be a number, got '0_5'" in problems[0].reason
     with pytest.raises(SystemExit):
         main(["score", "--candidate", "a", "--reference", "a", "--alpha", "0_5"])
-    assert "argument --alpha: invalid number value: '0_5'" in capsys.readouterr().err
+    assert "argument --alpha: not a number: '0_5'" in capsys.readouterr().err
     with pytest.raises(ValueError, match="module weights must be numbers, got '1_0'"):
         __import__("meteor_core.params", fromlist=["x"]).parse_weights("1_0 0.6")
+
+
+def test_a_number_too_small_for_a_float_is_refused_not_read_as_zero(capsys):
+    """A tester's link alpha=1e-400 scored with alpha 0.0 without a word (float() underflows)."""
+    from meteor_core.cli import main
+
+    settings, problems = read_link({"alpha": ["1e-400"], "beta": ["0e5"], "gamma": ["1e-320"]})
+    assert settings == {"beta": 0.0, "gamma": 1e-320}  # zero written as zero, and a subnormal, are numbers
+    assert [(p.parameter, p.used) for p in problems] == [("alpha", "0.9")]
+    assert problems[0].reason == ("alpha: '1e-400' is too small for a float (it would be read as 0); give 0 or a "
+                                  "number of at least 1e-300")
+    with pytest.raises(SystemExit):
+        main(["score", "--candidate", "a", "--reference", "a", "--gamma", "-2.5E-999"])
+    assert "argument --gamma: '-2.5E-999' is too small for a float" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("mode, name, value", [("nltk", "zero_pen", "true"), ("meteor15", "keep_case", "true"),
