@@ -1,7 +1,7 @@
 """Streamlit glue for the corpus pages: choosing data and columns, scoring with a progress bar
-(cached per session, so sorting or filtering never rescores, and a mode change and back does not
-either while memory stays bounded: see run_cached), selection by segment line that survives filters, sorts and mode changes, and
-the shared table views. User text (file and column names, segment text, ids) is always shown
+(cached per session, so sorting or filtering never rescores, nor does a mode change and back,
+within a memory bound: see run_cached), selection by segment line that survives filters, sorts
+and mode changes, and the shared table views. User text (file and column names, segment text, ids) is always shown
 as text: `plain()` escapes markdown."""
 from __future__ import annotations
 
@@ -422,10 +422,6 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 
 
 # -- scoring, cached and bounded ------------------------------------------------------------
-def scoring_step(done: int, total: int) -> str:
-    return f"Scoring segment {done:,} of {total:,}…"
-
-
 #: Analyses kept besides the newest of each page, per session, while their segments add up to
 #: at most this: an analysis holds about 17 KB per segment (1,984 WMT22 segments: 33 MB in paper
 #: and nltk mode, 37 MB in METEOR 1.5 mode), so a session keeps at most ~70 MB more than what
