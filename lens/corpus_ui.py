@@ -422,36 +422,38 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 
 
 # -- scoring, cached and bounded ------------------------------------------------------------
-#: Analyses kept besides the newest of each page, per session, while their segments add up to
-#: at most this: an analysis holds about 17 KB per segment (1,984 WMT22 segments: 33 MB in paper
-#: and nltk mode, 37 MB in METEOR 1.5 mode), so a session keeps at most ~70 MB more than what
-#: it shows, and a test set of 2,000 segments can go to another mode and back without being
-#: scored again (2.8-6.8 s each time before). A larger analysis is not kept once replaced.
-KEPT_SEGMENTS = 4_000
+#: Analyses kept besides the newest of each page, per session, while the tokens they hold add
+#: up to at most this. An analysis holds about 450-490 bytes a token (1,984 WMT22 de-en
+#: segments: 74k tokens, 33 MB; 550 rows of 60 long random words a side: 66k tokens, ~32 MB),
+#: so a session keeps at most ~50 MB more than what it shows, and a test set of 2,000
+#: segments can go to another mode and back without being scored again. Weighed by segments
+#: (4,000) this kept seven analyses of long rows: +200 MB (the ten-uploads memory test failed).
+#: A larger analysis is not kept once replaced.
+KEPT_TOKENS = 100_000
 
 
-def _segments_held(result) -> int:
-    """Segments an analysis holds: a CorpusAnalysis, a tuple of them, a SystemComparison."""
+def _tokens_held(result) -> int:
+    """Tokens an analysis holds: a CorpusAnalysis, a tuple of them, a SystemComparison."""
     if isinstance(result, tuple):
-        return sum(_segments_held(part) for part in result)
+        return sum(_tokens_held(part) for part in result)
     analyses = getattr(result, "analyses", None)
     if analyses is not None:
-        return _segments_held(tuple(analyses))
-    return len(getattr(result, "lines", ()))
+        return _tokens_held(tuple(analyses))
+    return result.tokens_held
 
 
 def _make_room(cache: dict, leaving: Optional[str] = None) -> None:
     """Drop the least recently used analyses until those not shown (all but the newest of each
-    page; every one of `leaving`, whose newest is being replaced) hold at most KEPT_SEGMENTS."""
+    page; every one of `leaving`, whose newest is being replaced) hold at most KEPT_TOKENS."""
     others = [(slot, entry) for slot, entries in cache.items()
               for entry in (entries if slot == leaving else entries[:-1])]
     others.sort(key=lambda item: item[1][2])  # least recently used first
-    held = sum(_segments_held(entry[1]) for _, entry in others)
+    held = sum(_tokens_held(entry[1]) for _, entry in others)
     for slot, entry in others:
-        if held <= KEPT_SEGMENTS:
+        if held <= KEPT_TOKENS:
             break
         cache[slot][:] = [kept for kept in cache[slot] if kept is not entry]  # the list run_cached holds
-        held -= _segments_held(entry[1])
+        held -= _tokens_held(entry[1])
 
 
 def scoring_step(done: int, total: int) -> str:
@@ -462,7 +464,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
     """Run `work(progress)` once per input; sorting and filtering reuse the result. The bar
     shows `label` until the work first reports progress(done, total), then step(done, total).
     Per slot (page) and session the newest result is kept, and earlier ones while they fit in
-    KEPT_SEGMENTS (a mode change and back reuses them); a result that does not fit is released
+    KEPT_TOKENS (a mode change and back reuses them); a result that does not fit is released
     before the new one is computed. Streamlit drops them all with the session.
     The work runs in a thread of its own (_Job) and this run waits for it: a click or a page
     change during a long scoring interrupts the page's script, not the scoring, and the next run
@@ -475,6 +477,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
         if held_key == key:
             del entries[at]
             entries.append((key, result, time.monotonic()))
+            _make_room(cache)  # the one it replaces as newest may not fit (a tester: 5,000 segments kept)
             return result
     jobs = ss.setdefault("_corpus_jobs", {})
     job = jobs.get(slot)

@@ -58,6 +58,19 @@ def test_missing_column_lists_the_columns():
         corpus_from_table(table, "hyp", ["reference"])
 
 
+def test_tokens_held_counts_every_scored_candidate_and_reference_token():
+    """What the app's cache weighs an analysis by: s1 3 + 3 + 2 (two references), s2 2 + 2;
+    s3 has no reference and is not scored, so it holds nothing."""
+    data = (b"id\tcandidate\treference\treference2\n"
+            b"s1\tthe cat sat\tthe cat sat\ta cat\n"
+            b"s2\ta dog\tthe dog\t\n"
+            b"s3\tlonely words here\t\t\n")
+    corpus = corpus_from_table(read_table(data, "rows.tsv"), "candidate", ["reference", "reference2"], "id")
+    analysis = analyze_corpus(corpus, EXACT)
+    assert analysis.counts_sentence() == "3 data lines, 2 scored, 1 not scored"
+    assert analysis.tokens_held == 3 + 3 + 2 + 2 + 2
+
+
 def test_counts_add_up_and_problems_are_in_line_order():
     """8 data lines: an empty line, a ragged row, a bad human score (kept, scored), an empty
     reference (rejected by the scorer): every line is either scored or listed with file, line

@@ -111,39 +111,40 @@ def test_the_bar_says_the_step_the_work_reports(monkeypatch):
 
 
 class Analysis:
-    """Stands for a CorpusAnalysis: run_cached weighs one by its scored lines."""
+    """Stands for a CorpusAnalysis: run_cached weighs one by the tokens it holds."""
 
-    def __init__(self, name: str, segments: int):
-        self.name, self.lines = name, range(segments)
+    def __init__(self, name: str, tokens: int):
+        self.name, self.tokens_held = name, tokens
 
 
-def _scored(calls: list, name: str, segments: int):
+def _scored(calls: list, name: str, tokens: int):
     def work(progress):
         calls.append(name)
-        return Analysis(name, segments)
+        return Analysis(name, tokens)
     return work
 
 
 def test_a_mode_change_and_back_does_not_score_again_while_memory_stays_bounded(page):
-    """A 2,000-segment test set in three modes fits (4,000 kept besides the one shown);
+    """A test set of 50,000 tokens in three modes fits (100,000 kept besides the one shown);
     a page's newest analysis always stays; least recently used go first; one too large for
     the budget is released before its replacement is scored."""
+    assert corpus_ui.KEPT_TOKENS == 100_000
     calls = []
     page.extend([False] * 8)
-    run = lambda key, segments=2_000, slot="corpus": corpus_ui.run_cached(
-        slot, key, "Scoring", _scored(calls, key, segments)).name
+    run = lambda key, tokens=50_000, slot="corpus": corpus_ui.run_cached(
+        slot, key, "Scoring", _scored(calls, key, tokens)).name
     assert [run("paper"), run("nltk"), run("paper"), run("meteor15"), run("nltk"), run("paper")] == [
         "paper", "nltk", "paper", "meteor15", "nltk", "paper"]
     assert calls == ["paper", "nltk", "meteor15"]  # each mode scored once
     # Another page's newest analysis does not count; a fourth setting on this page does: the
     # least recently used (meteor15) goes before it is scored, nltk and paper stay.
-    assert run("other", 1_000, slot="compare") == "other"
+    assert run("other", 20_000, slot="compare") == "other"
     assert run("gamma=0.6") == "gamma=0.6"
-    assert run("nltk") == "nltk" and run("paper") == "paper" and run("other", 1_000, slot="compare") == "other"
+    assert run("nltk") == "nltk" and run("paper") == "paper" and run("other", 20_000, slot="compare") == "other"
     assert calls == ["paper", "nltk", "meteor15", "other", "gamma=0.6"]
     assert run("meteor15") == "meteor15" and calls[-1] == "meteor15"  # released: scored again
     # Too large to keep: released before the next input is scored, so the peak is one analysis.
-    assert run("big", 5_000) == "big"
+    assert run("big", 120_000) == "big"
 
     def after_big(progress):
         held = [entry[0] for entries in corpus_ui.st.session_state["_corpus_cache"].values() for entry in entries]
@@ -151,4 +152,9 @@ def test_a_mode_change_and_back_does_not_score_again_while_memory_stays_bounded(
         return Analysis("after", 10)
     assert corpus_ui.run_cached("corpus", "after", "Scoring", after_big).name == "after"
     assert "big" not in calls[-1] and "other" in calls[-1]
+    # Back to a kept analysis: the too-large one it replaces as newest goes (a tester: small,
+    # big, small again left 5,000 segments kept).
+    page.append(False)
+    assert run("big", 120_000) == "big" and run("after") == "after"
+    assert [entry[0] for entry in corpus_ui.st.session_state["_corpus_cache"]["corpus"]] == ["after"]
     assert page == []
