@@ -427,7 +427,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 #: segments: 74k tokens, 33 MB; 550 rows of 60 long random words a side: 66k tokens, ~32 MB),
 #: so a session keeps at most ~50 MB more than what it shows, and a test set of 2,000
 #: segments can go to another mode and back without being scored again. Weighed by segments
-#: (4,000) this kept seven analyses of long rows: +200 MB (the ten-uploads memory test failed).
+#: (4,000) this kept seven analyses of long rows: +140 MB after six (the ten-uploads memory test failed).
 #: A larger analysis is not kept once replaced.
 KEPT_TOKENS = 100_000
 
