@@ -446,19 +446,20 @@ def _proven(line: str) -> bool:
 
 
 class _Progress:
-    """A bar on stderr when it is a terminal. `step`: draw every step-th count (default: every
-    1%); the significance tests report once per chunk of resamples, so each report is drawn."""
+    """A bar on stderr when it is a terminal, drawn when its percentage moves: the scoring
+    reports every segment, the significance tests every chunk of resamples."""
 
-    def __init__(self, total: int, stream=sys.stderr, min_total: int = 50, label: str = "scoring",
-                 step: Optional[int] = None):
+    def __init__(self, total: int, stream=sys.stderr, min_total: int = 50, label: str = "scoring"):
         self.stream = stream
         self.enabled = total >= min_total and _isatty(stream)
-        self.step = step or max(1, total // 100)
         self.label = label
+        self.percent = -1  # last drawn
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or (done % self.step and done != total):
+        percent = 100 * done // total
+        if not self.enabled or percent == self.percent:
             return
+        self.percent = percent
         width = 30
         filled = width * done // total
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
@@ -683,7 +684,7 @@ def _cmd_compare(args) -> int:
     comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
                                  resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
                                  workers=_workers(args),
-                                 tests_progress=_Progress(args.resamples + args.trials, label="testing", step=1))
+                                 tests_progress=_Progress(args.resamples + args.trials, label="testing"))
     for name, analysis in zip(comparison.names, comparison.analyses):
         print(f"{name}: {analysis.counts_sentence()}", file=sys.stderr)
         for problem in analysis.not_scored:
