@@ -432,28 +432,32 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 KEPT_TOKENS = 100_000
 
 
-def _tokens_held(result) -> int:
-    """Tokens an analysis holds: a CorpusAnalysis, a tuple of them, a SystemComparison."""
+def _analyses_in(result) -> list:
+    """The analyses a result holds: a CorpusAnalysis, a tuple of them, a SystemComparison
+    (whose analyses are the ones its page's scoring result holds too)."""
     if isinstance(result, tuple):
-        return sum(_tokens_held(part) for part in result)
+        return [analysis for part in result for analysis in _analyses_in(part)]
     analyses = getattr(result, "analyses", None)
-    if analyses is not None:
-        return _tokens_held(tuple(analyses))
-    return result.tokens_held
+    return _analyses_in(tuple(analyses)) if analyses is not None else [result]
 
 
 def _make_room(cache: dict, leaving: Optional[str] = None) -> None:
-    """Drop the least recently used analyses until those not shown (all but the newest of each
-    page; every one of `leaving`, whose newest is being replaced) hold at most KEPT_TOKENS."""
+    """Drop the least recently used results until those not shown (all but the newest of each
+    page; every one of `leaving`, whose newest is being replaced) hold at most KEPT_TOKENS. An
+    analysis counts once, and not at all while a shown result holds it: a comparison and its
+    page's scoring share theirs (counted twice, System Comparison kept nothing: a tester)."""
+    shown = {id(analysis) for slot, entries in cache.items() if slot != leaving and entries
+             for analysis in _analyses_in(entries[-1][1])}
     others = [(slot, entry) for slot, entries in cache.items()
               for entry in (entries if slot == leaving else entries[:-1])]
     others.sort(key=lambda item: item[1][2])  # least recently used first
-    held = sum(_tokens_held(entry[1]) for _, entry in others)
-    for slot, entry in others:
-        if held <= KEPT_TOKENS:
-            break
+
+    def tokens_kept(kept) -> int:
+        unique = {id(a): a for _, entry in kept for a in _analyses_in(entry[1]) if id(a) not in shown}
+        return sum(analysis.tokens_held for analysis in unique.values())
+    while others and tokens_kept(others) > KEPT_TOKENS:
+        slot, entry = others.pop(0)
         cache[slot][:] = [kept for kept in cache[slot] if kept is not entry]  # the list run_cached holds
-        held -= _tokens_held(entry[1])
 
 
 def scoring_step(done: int, total: int) -> str:

@@ -158,3 +158,39 @@ def test_a_mode_change_and_back_does_not_score_again_while_memory_stays_bounded(
     assert run("big", 120_000) == "big" and run("after") == "after"
     assert [entry[0] for entry in corpus_ui.st.session_state["_corpus_cache"]["corpus"]] == ["after"]
     assert page == []
+
+
+class Comparison:
+    """Stands for a SystemComparison: it holds the analyses its page's scoring result holds."""
+
+    def __init__(self, name: str, analyses: tuple):
+        self.name, self.analyses = name, analyses
+
+
+def test_a_comparison_and_its_scoring_share_their_analyses_in_the_bound(page):
+    """A tester: 4 systems x 400 lines (60k tokens) were counted twice, once in the scoring
+    result and once in the significance result over the same analyses, so each mode change and
+    back scored again. Counted once, the other mode's pair of results is kept."""
+    calls = []
+    page.extend([False] * 4)
+
+    def systems(name):
+        def work(progress):
+            calls.append(name)
+            return tuple(Analysis(f"{name}-{k}", 15_000) for k in range(4))
+        return work
+
+    def tests(name, analyses):
+        def work(progress):
+            calls.append(name)
+            return Comparison(name, analyses)
+        return work
+
+    def visit(mode):
+        analyses = corpus_ui.run_cached("compare", mode, "Scoring", systems(mode))
+        return corpus_ui.run_cached("compare-significance", f"{mode}-tests", "Tests", tests(f"{mode}-tests", analyses))
+    first = visit("paper")
+    visit("nltk")
+    assert visit("paper") is first and visit("nltk").name == "nltk-tests"
+    assert calls == ["paper", "paper-tests", "nltk", "nltk-tests"]
+    assert page == []
