@@ -6,6 +6,7 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
+from lens.corpus_ui import keep_changed_values
 from lens.ui import TABLE_CSS, note_page, page_links, rerun_if_browser_state_adopted
 
 
@@ -28,6 +29,7 @@ def main() -> None:
     links = st.sidebar.empty()
     page = st.navigation(pages, position="hidden")
     note_page(page.url_path)
+    keep_changed_values()
     with links.container():
         page_links(pages)
     page.run()

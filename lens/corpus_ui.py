@@ -94,7 +94,21 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     if key not in ss or ss[key] != value or not typed:
         ss[key] = value
     ss[store] = (context, value)
+    ss.setdefault("_kept_keys", set()).add(key)
     return key
+
+
+def keep_changed_values() -> None:
+    """Called by app.py before the page runs. A change to a kept widget that reaches the server
+    in the same run as a page change is in the session state for that run only: the widget is
+    not drawn on the other page, so Streamlit drops it at the run's end (a tester typed Seed 7
+    on System Comparison while it scored, changed page within a second, and came back to
+    12345). The value is copied to what `kept` keeps first."""
+    ss = st.session_state
+    for key in ss.get("_kept_keys", ()):
+        store = f"_kept-{key}"
+        if key in ss and store in ss:
+            ss[store] = (ss[store][0], ss[key])
 
 
 @dataclass(frozen=True)

@@ -782,3 +782,20 @@ def test_an_uploader_state_left_by_a_restart_of_the_app_holds_no_file():
     kept = KeptFile("a.tsv", b"id\tcandidate\treference\n")
     assert _files(DeletedFile("gone")) == [] and _files([DeletedFile("gone")]) == [] and _files(None) == []
     assert _files([DeletedFile("gone"), kept]) == [kept] and _files(kept) == [kept]
+
+
+def test_a_seed_typed_just_before_a_page_change_is_kept(wordnet_reader):
+    """A tester typed Seed 7 on System Comparison while it scored and went to another page within
+    about a second: the browser sent the new seed and the page change in one run, the seed's
+    widget was not drawn on the other page, and on return the box and the tests were back at
+    12345. The value a kept widget last had is kept, whichever page the run draws."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page("app_pages/system_comparison.py").run()
+    assert not at.exception and at.number_input(key="seed").value == 12345
+    at.number_input(key="seed").set_value(7)
+    at.number_input(key="trials").set_value(500)
+    at.switch_page("app_pages/corpus_explorer.py").run()  # one run: the new values and the page change
+    assert not at.exception and at.title[0].value == "Corpus Explorer"
+    at.switch_page("app_pages/system_comparison.py").run()
+    assert at.number_input(key="seed").value == 7 and at.number_input(key="trials").value == 500
+    assert any("seed 7" in html.unescape(c.value) for c in at.caption)
