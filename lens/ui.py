@@ -455,6 +455,16 @@ def _widget(factory, label: str, name: str, on_change=None, **kwargs):
 TABLE_CSS = ".stMarkdown table { display: block; max-width: 100%; overflow-x: auto; }"
 
 
+def _pair_typed(name: str) -> None:
+    """A pair typed outside How METEOR works is a new pair there: How opens it on step 1, as it
+    does a link's or an example's. The sidebar's How link kept the old step, How then wrote
+    step 1, a second history entry for one click, and Back went to How again (a CI flake).
+    Typed on How itself, the page keeps its step (or the one that takes its place)."""
+    _sync(name)
+    if st.session_state.get("_page") != "how":
+        reset_how_step()
+
+
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
     st.session_state.pop("_how_step_key", None)
@@ -1038,9 +1048,9 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
         show_link_problems()
     _sidebar(segment_page)
     if with_text:
-        _widget(st.text_area, "Candidate (system output)", "cand", height=80)
-        _widget(st.text_area, "References (one per line; add or remove lines)", "refs",
-                height=references_box_height(_v("refs")))
+        _widget(st.text_area, "Candidate (system output)", "cand", on_change=_pair_typed, args=("cand",), height=80)
+        _widget(st.text_area, "References (one per line; add or remove lines)", "refs", on_change=_pair_typed,
+                args=("refs",), height=references_box_height(_v("refs")))
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         if not link_written_by_page:

@@ -146,8 +146,15 @@ def assert_clean(page, server: Optional[StreamlitServer] = None, allow_errors: I
 
 
 def wait_for_app(page, timeout: float = 90_000) -> None:
-    """Until Streamlit has finished running the script (no 'Running...' status widget)."""
+    """Until Streamlit has finished running the script: its app element says the script is not
+    running and no rerun is requested, and no 'Running...' status widget shows. The status
+    widget alone appears only some time into a run, so a Back pressed 400 ms after a click
+    could land while the click's run still ran (on a loaded machine Streamlit then ran the
+    page Back left, or none: a CI flake)."""
     page.wait_for_selector("[data-testid=stMain]", timeout=timeout)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=timeout)
+        "() => { const app = document.querySelector('[data-testid=stApp]');"
+        " const state = app && app.getAttribute('data-test-script-state');"
+        " return state !== 'running' && state !== 'rerunRequested' && state !== 'stopRequested'"
+        " && !document.querySelector('[data-testid=stStatusWidget]'); }", timeout=timeout)
     page.wait_for_timeout(300)

@@ -4,6 +4,7 @@ for each configuration, figure specs."""
 import json
 import re
 import tomllib
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -1731,3 +1732,24 @@ def test_how_crossings_step_folds_the_list_of_crossing_pairs(wordnet_reader):
     lines = folded[0].caption[0].value.split("  \n")
     assert len(lines) == 9 and lines[1].replace("\\", "") == "2. the [0] → the [1] crosses on [3] → on [0]"
     assert lines[-1].replace("\\", "") == POSITIONS  # the 8 pairs, then what [n] is
+
+
+def test_a_pair_typed_on_another_page_sends_the_how_link_to_step_1(wordnet_reader):
+    """A CI flake, then a sequence anyone can make: How on step 3, Segment Explorer, a new pair
+    typed there. The sidebar's How link still said step 3, while How opens a new pair on step 1
+    (as a link's or an example's new pair does); the page then wrote step 1 into the address,
+    a second history entry for one click, and Back landed on the first (How again, not the
+    Segment Explorer). The link now says the step How will show."""
+    at = _app("app.py", cand="on the mat sat the cat", ref="the cat sat on the mat")
+    at.switch_page(HOW).run()
+    at.button(key="how-next").click().run()
+    at.button(key="how-next").click().run()
+    assert link_step(at) == "crossings"
+    how_link = lambda: urllib.parse.parse_qs(at.get("page_link")[1].proto.query_string)  # noqa: E731
+    assert how_link()["step"] == ["crossings"]
+    at.switch_page("app_pages/segment_explorer.py").run()
+    assert how_link()["step"] == ["crossings"]  # the same pair: How keeps its step
+    at.text_area(key="w_cand").input("the cat sat on a mat").run()
+    assert not at.exception and how_link()["step"] == ["tokens"]
+    at.switch_page(HOW).run()
+    assert link_step(at) == "tokens" and at.select_slider(key="w_how_step").value == "tokens"

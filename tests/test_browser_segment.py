@@ -430,6 +430,7 @@ def test_first_visit_to_how_is_one_entry_and_back_keeps_a_pair_too_long_for_link
     page.wait_for_url(lambda url: urllib.parse.urlparse(url).path == "/", timeout=60_000)
     _settle(page)
     _wait_for_candidate(page, long_pair)
+    _settle(page)  # the box is drawn before the 1,500 words are scored: Back waits for the run's end
     # Back to the short pair's entry, then Forward onto the long pair's (it showed the short one)
     page.go_back()
     _settle(page)
