@@ -1164,6 +1164,8 @@ class _Search:
         for t, c in enumerate(self.order):
             following = option_sets[t + 1] if t + 1 < L and self.order[t + 1] == c + 1 else None
             self.neighbours.append((base[c - 1] if c > 0 else _NONE, base[c + 1] if c + 1 < n else _NONE, following))
+        # The items' crossings go into bound_costs first (see _prepare_crossing_bound).
+        spent += self._prepare_crossing_bound(budget, budget - spent)
         # Cheapest completion of each component from each progress, counting only static costs.
         self.tables = [self._completion_table(comp, [position_of[(c_index, k)] for k in range(comp.p)])
                        for c_index, comp in enumerate(comps)]
@@ -1202,56 +1204,53 @@ class _Search:
                 self.slot.append((active.index(c_index), _GOES_ON))
             # Slots whose progress is the last reference used (see _drop_dominated).
             self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
-        return spent + self._prepare_crossing_bound(budget, budget - spent)
+        return spent
 
     def _prepare_crossing_bound(self, budget: int, remaining: int) -> int:
-        """Crossings between chosen edges of different components, for the bound (crossings
-        objective). An "item" is an edge every completion must place: a position of a
-        component that matches all its positions, or a reference occurrence of one that
-        matches all its references; its box is its possible candidate and reference
-        positions. Two items whose boxes lie one above-left of the other always cross; a
-        chosen partner above an item's box always crosses it. Items count only from the
-        depth at which they certainly lie ahead. Returns the work spent."""
+        """Crossings with edges every completion must place, for the bound (crossings
+        objective). An "item" is such an edge: a position of a component that matches all its
+        positions, or a reference occurrence of one that matches all its references; its box
+        is its possible candidate and reference positions. An edge (c, r) crosses every item
+        whose box lies right of c and below r, whatever the item's partner: that count is
+        added to the option's cost in bound_costs (each pair is counted once, at its left
+        edge), so the completion tables hold it. Before, only pairs of items whose boxes lay
+        one above-left of the other counted: at 160 tokens the root bound was 15-45
+        crossings under the optimum. A chosen partner above an item still ahead crosses it
+        too: `ahead` keeps the items certainly ahead at each depth for the search. Returns
+        the work spent."""
         self.crossing_bound = None
         if self.objective != "crossings":
             return 0
         order = self.order
-        items = []  # (depth from which the item is certainly ahead, cmin, cmax, rmin, rmax, component)
-        for c_index, comp in enumerate(self.components):
+        items = []  # (depth from which the item is certainly ahead, rmax)
+        for comp in self.components:
             if comp.kind == _BLOCK_IN_ORDER and comp.p > comp.q:
-                slack = comp.p - comp.q
                 for i in range(comp.q):
-                    cmin, cmax = comp.cands[i], comp.cands[i + slack]
-                    items.append((bisect_left(order, cmin), cmin, cmax, comp.refs[i], comp.refs[i], c_index))
+                    items.append((bisect_left(order, comp.cands[i]), comp.refs[i]))
             elif comp.p == comp.size:
                 for k, c in enumerate(comp.cands):
                     _, options = self._static_options(comp, k) if comp.kind == _BLOCK_IN_ORDER else (0, comp.options[c])
-                    items.append((bisect_left(order, c), c, c, options[0], options[-1], c_index))
+                    items.append((bisect_left(order, c), options[-1]))
         L = len(order)
-        work = (len(items) * len(items) + len(items) * L) // 16
+        total_options = sum(len(options) for options in self.options)
+        work = (len(items) * L + total_options * 4) // 16
         if not items or work > min(budget // 4, remaining):
             return 0
-        items.sort(key=lambda item: item[2])  # by cmax
-        forced_at = [0] * (L + 1)
-        for b in items:
-            for a in items:
-                if a[2] >= b[1]:
-                    break
-                if a[3] > b[4] and a[5] != b[5]:  # a left of and above b
-                    forced_at[min(a[0], b[0])] += 1
-        forced_after = [0] * (L + 2)
-        for t in range(L, -1, -1):
-            forced_after[t] = forced_after[t + 1] + forced_at[t]
-        ahead = [[] for _ in range(L + 1)]  # rmax of the items certainly ahead at depth t
+        ahead = [[] for _ in range(L + 1)]  # rmax of the items certainly ahead at depth t, ascending
         by_depth: dict[int, list[int]] = {}
-        for item in items:
-            by_depth.setdefault(item[0], []).append(item[4])
+        for depth, rmax in items:
+            by_depth.setdefault(depth, []).append(rmax)
         current: list[int] = []
         for t in range(L, -1, -1):
             for rmax in by_depth.get(t, ()):
                 insort(current, rmax)
             ahead[t] = list(current)
-        self.crossing_bound = (forced_after, ahead)
+        # Items certainly ahead of position t (depth t + 1 on: their candidate positions are
+        # all right of t's) with rmax below the option cross it.
+        cross_unit = self.cross_unit
+        self.bound_costs = [[cost + cross_unit * bisect_left(ahead[t + 1], r) for cost, r in zip(costs, options)]
+                            for t, (costs, options) in enumerate(zip(self.bound_costs, self.options))]
+        self.crossing_bound = ahead
         return work
 
     def _links_after(self, option_index, base) -> list:
@@ -1397,8 +1396,7 @@ class _Search:
             ends = k == comp.p - 1
             links_now = None if links_after is None else links_after[t]
             if crossing_bound is not None:
-                forced_next = crossing_bound[0][t + 1] * cross_unit
-                ahead_next = crossing_bound[1][t + 1]
+                ahead_next = crossing_bound[t + 1]
                 ahead_count = len(ahead_next)
                 # Items ahead below each visible partner: from a table over the partners'
                 # range (low[t] .. high[t], where the parents' trimming left them) when the
@@ -1522,7 +1520,7 @@ class _Search:
                         below = parent_below + bisect_left(ahead_next, r) if x >= 0 else parent_below
                         if removed:
                             below -= sum([bisect_left(ahead_next, v) for v in removed])
-                        estimate += forced_next + (new_above * ahead_count + below) * cross_unit
+                        estimate += (new_above * ahead_count + below) * cross_unit
                         if incumbent is not None and estimate > incumbent:
                             continue
                     if len(least) == width and estimate > -least[0]:
