@@ -36,11 +36,11 @@ if exploration is not None:
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
     substituted = st.session_state.get("w_how_step") not in labels
+    kept = st.session_state.get("_how_step_key")
     if substituted:
         # Another mode's steps: keep the place (its step key); a new example starts at step 1
         # (ui.reset_how_step forgets both). The key stays the step the user chose: overwritten
         # by the stand-in, nltk's crossings became METEOR 1.5's search, then paper's chunks (a teacher).
-        kept = st.session_state.get("_how_step_key")
         st.session_state["w_how_step"] = labels[corresponding_step(kept, steps) if kept else 0]
     result = exploration.result
     if len(result.per_reference) > 1:
@@ -64,7 +64,14 @@ if exploration is not None:
         st.session_state["_how_step_key"] = step.key
     # In the link: a shared /how link opened on step 1, and Back after a step in another mode came
     # back on the nearest step of the first mode rather than the one shown (a teacher).
-    ui.write_link(references, step=step.key)
+    linked_step = step.key
+    if substituted and kept and st.session_state.get("_page_changed") and st.query_params.get("step") == kept:
+        # Arrived by the sidebar's link, which names the step chosen, after a mode changed on
+        # another page: writing the stand-in shown would be a second history entry for one
+        # click (Back went to How again). The address keeps the step chosen; opened, it shows
+        # the same stand-in.
+        linked_step = kept
+    ui.write_link(references, step=linked_step)
     st.markdown(f"**Step {number + 1} of {len(steps)}: {md_escape(step.label)}.** {md_escape(step.text)}")
     for warning in step.warnings:
         st.warning(md_escape(warning))

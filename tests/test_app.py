@@ -1753,3 +1753,30 @@ def test_a_pair_typed_on_another_page_sends_the_how_link_to_step_1(wordnet_reade
     assert not at.exception and how_link()["step"] == ["tokens"]
     at.switch_page(HOW).run()
     assert link_step(at) == "tokens" and at.select_slider(key="w_how_step").value == "tokens"
+
+
+def test_a_mode_changed_on_another_page_keeps_how_one_entry(wordnet_reader):
+    """nltk mode on How's crossings step, Segment Explorer, METEOR 1.5 there (no crossings step in
+    that mode), then the sidebar's How link (it names crossings): How showed the step that takes
+    its place and wrote it, a second history entry for one click. The address keeps crossings,
+    which opens on the same stand-in."""
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    at = _app("app.py", cand=cand, ref=ref, mode="nltk")
+    at.switch_page(HOW).run()
+    at.select_slider(key="w_how_step").set_value("crossings").run()
+    assert link_step(at) == "crossings"
+    at.switch_page("app_pages/segment_explorer.py").run()
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    how_link = urllib.parse.parse_qs(at.get("page_link")[1].proto.query_string)
+    assert how_link["step"] == ["crossings"] and how_link["mode"] == ["meteor15"]
+    at.query_params.clear()
+    for name, values in how_link.items():  # the browser follows the link: its query is the address
+        at.query_params[name] = values
+    at.switch_page(HOW).run()
+    assert not at.exception
+    keys = [s.key for s in walkthrough(score(cand, [ref], mode="meteor15").best)]
+    shown = at.select_slider(key="w_how_step").value
+    assert "crossings" not in keys and shown != "crossings"
+    assert link_step(at) == "crossings"  # not rewritten: the one entry the click made
+    opened = _app(HOW, **{name: values[-1] if name != "ref" else values for name, values in how_link.items()})
+    assert opened.select_slider(key="w_how_step").value == shown  # the address opens on the same step
