@@ -1165,7 +1165,7 @@ class _Search:
             following = option_sets[t + 1] if t + 1 < L and self.order[t + 1] == c + 1 else None
             self.neighbours.append((base[c - 1] if c > 0 else _NONE, base[c + 1] if c + 1 < n else _NONE, following))
         # The items' crossings go into bound_costs first (see _prepare_crossing_bound).
-        spent += self._prepare_crossing_bound(budget, budget - spent)
+        spent += self._prepare_crossing_bound(budget, budget - spent, total_options)
         # Cheapest completion of each component from each progress, counting only static costs.
         self.tables = [self._completion_table(comp, [position_of[(c_index, k)] for k in range(comp.p)])
                        for c_index, comp in enumerate(comps)]
@@ -1206,7 +1206,7 @@ class _Search:
             self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
         return spent
 
-    def _prepare_crossing_bound(self, budget: int, remaining: int) -> int:
+    def _prepare_crossing_bound(self, budget: int, remaining: int, total_options: int) -> int:
         """Crossings with edges every completion must place, for the bound (crossings
         objective). An "item" is such an edge: a position of a component that matches all its
         positions, or a reference occurrence of one that matches all its references; its box
@@ -1216,9 +1216,9 @@ class _Search:
         edge), so the completion tables hold it. Before, only pairs of items whose boxes lay
         one above-left of the other counted: at 160 tokens the root bound was 15-45
         crossings under the optimum. A chosen partner above an item still ahead crosses it
-        too: `ahead` keeps the items certainly ahead at each depth for the search. Returns
+        too: `items_ahead` keeps the items certainly ahead at each depth for the search. Returns
         the work spent."""
-        self.crossing_bound = None
+        self.items_ahead = None
         if self.objective != "crossings":
             return 0
         order = self.order
@@ -1232,7 +1232,6 @@ class _Search:
                     _, options = self._static_options(comp, k) if comp.kind == _BLOCK_IN_ORDER else (0, comp.options[c])
                     items.append((bisect_left(order, c), options[-1]))
         L = len(order)
-        total_options = sum(len(options) for options in self.options)
         work = (len(items) * L + total_options * 4) // 16
         if not items or work > min(budget // 4, remaining):
             return 0
@@ -1250,7 +1249,7 @@ class _Search:
         cross_unit = self.cross_unit
         self.bound_costs = [[cost + cross_unit * bisect_left(ahead[t + 1], r) for cost, r in zip(costs, options)]
                             for t, (costs, options) in enumerate(zip(self.bound_costs, self.options))]
-        self.crossing_bound = ahead
+        self.items_ahead = ahead
         return work
 
     def _links_after(self, option_index, base) -> list:
@@ -1358,7 +1357,7 @@ class _Search:
         # whether this position must continue the previous one's chunk).
         start_bound = sum(self._remaining(c_index, 0, -1 if comp.kind == _BLOCK_IN_ORDER and comp.p < comp.q else 0)
                           for c_index, comp in enumerate(comps))
-        crossing_bound = self.crossing_bound
+        items_ahead = self.items_ahead
         links_after = self.links_after
         if links_after is not None:
             start_bound -= self.links_at_start * link_unit
@@ -1395,8 +1394,8 @@ class _Search:
             free_skips = comp.p - comp.size
             ends = k == comp.p - 1
             links_now = None if links_after is None else links_after[t]
-            if crossing_bound is not None:
-                ahead_next = crossing_bound[t + 1]
+            if items_ahead is not None:
+                ahead_next = items_ahead[t + 1]
                 ahead_count = len(ahead_next)
                 # Items ahead below each visible partner: from a table over the partners'
                 # range (low[t] .. high[t], where the parents' trimming left them) when the
@@ -1509,7 +1508,7 @@ class _Search:
                     else:
                         new_above = above
                     estimate = cost + child_bound
-                    if crossing_bound is not None:
+                    if items_ahead is not None:
                         # Items ahead below each kept partner: the parent's sum (once per
                         # parent), plus the new partner's, minus those of the partners trimmed.
                         if parent_below is None:

@@ -456,8 +456,10 @@ class _Progress:
         self.percent = -1  # last drawn
 
     def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:  # first: most runs have no terminal, and then nothing is computed
+            return
         percent = 100 * done // total
-        if not self.enabled or percent == self.percent:
+        if percent == self.percent:
             return
         self.percent = percent
         width = 30
