@@ -24,7 +24,7 @@ from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_
                                    read_table, reference_columns_of)
 from meteor_core.tokenize import MAX_CHARS
 
-from .ui import DATA_SOURCES, history_navigation, sent_by_browser
+from .ui import DATA_SOURCES, browser_shows, history_navigation, sent_by_browser
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
@@ -71,10 +71,10 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     columns, for a column role) is the same and the value is still a valid choice among `options`;
     else with `default`, so another table gets its roles guessed afresh. Create the widget
     with this key and without a value, index or default of its own (Streamlit warns when
-    both are given). The value is sent to the browser on every run, so the widget cannot
-    show another one (after an interrupted page change the page's boxes showed their first
-    options while the results used the kept ones: a tester); not for `typed` widgets (text),
-    where sending it would overwrite what is typed during a run."""
+    both are given). The value is sent to the browser on every run in which the browser did
+    not send it, so the widget cannot show another one (after an interrupted page change the
+    page's boxes showed their first options while the results used the kept ones: a tester);
+    not for `typed` widgets (text), where sending it would overwrite what is typed during a run."""
     ss = st.session_state
     store = f"_kept-{key}"
     known = ss.get(store)  # (context, value)
@@ -91,7 +91,11 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
         # the restart was dropped: 24 of 24 segments shown for "cat"). Not for a range slider
         # (a tuple): without a value in the state Streamlit makes it a one-value slider.
         return key
-    if key not in ss or ss[key] != value or not typed:
+    if key not in ss or ss[key] != value or not (typed or browser_shows(key)):
+        # Not when the browser sent this very value: written, it goes back to the browser as the
+        # widget's value, and a run that started a few key presses ago set the METEOR range back
+        # to what it had then (0.40 moved by 40 presses came back from a page change as 0.17-0.31
+        # in 6 of 8 tries, and some presses were lost on the page itself: a tester).
         ss[key] = value
     ss[store] = (context, value)
     ss.setdefault("_kept_keys", set()).add(key)

@@ -384,6 +384,12 @@ def sent_by_browser(key: str) -> bool:
     return key in (st.session_state.get("_browser_state") or ((), {}))[0]
 
 
+def browser_shows(key: str) -> bool:
+    """Whether the browser sent a value for widget `key` with this run: it shows the widget, with
+    that value. Every run carries the values of all the widgets the browser shows."""
+    return key in _browser_widget_keys()
+
+
 def _browser_widget_keys() -> frozenset:
     """Keys of the widget values the browser sent with this run. A session's first run gets
     some only from a browser that reconnected to a restarted server: it still shows the old

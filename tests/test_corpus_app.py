@@ -209,6 +209,23 @@ def test_select_then_filter_sort_and_change_mode():
     assert _heading(at) == ["Segment s2 (line 3)"] and _ticked(at) == ["s2"]
 
 
+def test_a_kept_widget_is_not_sent_back_the_value_the_browser_sent():
+    """A value written to a widget's state goes back to the browser as the widget's value (the
+    proto's set_value). Written on every run, a run that started a few key presses ago moved the
+    METEOR range back to what it was then, and presses were lost (a tester: 0.38 for 40 presses
+    of 0.01). The browser's own value is not sent back; a kept value the browser does not show
+    (the page's first run) is."""
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    assert at.slider(key="meteor-range").proto.set_value  # first drawn: the kept value is sent
+    at.slider(key="meteor-range").set_value((0.3, 1.0)).run()
+    _clean(at)
+    assert at.slider(key="meteor-range").value == (0.3, 1.0)
+    assert not at.slider(key="meteor-range").proto.set_value  # before: True
+    at.selectbox(key="order").set_value("BLEU, lowest first").run()
+    assert not at.selectbox(key="order").proto.set_value and not at.slider(key="meteor-range").proto.set_value
+    assert at.slider(key="meteor-range").value == (0.3, 1.0) and list(_segments_table(at)["id"])[0] == "s2"
+
+
 def test_scatter_point_opens_the_segment():
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     key = at.session_state["corpus-scatter-key"]
