@@ -325,9 +325,15 @@ def init_state() -> None:
     """First run of a session, and Back or Forward to a link of this app: the settings come from
     the link (shareable state). Before, Back and Forward did nothing: the page wrote the
     session's settings over the older link (a tester). A history entry without settings (a
-    page's bare path) leaves them as they are."""
+    page's bare path) leaves them as they are, except the entry of an address this session
+    opened bare, which shows the defaults it showed then."""
     ss = st.session_state
-    if ss.get("_initialized") and not (history_navigation() and read_link(_query_params())[0]):
+    # Back or Forward to the entry of an address opened bare (see _write_query): it showed the
+    # defaults, so it shows them again (before, it showed what the session had, and the page
+    # wrote that into it).
+    bare_back = bool(ss.get("_initialized") and history_navigation() and not _query_params()
+                     and ss.get("_page", "") in ss.get("_bare_queries", {}))
+    if ss.get("_initialized") and not bare_back and not (history_navigation() and read_link(_query_params())[0]):
         return
     settings, problems = read_link(_query_params())
     # Back or Forward to an entry without the pair (a corpus page's, or a pair too long for a
@@ -336,10 +342,12 @@ def init_state() -> None:
     initialized = ss.get("_initialized")
     pair_before = (_v("cand"), _v("refs")) if initialized else None
     kept = (() if not initialized else
-            ("show_capabilities", "show_options") + (() if {"cand", "refs"} & set(settings) else PAIR_STATE))
+            ("show_capabilities", "show_options") + (() if bare_back or {"cand", "refs"} & set(settings)
+                                                     else PAIR_STATE))
     kept_values = {name: _v(name) for name in kept}
     unlinked = ss.get("_unlinked_pair")
-    if initialized and not {"cand", "refs"} & set(settings) and ss.get("_page") in PAIR_PAGES and unlinked:
+    if (initialized and not bare_back and not {"cand", "refs"} & set(settings) and ss.get("_page") in PAIR_PAGES
+            and unlinked):
         # A pair page's entry without the pair is one whose pair was too long for a link: the
         # last such pair (Forward onto it from another pair's entry showed that pair: a tester).
         kept_values.update(cand=unlinked[0], refs=unlinked[1], example=NO_EXAMPLE, show=None)
@@ -361,7 +369,7 @@ def init_state() -> None:
     if step is not None:  # the How page opens on it (or on the step that takes its place in this mode)
         reset_how_step()
         ss["_how_step_key"] = step
-    elif ("cand" in settings or "refs" in settings) and (_v("cand"), _v("refs")) != pair_before:
+    elif bare_back or (("cand" in settings or "refs" in settings) and (_v("cand"), _v("refs")) != pair_before):
         reset_how_step()  # a new pair starts at step 1; Back to the same pair kept on the step (a tester)
     if "mode" in settings:
         # A link naming the mode gets that mode's parameters, except those it names: with
@@ -375,7 +383,13 @@ def init_state() -> None:
         sent = _browser_widget_keys()
         if sent:  # see _widget: the browser's widgets, not the link, say what the user sees and did
             ss["_browser_state"] = (sent, {name: _v(name) for name in SETTING_DEFAULTS})
+    if not initialized and not _query_params() and not ss.get("_browser_state"):
+        ss["_bare_opening"] = _settings_now()  # see _write_query
     ss["_initialized"] = True
+
+
+def _settings_now() -> dict:
+    return {name: _v(name) for name in SETTING_DEFAULTS}
 
 
 def sent_by_browser(key: str) -> bool:
@@ -706,6 +720,18 @@ def _write_query(query: dict, extra: Mapping[str, str]) -> None:
     ss.setdefault("_link_extras", {})[page] = dict(extra)
     wanted = {name: list(value) if isinstance(value, list) else [value] for name, value in query.items()}
     shown = _query_params()  # the address bar as the browser sent it with this run
+    if not shown:
+        # An address opened bare ("/") shows the defaults and is left bare: written, it was a
+        # second history entry, and leaving the app by Back took two presses, the first one
+        # showing nothing new (a tester). What a bare address shows on each page is its first
+        # run's query, kept for Back to it (init_state), unless the user changed something
+        # before this first write.
+        bare = ss.setdefault("_bare_queries", {})
+        opening = ss.pop("_bare_opening", None)
+        if opening is not None and opening == _settings_now():
+            bare[page] = wanted
+        if bare.get(page) == wanted:
+            return
     if wanted != shown or wanted != _address_to_come(shown, page):
         st.query_params.from_dict(query)
         ss["_last_write"] = (page, shown, wanted)

@@ -213,11 +213,49 @@ def test_figures_draw_an_empty_side(candidate, reference, wordnet_reader):
     assert matrix["layout"]["height"] > 0
 
 
+def _sidebar_link(at: AppTest, title: str = "Segment Explorer") -> dict:
+    """The query of the sidebar's link to page `title` (what that page shows and writes)."""
+    link = next(element.proto for element in at.get("page_link") if element.proto.label == title)
+    return dict(urllib.parse.parse_qsl(link.query_string))
+
+
 def test_default_pair_is_english_and_scored_as_english(wordnet_reader):
     at = _app()
-    assert at.query_params["lang"] == "en"
-    assert "auto stopped" in at.query_params["cand"]
-    assert _metric(at, "METEOR") == f"{score(at.query_params['cand'], [at.query_params['ref']]).score:.4f}"
+    assert not at.query_params  # a bare address stays bare: see the next test
+    link = _sidebar_link(at)
+    assert link["lang"] == "en" and "auto stopped" in link["cand"]
+    assert _metric(at, "METEOR") == f"{score(link['cand'], [link['ref']]).score:.4f}"
+
+
+def test_a_bare_address_is_left_bare_and_back_to_it_shows_the_defaults(wordnet_reader, monkeypatch):
+    """A tester: the app's bare address ("/") made two history entries (the page wrote the
+    default pair's link into it), so leaving the app by Back took two presses, the first one
+    showing nothing new. The bare address is now left as it is (it opens the defaults), the
+    first change writes the link, and Back to the bare entry shows the defaults again (before:
+    whatever the session had, which the page then wrote into that entry)."""
+    from lens import ui
+    from lens.examples import DEFAULT_EXAMPLE
+
+    at = _app()
+    assert not at.query_params and at.text_area(key="w_cand").value == DEFAULT_EXAMPLE.candidate
+    at.text_area(key="w_cand").input("my own sentence here").run()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    assert at.query_params["cand"] == "my own sentence here" and at.query_params["mode"] == "nltk"
+    monkeypatch.setattr(ui, "history_navigation", lambda: True)  # Back to the bare entry
+    at.query_params.clear()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_area(key="w_cand").value == DEFAULT_EXAMPLE.candidate and at.sidebar.radio(key="w_mode").value == "paper"
+    assert not at.query_params  # before: the session's pair written into the bare entry
+    monkeypatch.setattr(ui, "history_navigation", lambda: False)
+    at.text_area(key="w_cand").input("another one").run()
+    assert at.query_params["cand"] == "another one"
+
+
+def test_an_address_of_a_page_with_only_a_setting_is_written_whole(wordnet_reader):
+    """Only a bare address is left as it is; any other is rewritten into the page's whole link."""
+    at = _app(mode="nltk")
+    assert at.query_params["mode"] == "nltk" and "cand" in at.query_params
 
 
 def test_portuguese_example_is_scored_as_portuguese():

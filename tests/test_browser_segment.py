@@ -441,6 +441,34 @@ def test_first_visit_to_how_is_one_entry_and_back_keeps_a_pair_too_long_for_link
     assert_clean(page, streamlit_server)
 
 
+def test_a_bare_address_is_one_history_entry_and_back_leaves_the_app(streamlit_server, browser_page):
+    """A tester: the bare address made two history entries ("/", then the default pair's link),
+    so leaving the app by Back took two presses, the first one showing nothing new."""
+    page = browser_page
+    page.goto("about:blank")
+    entries = page.evaluate("history.length")
+    _open(page, streamlit_server, "/")
+    box = page.get_by_label("Candidate (system output)")
+    default = box.input_value()
+    assert urlparse(page.url).query == "" and page.evaluate("history.length") == entries + 1
+    box.fill("a candidate of my own")
+    box.press("Control+Enter")
+    _settle(page)
+    assert "cand=a+candidate+of+my+own" in page.url and page.evaluate("history.length") == entries + 2
+    page.go_back()
+    page.wait_for_url(lambda url: urlparse(url).query == "", timeout=60_000)
+    _settle(page)
+    _wait_for_candidate(page, default)
+    assert urlparse(page.url).query == "" and page.evaluate("history.length") == entries + 2
+    page.go_forward()
+    _settle(page)
+    _wait_for_candidate(page, "a candidate of my own")
+    page.go_back()
+    _settle(page)
+    page.go_back()
+    page.wait_for_url("about:blank", timeout=60_000)
+
+
 def _wait_for_candidate(page, text: str) -> None:
     """The candidate box holds `text` once the run the navigation started has drawn it: on a
     loaded machine that run may start after _settle's pause (one CI run read the box before)."""
