@@ -397,7 +397,7 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 
 
 def _cmd_batch(args) -> int:
-    from .corpus import LISTED_LINES
+    from .corpus import LISTED_LINES, listed_lines
     from .parallel import map_ordered
 
     if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
@@ -412,6 +412,8 @@ def _cmd_batch(args) -> int:
     progress.enabled = progress.enabled and not _isatty(sys.stdout)
     not_proven: list[int] = []  # the first LISTED_LINES lines, for the note
     not_proven_count = 0
+    not_scored: list[int] = []  # likewise, lines answered by {"error": ...}
+    not_scored_count = 0
     number = 0
     try:
         line_function = batch_line if args.bleu else partial(batch_line, with_bleu=False)  # partial: picklable
@@ -425,7 +427,11 @@ def _cmd_batch(args) -> int:
             progress.add(len(outputs))
             for line in outputs:
                 number += 1
-                if not _proven(line):
+                if line.startswith(_ERROR_LINE):
+                    not_scored_count += 1
+                    if len(not_scored) <= LISTED_LINES:
+                        not_scored.append(number)
+                elif not _proven(line):
                     not_proven_count += 1
                     if len(not_proven) <= LISTED_LINES:
                         not_proven.append(number)
@@ -435,7 +441,18 @@ def _cmd_batch(args) -> int:
         # Said as corpus says it: batch was silent about 52 of 300 paragraph lines (a tester).
         print(f"note: {_not_proven_sentence(not_proven, scorer.config.node_budget, not_proven_count, 'line(s)')}",
               file=sys.stderr)
+    if not_scored_count:
+        # Said on stderr as corpus says what it did not score; a run that scored nothing exits
+        # 2, as corpus does (exit 0 with every line an error: a tester, whose script saw success).
+        print(f"{not_scored_count:,} of {number:,} line(s) not scored (lines {listed_lines(not_scored)}; "
+              '"error" in their output lines)', file=sys.stderr)
+        if not_scored_count == number:
+            return 2
     return 0
+
+
+#: How every error line of batch begins (batch_line writes {"error": ...} and nothing else).
+_ERROR_LINE = '{"error": '
 
 
 def _proven(line: str) -> bool:
@@ -855,7 +872,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _add_shared(p)
     p.set_defaults(func=_cmd_score)
-    p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line')
+    p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line',
+                       description='One output line per input line: the result, or {"error": "line N: ..."}. The '
+                                   'lines not scored are counted on stderr at the end; exit 2 when no line was scored.')
     _add_workers(p, streaming=True)
     p.add_argument("--no-bleu", dest="bleu", action="store_false",
                    help='leave out "bleu" and "sacrebleu" (per line they cost about as much as METEOR itself)')

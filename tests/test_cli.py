@@ -111,9 +111,11 @@ def test_batch_names_a_bad_byte_from_1_and_cr_only_line_ends(capsys, monkeypatch
     with CR-only line ends gave one bare "Extra data" error."""
     feed(monkeypatch, b'{"candidate": "a\xff", "references": ["a"]}\n'
                       b'{"candidate": "a", "references": ["a"]}\r{"candidate": "b", "references": ["b"]}\r')
-    code, out, _ = run(capsys, "batch", "--no-bleu")
+    code, out, err = run(capsys, "batch", "--no-bleu")
     errors = [json.loads(line)["error"] for line in out.splitlines()]
-    assert code == 0 and errors == [
+    # no line scored: exit 2, as corpus (before: 0, and a script took it for success: a tester)
+    assert code == 2 and err == '2 of 2 line(s) not scored (lines 1, 2; "error" in their output lines)\n'
+    assert errors == [
         "line 1: not UTF-8 (invalid start byte at byte 17 of the line)",  # '{"candidate": "a' is 16 bytes
         "line 2: not valid JSON (Extra data at column 41); the line holds CR characters: JSON Lines end each line "
         "with LF (\\n), convert the file's line ends"]
@@ -132,7 +134,8 @@ def test_batch_says_how_many_lines_are_not_proven_optimal(capsys, monkeypatch):
     assert code == 0 and [row.get("optimal") for row in rows] == [True, False, None, False]
     assert err == ("note: 2 line(s) not proven optimal: the alignment search hit its node budget (1), the best "
                    "alignment found is used and a better one could change the score (lines 2, 4; optimal false in "
-                   "their output); a larger --node-budget may prove them\n")
+                   "their output); a larger --node-budget may prove them\n"
+                   '1 of 4 line(s) not scored (lines 3; "error" in their output lines)\n')
     feed(monkeypatch, (lines[0] + "\n").encode())
     assert run(capsys, "batch", "--no-bleu")[2] == ""  # nothing to say
 
@@ -278,8 +281,11 @@ def test_batch_hostile_bytes_in_process(capsys, monkeypatch, workers):
     lines = _hostile_lines()
     feed(monkeypatch, b"\n".join(lines))
     code, out, err = run(capsys, "batch", "--stages", "exact", "--workers", workers)
-    assert code == 0 and err == ""
+    assert code == 0 and err == HOSTILE_NOT_SCORED  # some lines scored: exit 0, the others said
     _check_hostile_output(out.encode("utf-8"), len(lines))
+
+
+HOSTILE_NOT_SCORED = '5 of 10 line(s) not scored (lines 2, 3, 4, 5, 9; "error" in their output lines)\n'
 
 
 @pytest.mark.parametrize("env", [{"LC_ALL": "C.UTF-8"}, {"LC_ALL": "C", "PYTHONIOENCODING": "ascii:strict"}])
@@ -291,7 +297,7 @@ def test_batch_hostile_bytes_under_any_locale(env):
                           input=b"\n".join(lines), capture_output=True, cwd=ROOT,
                           env={**os.environ, **env}, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
-    assert proc.stderr == b""
+    assert proc.stderr == HOSTILE_NOT_SCORED.encode()
     _check_hostile_output(proc.stdout, len(lines))
 
 
@@ -420,7 +426,7 @@ def test_batch_json_error_at_the_end_of_a_line_names_its_column(capsys, monkeypa
     feed(monkeypatch, cut + b"\n" + cut + b"\r\n" + cut)
     code, out, _ = run(capsys, "batch", "--stages", "exact", "--workers", "1")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and [r["error"] for r in rows] == [
+    assert code == 2 and [r["error"] for r in rows] == [
         f"line {k}: not valid JSON (Expecting ',' delimiter at column 45)" for k in (1, 2, 3)]
 
 
