@@ -1818,3 +1818,13 @@ def test_a_mode_changed_on_another_page_keeps_how_one_entry(wordnet_reader):
     assert link_step(at) == "crossings"  # not rewritten: the one entry the click made
     opened = _app(HOW, **{name: values[-1] if name != "ref" else values for name, values in how_link.items()})
     assert opened.select_slider(key="w_how_step").value == shown  # the address opens on the same step
+
+
+def test_a_chinese_pair_under_english_says_to_choose_chinese(wordnet_reader):
+    """A tester: 猫坐在垫子上 / 猫坐在垫子上面 showed "METEOR 0.0000: no word matched" and nothing
+    said that Language English made each sentence one token."""
+    at = _app(cand="猫坐在垫子上", ref="猫坐在垫子上面")
+    shown = [w.value.replace("\\", "") for w in at.warning]  # markdown-escaped
+    assert any("written in Chinese without spaces" in w and "choose Chinese (zh)" in w for w in shown), shown
+    at.sidebar.selectbox(key="w_lang").set_value("zh").run()
+    assert _metric(at, "METEOR") == "0.8676" and not [w for w in at.warning if "without spaces" in w.value]

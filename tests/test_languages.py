@@ -129,3 +129,28 @@ def test_language_codes_in_any_case_with_a_region(code, expected):
     else:
         with pytest.raises(MeteorParameterError, match="unknown language"):
             MeteorConfig(language=code)
+
+
+@pytest.mark.parametrize("candidate, reference, code", [
+    ("猫坐在垫子上", "猫坐在垫子上面", "zh"),
+    ("私は猫です", "私は犬です", "ja"),  # kana: Japanese, though the text holds Han characters too
+])
+def test_chinese_or_japanese_under_a_spaced_language_says_which_language_to_choose(candidate, reference, code):
+    """A tester: a Chinese pair under the default language (en) scored 0, "no word matched",
+    with no hint that the whole sentence was one token."""
+    name = LANGUAGES[code].name
+    for mode in ("paper", "nltk"):
+        result = score(candidate, [reference], mode=mode).best
+        assert result.score == 0 and len(result.candidate_tokens) == 1
+        hint = [w for w in result.warnings if f"written in {name} without spaces" in w]
+        assert len(hint) == 1 and f"choose {name} ({code})" in hint[0] and f"--lang {code}" in hint[0], result.warnings
+    chosen = score(candidate, [reference], language=code).best
+    assert chosen.score > 0 and not [w for w in chosen.warnings if "without spaces" in w]
+
+
+def test_no_script_hint_for_spaced_text_or_a_lone_character():
+    for candidate, reference in (("the cat sat", "the cat sat"), ("the 猫 sat", "the 猫 sat"),
+                                 ("le chat noir", "le chat noir"), ("القط جلس", "القط يجلس")):
+        assert not [w for w in score(candidate, [reference]).best.warnings if "without spaces" in w]
+    assert not [w for w in score("猫坐在垫子上", ["猫坐在垫子上面"], tokenizer="char").best.warnings
+                if "without spaces" in w]
