@@ -179,6 +179,24 @@ def tokens_in_view(result: SegmentResult, max_width: int = MAX_DIAGRAM_WIDTH) ->
     return min(n, max(1, (max_width - 120) // MIN_UNIT))
 
 
+def _reads_right_to_left(tokens) -> bool:
+    """Most of the tokens that hold a letter begin with a right-to-left letter (Arabic, Hebrew)."""
+    directions = []
+    for token in tokens:
+        first = next((unicodedata.bidirectional(ch) for ch in token.text
+                      if unicodedata.bidirectional(ch) in ("L", "R", "AL")), None)
+        if first is not None:
+            directions.append(first != "L")
+    return bool(directions) and 2 * sum(directions) > len(directions)
+
+
+def right_to_left(result: SegmentResult) -> bool:
+    """Whether the diagram runs right to left, position 0 at the right: when both sides read
+    that way. Drawn left to right, an Arabic pair read backwards (a tester); a pair that mixes
+    directions keeps token order from the left."""
+    return _reads_right_to_left(result.candidate_tokens) and _reads_right_to_left(result.reference_tokens)
+
+
 def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterable[tuple[int, int]] = (),
                       links=None, max_width: int = MAX_DIAGRAM_WIDTH, show_chunks: Optional[bool] = None,
                       new_links: Sequence = (), crossings: Sequence = (),
@@ -373,7 +391,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         shapes=shapes, annotations=annotations + label_annotations, **optional,
         height=height, width=width,
         margin=dict(l=90, r=20, t=top_margin, b=20 + bottom_room),
-        xaxis=dict(visible=False, range=[-0.8, window - 0.2]),
+        # Reversed for a right-to-left pair: the same data coordinates, position 0 at the right.
+        xaxis=dict(visible=False, range=[window - 0.2, -0.8] if right_to_left(result) else [-0.8, window - 0.2]),
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],
                    showgrid=False, zeroline=False, fixedrange=True),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), plot_bgcolor="white",

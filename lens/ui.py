@@ -1189,8 +1189,10 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
         st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
                    "move along the pair; double-click to see all of it at once (too dense to read), or use the "
                    "matrix view.")
-    if any(isolate(t.text) != t.text for t in (*result.candidate_tokens, *result.reference_tokens)):
-        # The rows run left to right whatever the script: mirrored against the text boxes (a tester).
+    if figures.right_to_left(result):
+        st.caption("Drawn right to left, as the text reads: position 0 at the right.")
+    elif any(isolate(t.text) != t.text for t in (*result.candidate_tokens, *result.reference_tokens)):
+        # A pair that mixes directions runs left to right: mirrored against the text boxes (a tester).
         st.caption("Right-to-left words are drawn in token order from the left (position 0 at the left), "
                    "the mirror image of how they read as text.")
 

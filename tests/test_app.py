@@ -1631,10 +1631,14 @@ def test_the_text_boxes_keep_their_place_when_a_link_warning_goes():
 
 def test_right_to_left_pairs_say_the_diagram_runs_left_to_right(wordnet_reader):
     """A tester: Arabic drawn in token order from the left is the mirror image of the text
-    boxes, with nothing saying so."""
+    boxes, with nothing saying so. A pair all right to left is now drawn that way (see
+    test_an_arabic_pair_is_drawn_right_to_left); one that mixes directions still runs from the left."""
     said = "Right-to-left words are drawn in token order from the left"
-    at = _app(cand="كتاب قط جلس", ref="كتاب قط")
+    at = _app(cand="كتاب the cat", ref="the cat")
     assert any(said in c.value for c in at.caption)
+    at = _app(cand="كتاب قط جلس", ref="كتاب قط")
+    assert not any(said in c.value for c in at.caption)
+    assert any("Drawn right to left" in c.value for c in at.caption)
     at = _app(cand="the cat sat", ref="the cat")
     assert not any(said in c.value for c in at.caption)
 
@@ -1828,3 +1832,19 @@ def test_a_chinese_pair_under_english_says_to_choose_chinese(wordnet_reader):
     assert any("written in Chinese without spaces" in w and "choose Chinese (zh)" in w for w in shown), shown
     at.sidebar.selectbox(key="w_lang").set_value("zh").run()
     assert _metric(at, "METEOR") == "0.8676" and not [w for w in at.warning if "without spaces" in w.value]
+
+
+def test_an_arabic_pair_is_drawn_right_to_left():
+    """A tester: an Arabic pair was drawn from the left, so its rows read backwards. Both sides
+    right to left: the axis is reversed (position 0 at the right), links and bands unchanged in
+    data coordinates; a pair that mixes directions keeps token order from the left."""
+    arabic = score("القط جلس على الحصيرة", ["القط يجلس على الحصيرة الكبيرة"]).best
+    mixed = score("القط جلس on the mat", ["the cat sat on the mat"]).best
+    latin = score("the cat sat", ["the cat sat"]).best
+    assert figures.right_to_left(arabic) and not figures.right_to_left(mixed) and not figures.right_to_left(latin)
+    low, high = figures.alignment_diagram(arabic).layout.xaxis.range
+    assert low > high and (low, high) == (4.8, -0.8)  # 5 reference tokens in view, reversed
+    assert list(figures.alignment_diagram(latin).layout.xaxis.range) == [-0.8, 2.8]
+    assert list(figures.alignment_diagram(mixed).layout.xaxis.range)[0] == -0.8
+    at = _app(cand="القط جلس على الحصيرة", ref="القط يجلس على الحصيرة الكبيرة")
+    assert any("Drawn right to left, as the text reads" in c.value for c in at.caption)
