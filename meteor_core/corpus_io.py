@@ -241,8 +241,11 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
         raise MeteorInputError(f"{name}: line 1 should be a header row with column names, found nothing")
     if delimiter not in first:
         other = "," if delimiter == "\t" else "\t"
-        hint = f" (it has {'commas' if other == ',' else 'tabs'}: is it really {'CSV' if other == ',' else 'TSV'}?)" \
-            if other in first else ""
+        if first.lstrip().startswith("{"):  # a JSON object per line (a tester pasted JSONL as TSV: "is it CSV?")
+            hint = " (it begins with {: is it JSONL?)"
+        else:
+            hint = f" (it has {'commas' if other == ',' else 'tabs'}: is it really {'CSV' if other == ',' else 'TSV'}?)" \
+                if other in first else ""
         raise MeteorInputError(f"{name}: line 1 has no {'tab' if delimiter == chr(9) else 'comma'}; a {fmt.upper()} "
                                f"header needs at least two columns{hint}")
     if first.count(delimiter) >= MAX_COLUMNS:  # before a header of 100k fields is built

@@ -828,3 +828,16 @@ def test_corpus_bleu_uses_every_reference_as_nltk_does():
     expected = nltk_corpus_bleu([refs for _, refs in tokens], [hyp for hyp, _ in tokens])
     first_only = nltk_corpus_bleu([refs[:1] for _, refs in tokens], [hyp for hyp, _ in tokens])
     assert analysis.corpus_bleu == expected and abs(expected - first_only) > 0.1
+
+
+@pytest.mark.parametrize("fmt, text, hint", [
+    ("tsv", '{"candidate": "a cat", "references": ["a cat"]}\n', "(it begins with {: is it JSONL?)"),
+    ("csv", '{"candidate": "a cat"}\n', "(it begins with {: is it JSONL?)"),
+    ("tsv", "candidate,reference\na,b\n", "(it has commas: is it really CSV?)"),
+    ("csv", "candidate\treference\na\tb\n", "(it has tabs: is it really TSV?)"),
+])
+def test_a_header_without_the_delimiter_says_which_format_it_looks_like(fmt, text, hint):
+    """A tester pasted JSON Lines with the format on TSV and was asked whether it was CSV."""
+    with pytest.raises(MeteorInputError) as error:
+        read_table(text.encode(), "pasted", fmt)
+    assert str(error.value).endswith(hint), str(error.value)
