@@ -31,6 +31,7 @@ if analysis is not None:
         selection.keep_if_present(analysis.lines, "is not scored with these settings")
         summary = analysis.summary()
         corpus_ui.show_counts(analysis)
+        corpus_ui.say_if_not_kept(analysis)
         st.subheader("Summary")
         # Two rows of three (METEOR, then BLEU): five in one row cut their labels and values
         # ("Corpus ME...", "24 o...") at 1,024 px with the sidebar open.

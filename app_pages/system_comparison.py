@@ -50,6 +50,7 @@ if comparison is not None:
     # the references are every system's: their empty ones are said once
     corpus_ui.show_reference_notes(list(dict.fromkeys(p for a in comparison.analyses for p in a.reference_notes)),
                                    "References: ", any(a.empty_references_scored for a in comparison.analyses))
+    corpus_ui.say_if_not_kept(comparison)
 
     st.subheader("Ranking")
     ranking = pd.DataFrame([{
