@@ -54,7 +54,9 @@ if exploration is not None:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
         st.caption("Columns: candidate words; rows: reference words; a square per link, coloured by stage. A chunk "
                    "is a run of links down the diagonal (next word on both sides): a numbered box around each. "
-                   "Hover a square for its evidence.")
+                   "Hover a square for its evidence."
+                   + (" Right-to-left words run in token order from the left here (position 0 at the left), unlike "
+                      "the diagram." if figures.right_to_left(segment) else ""))
     if comparison is not None and comparison.differs and on_best:
         # A toggle, not an expander: a collapsed expander still draws its chart.
         if st.toggle(f"Show the {other_name}-mode alignment", key="w_show_other"):

@@ -325,14 +325,13 @@ def init_state() -> None:
     """First run of a session, and Back or Forward to a link of this app: the settings come from
     the link (shareable state). Before, Back and Forward did nothing: the page wrote the
     session's settings over the older link (a tester). A history entry without settings (a
-    page's bare path) leaves them as they are, except the entry of an address this session
-    opened bare, which shows the defaults it showed then."""
+    page's bare path), which only an address opened bare makes, shows the defaults again."""
     ss = st.session_state
-    # Back or Forward to the entry of an address opened bare (see _write_query): it showed the
-    # defaults, so it shows them again (before, it showed what the session had, and the page
-    # wrote that into it).
-    bare_back = bool(ss.get("_initialized") and history_navigation() and not _query_params()
-                     and ss.get("_page", "") in ss.get("_bare_queries", {}))
+    # Back or Forward to a bare entry: only an address opened bare makes one (see _write_query;
+    # every link the pages write holds the settings), and it showed the defaults, so it shows
+    # them again, also in a session started later by a reload (before, it showed what the session
+    # had, and the page wrote that into it: a tester, 2 of 2 after a reload).
+    bare_back = bool(ss.get("_initialized") and history_navigation() and not _query_params())
     if ss.get("_initialized") and not bare_back and not (history_navigation() and read_link(_query_params())[0]):
         return
     settings, problems = read_link(_query_params())
@@ -383,7 +382,7 @@ def init_state() -> None:
         sent = _browser_widget_keys()
         if sent:  # see _widget: the browser's widgets, not the link, say what the user sees and did
             ss["_browser_state"] = (sent, {name: _v(name) for name in SETTING_DEFAULTS})
-    if not initialized and not _query_params() and not ss.get("_browser_state"):
+    if (bare_back or not initialized) and not _query_params() and not ss.get("_browser_state"):
         ss["_bare_opening"] = _settings_now()  # see _write_query
     ss["_initialized"] = True
 

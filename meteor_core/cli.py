@@ -441,6 +441,9 @@ def _cmd_batch(args) -> int:
         # Said as corpus says it: batch was silent about 52 of 300 paragraph lines (a tester).
         print(f"note: {_not_proven_sentence(not_proven, scorer.config.node_budget, not_proven_count, 'line(s)')}",
               file=sys.stderr)
+    if not number:  # as corpus on an empty file (a tester: exit 0 here, where the help says 2)
+        print("no line was scored: the input is empty", file=sys.stderr)
+        return 2
     if not_scored_count:
         # Said on stderr as corpus says what it did not score; a run that scored nothing exits
         # 2, as corpus does (exit 0 with every line an error: a tester, whose script saw success).
@@ -874,7 +877,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_score)
     p = sub.add_parser("batch", help='JSON lines {"candidate": str, "references": [str]} on stdin -> one result per line',
                        description='One output line per input line: the result, or {"error": "line N: ..."}. The '
-                                   'lines not scored are counted on stderr at the end; exit 2 when no line was scored.')
+                                   'lines not scored are counted on stderr at the end; exit 2 when no line was scored '
+                                   '(empty input included).')
     _add_workers(p, streaming=True)
     p.add_argument("--no-bleu", dest="bleu", action="store_false",
                    help='leave out "bleu" and "sacrebleu" (per line they cost about as much as METEOR itself)')

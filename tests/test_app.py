@@ -252,6 +252,21 @@ def test_a_bare_address_is_left_bare_and_back_to_it_shows_the_defaults(wordnet_r
     assert at.query_params["cand"] == "another one"
 
 
+def test_back_to_a_bare_entry_after_a_reload_shows_the_defaults(wordnet_reader, monkeypatch):
+    """A tester: bare /, nltk mode, reload (a new session from the full link), Back: the bare entry
+    showed nltk and the page wrote the nltk link into it (2 of 2). Any bare entry is one an address
+    opened bare made, so it shows the defaults and stays bare."""
+    from lens import ui
+
+    at = _app(mode="nltk", cand="the cat sat", ref="the cat sat down")  # the session after the reload
+    assert at.sidebar.radio(key="w_mode").value == "nltk"
+    monkeypatch.setattr(ui, "history_navigation", lambda: True)  # Back to the bare entry
+    at.query_params.clear()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.sidebar.radio(key="w_mode").value == "paper" and not at.query_params  # before: nltk, written
+
+
 def test_an_address_of_a_page_with_only_a_setting_is_written_whole(wordnet_reader):
     """Only a bare address is left as it is; any other is rewritten into the page's whole link."""
     at = _app(mode="nltk")
@@ -1848,3 +1863,5 @@ def test_an_arabic_pair_is_drawn_right_to_left():
     assert list(figures.alignment_diagram(mixed).layout.xaxis.range)[0] == -0.8
     at = _app(cand="القط جلس على الحصيرة", ref="القط يجلس على الحصيرة الكبيرة")
     assert any("Drawn right to left, as the text reads" in c.value for c in at.caption)
+    matrix = _app(cand="القط جلس على الحصيرة", ref="القط يجلس على الحصيرة الكبيرة", view="matrix")
+    assert any("run in token order from the left here" in c.value for c in matrix.caption)  # a tester: no word
