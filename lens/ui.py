@@ -381,13 +381,14 @@ def init_state() -> None:
     if not initialized and not history_navigation():
         sent = _browser_widget_keys()
         if sent:  # see _widget: the browser's widgets, not the link, say what the user sees and did
-            ss["_browser_state"] = (sent, {name: _v(name) for name in SETTING_DEFAULTS})
-    if (bare_back or not initialized) and not _query_params() and not ss.get("_browser_state"):
+            ss["_browser_state"] = (sent, _settings_now())
+    if (bare_back or (not initialized and not _query_params())) and not ss.get("_browser_state"):
         ss["_bare_opening"] = _settings_now()  # see _write_query
     ss["_initialized"] = True
 
 
 def _settings_now() -> dict:
+    """Every setting's value in this session, by name."""
     return {name: _v(name) for name in SETTING_DEFAULTS}
 
 
@@ -722,9 +723,9 @@ def _write_query(query: dict, extra: Mapping[str, str]) -> None:
     if not shown:
         # An address opened bare ("/") shows the defaults and is left bare: written, it was a
         # second history entry, and leaving the app by Back took two presses, the first one
-        # showing nothing new (a tester). What a bare address shows on each page is its first
-        # run's query, kept for Back to it (init_state), unless the user changed something
-        # before this first write.
+        # showing nothing new (a tester). The query a page stands for on a bare entry is the one
+        # of its first run there (init_state marks it), kept so that later runs on the entry
+        # write nothing either, unless the user changed something before that first write.
         bare = ss.setdefault("_bare_queries", {})
         opening = ss.pop("_bare_opening", None)
         if opening is not None and opening == _settings_now():

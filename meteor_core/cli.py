@@ -397,7 +397,7 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 
 
 def _cmd_batch(args) -> int:
-    from .corpus import LISTED_LINES, listed_lines
+    from .corpus import listed_lines
     from .parallel import map_ordered
 
     if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
@@ -410,10 +410,7 @@ def _cmd_batch(args) -> int:
     # Output on the terminal shows the progress itself, and the progress line was left in
     # front of result lines there (a tester: 8 of 2,000)
     progress.enabled = progress.enabled and not _isatty(sys.stdout)
-    not_proven: list[int] = []  # the first LISTED_LINES lines, for the note
-    not_proven_count = 0
-    not_scored: list[int] = []  # likewise, lines answered by {"error": ...}
-    not_scored_count = 0
+    not_proven, not_scored = _LineNumbers(), _LineNumbers()  # {"error": ...} lines are not scored
     number = 0
     try:
         line_function = batch_line if args.bleu else partial(batch_line, with_bleu=False)  # partial: picklable
@@ -428,30 +425,43 @@ def _cmd_batch(args) -> int:
             for line in outputs:
                 number += 1
                 if line.startswith(_ERROR_LINE):
-                    not_scored_count += 1
-                    if len(not_scored) <= LISTED_LINES:
-                        not_scored.append(number)
+                    not_scored.add(number)
                 elif not _proven(line):
-                    not_proven_count += 1
-                    if len(not_proven) <= LISTED_LINES:
-                        not_proven.append(number)
+                    not_proven.add(number)
     finally:
         progress.close()
-    if not_proven_count:
+    if not_proven.count:
         # Said as corpus says it: batch was silent about 52 of 300 paragraph lines (a tester).
-        print(f"note: {_not_proven_sentence(not_proven, scorer.config.node_budget, not_proven_count, 'line(s)')}",
+        print(f"note: {_not_proven_sentence(not_proven.first, scorer.config.node_budget, not_proven.count, 'line(s)')}",
               file=sys.stderr)
     if not number:  # as corpus on an empty file (a tester: exit 0 here, where the help says 2)
         print("no line was scored: the input is empty", file=sys.stderr)
         return 2
-    if not_scored_count:
+    if not_scored.count:
         # Said on stderr as corpus says what it did not score; a run that scored nothing exits
         # 2, as corpus does (exit 0 with every line an error: a tester, whose script saw success).
-        print(f"{not_scored_count:,} of {number:,} line(s) not scored (lines {listed_lines(not_scored)}; "
+        print(f"{not_scored.count:,} of {number:,} line(s) not scored (lines {listed_lines(not_scored.first)}; "
               '"error" in their output lines)', file=sys.stderr)
-        if not_scored_count == number:
+        if not_scored.count == number:
             return 2
     return 0
+
+
+class _LineNumbers:
+    """Lines of one kind for a note: how many, and the first LISTED_LINES + 1 (one more than a
+    note lists, so that it can say there are more)."""
+
+    def __init__(self):
+        from .corpus import LISTED_LINES
+
+        self.count = 0
+        self.first: list[int] = []
+        self.kept = LISTED_LINES + 1
+
+    def add(self, number: int) -> None:
+        self.count += 1
+        if len(self.first) < self.kept:
+            self.first.append(number)
 
 
 #: How every error line of batch begins (batch_line writes {"error": ...} and nothing else).
