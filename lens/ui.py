@@ -207,7 +207,9 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
         if raw.partition(":")[0] in STEP_ORDER:
             settings["step"] = raw
         else:
-            problems.append(LinkProblem("step", raw, "step must be a step of How METEOR works (the page writes it)",
+            problems.append(LinkProblem("step", raw, "step must be a step of How METEOR works: "
+                                        + ", ".join("stage:<name> (stage:exact, stage:stem, ...)" if key == "stage"
+                                                    else key for key in STEP_ORDER),
                                         "tokens"))
     if params.get("data") and params["data"][-1] not in DATA_SOURCES:
         problems.append(LinkProblem("data", params["data"][-1], f"data must be {', '.join(DATA_SOURCES[:-1])} or "
