@@ -345,10 +345,18 @@ def test_pycocoevalcap_contract(scorer):
     assert total == pytest.approx(0.2957971080379661, abs=1e-15)  # nlg-eval's expected value
     assert scores == pytest.approx([0.1556568826170604, 0.39012536521249613], abs=1e-15)
     assert meteor.method() == "METEOR"
-    with pytest.raises(AssertionError):
-        meteor.compute_score(gts, {"a": res["a"]})
-    with pytest.raises(AssertionError):
-        meteor.compute_score({"a": gts["a"]}, {"a": res["a"] * 2})
+    # The original's asserts raise AssertionError; these do too, and say what is wrong (a tester)
+    for bad_gts, bad_res, said in (
+            (gts, {"a": res["a"]}, "gts and res must hold the same image ids: only in gts: 'b'"),
+            ({"a": gts["a"]}, {"a": res["a"] * 2}, "image 'a': res holds 2 captions; pycocoevalcap scores one"),
+            ({"a": gts["a"]}, {"a": res["a"][0]}, "image 'a': res must map each image to a list of one caption"),
+            ({"a": gts["a"][0]}, {"a": res["a"]}, "image 'a': gts must map each image to a list of reference "
+                                                  "captions, not a str (each character would be a reference)"),
+            ({3: gts["a"]}, {3: [None]}, "image 3: res is NoneType, not text"),
+            ({3: ["a", 7]}, {3: ["a"]}, "image 3: gts reference 2 is int, not text")):
+        with pytest.raises(AssertionError) as raised:
+            meteor.compute_score(bad_gts, bad_res)
+        assert isinstance(raised.value, MeteorInputError) and str(raised.value).startswith(said), str(raised.value)
     # '|||' is removed from the hypothesis, but splits a reference in two (as the original)
     assert meteor._score("this is a ||| test", ["this is a test"]) == pytest.approx(
         meteor._score("this is a test", ["this is a test"]))

@@ -15,7 +15,7 @@ over all images (not the mean of the image scores).
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from ..errors import MeteorInputError
 from ..meteor15.formula import aggregate, compute
@@ -31,6 +31,34 @@ MAX_TOKENS = 20_000
 MAX_REFERENCES = 10_000
 
 
+class CaptionsError(MeteorInputError, AssertionError):
+    """`gts` / `res` not in pycocoevalcap's shape. An AssertionError too, as the original's bare
+    asserts raise one, so code written for it still catches it; a MeteorInputError with a
+    message that names the image (a tester: the original's asserts said nothing, a string
+    instead of a list of references was scored a character per reference: 0.1509 for 0.3837)."""
+
+
+def _ids(ids) -> str:
+    ids = sorted(ids, key=repr)
+    return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5:,} more" if len(ids) > 5 else "")
+
+
+def _check_captions(image_id, hypotheses, references) -> None:
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Collection):
+        raise CaptionsError(f"image {image_id!r}: res must map each image to a list of one caption "
+                            f"([caption]), not a {type(hypotheses).__name__}")
+    if len(hypotheses) != 1:
+        raise CaptionsError(f"image {image_id!r}: res holds {len(hypotheses)} captions; pycocoevalcap scores "
+                            "one per image")
+    if isinstance(references, str) or not isinstance(references, Collection):
+        raise CaptionsError(f"image {image_id!r}: gts must map each image to a list of reference captions, not a "
+                            f"{type(references).__name__}" + (" (each character would be a reference)"
+                                                              if isinstance(references, str) else ""))
+    for where, caption in [("res", next(iter(hypotheses)))] + [(f"gts reference {k + 1}", r) for k, r in enumerate(references)]:
+        if not isinstance(caption, str):
+            raise CaptionsError(f"image {image_id!r}: {where} is {type(caption).__name__}, not text")
+
+
 class Meteor:
     """Same interface as pycocoevalcap 1.2's Meteor (the jar in -stdio mode)."""
 
@@ -42,10 +70,14 @@ class Meteor:
         return "METEOR"
 
     def compute_score(self, gts: Mapping, res: Mapping) -> tuple[float, list[float]]:
-        assert gts.keys() == res.keys()
+        if gts.keys() != res.keys():
+            only_gts, only_res = set(gts.keys()) - set(res.keys()), set(res.keys()) - set(gts.keys())
+            raise CaptionsError("gts and res must hold the same image ids: "
+                                + "; ".join(f"only in {name}: {_ids(ids)}" for name, ids
+                                            in (("gts", only_gts), ("res", only_res)) if ids))
         stats = []
         for image_id in gts.keys():
-            assert len(res[image_id]) == 1
+            _check_captions(image_id, res[image_id], gts[image_id])
             try:
                 stats.append(self._stats(res[image_id][0], gts[image_id]))
             except MeteorInputError as error:  # which of thousands of images (a tester)
