@@ -30,6 +30,7 @@ if analysis is not None:
         selection.follow_data(chosen.digest)
         selection.keep_if_present(analysis.lines, "is not scored with these settings")
         summary = analysis.summary()
+        corpus_ui.show_unavailable_stages(analysis)
         corpus_ui.show_counts(analysis)
         corpus_ui.say_if_not_kept(analysis)
         st.subheader("Summary")

@@ -7,8 +7,8 @@ import streamlit as st
 
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
-from meteor_core.corpus import REPORTED_BY, analyze_systems, compare_analyses, listed_lines, rows_to_csv
-from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED
+from meteor_core.corpus import analyze_systems, compare_analyses, listed_lines, rows_to_csv
+from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED, format_p_value
 
 PAGE = "compare"
 st.title("System Comparison")
@@ -45,6 +45,7 @@ if analyses is not None:
 
 if comparison is not None:
     sig = comparison.significance
+    corpus_ui.show_unavailable_stages(comparison.analyses[0])  # one scorer for every system
     for name, analysis in zip(comparison.names, comparison.analyses):
         corpus_ui.show_counts(analysis, name, reference_notes=False)
     # the references are every system's: their empty ones are said once
@@ -82,11 +83,9 @@ if comparison is not None:
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
                  "Corpus scores come from statistics summed over segments; the rank is by corpus METEOR, the "
                  "number the significance tests below compare.")
-    reported_key, reported_by = REPORTED_BY.get(config.mode, ("", ""))
-    by_mean = comparison.mean_segment_order()
-    if reported_key == "mean_segment_meteor" and by_mean:
-        st.info(plain(f"In this mode the usual number is the mean of segment scores ({reported_by}). By that "
-                      f"number (seg. mean) the order is {', '.join(by_mean)}, not the rank shown."))
+    mean_order = comparison.mean_order_note(config.mode, "seg. mean")
+    if mean_order:
+        st.info(plain(mean_order))
     for note in sig.notes:
         st.warning(plain(note))
 
@@ -95,7 +94,9 @@ if comparison is not None:
         "metric": p.metric, "system A": p.system_a, "system B": p.system_b, "B − A": p.difference,
         "95% CI of B − A": f"{p.difference_ci_low:+.4f} – {p.difference_ci_high:+.4f}",
         "verdict at 0.05": p.verdict(),
-        "p (paired bootstrap)": p.p_value_bootstrap, "p (approx. randomization)": p.p_value_randomization}
+        # As text: "%.4f" showed 500/10,001 as 0.0500 beside "significant (p < 0.05)" (a tester)
+        "p (paired bootstrap)": format_p_value(p.p_value_bootstrap),
+        "p (approx. randomization)": format_p_value(p.p_value_randomization)}
         for p in sig.pairs])
     # Short headers (the full names in their help), and the verdict before the numbers behind it:
     # at 1,400 px all eight columns fit; on a narrower screen the last ones scroll sideways.
@@ -107,9 +108,10 @@ if comparison is not None:
         "B − A": number("B − A", format="%+.4f", help="Difference of corpus scores on the 0-1 scale (unrounded)"),
         "95% CI of B − A": text("95% CI", help="95% interval of B − A from the paired bootstrap"),
         "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05"),
-        "p (paired bootstrap)": number("p boot.", format="%.4f", help="p-value of the paired bootstrap"),
-        "p (approx. randomization)": number("p rand.", format="%.4f",
-                                            help="p-value of approximate randomization")})
+        "p (paired bootstrap)": text("p boot.", help="p-value of the paired bootstrap (more digits where "
+                                                     "4 would round across 0.05)", alignment="right"),
+        "p (approx. randomization)": text("p rand.", help="p-value of approximate randomization (more digits "
+                                                          "where 4 would round across 0.05)", alignment="right")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
                "same settings give the same numbers. B − A comes from the unrounded scores, so its last digit can "
@@ -202,3 +204,5 @@ if comparison is not None:
                            file_name="meteor-comparison-segments.csv", mime="text/csv",
                            help="Every segment, not only those the filter above shows; the disagree column marks "
                                 "those where METEOR and BLEU move in opposite directions.")
+    # How the numbers were made, as the other pages and the command line give it (a tester: none here).
+    st.caption("Signature: " + plain(comparison.signature))

@@ -604,6 +604,15 @@ def _session_alive() -> Callable[[], bool]:
 
 
 # -- counts and problems -------------------------------------------------------------------
+def show_unavailable_stages(analysis: CorpusAnalysis) -> None:
+    """A stage this language or machine lacks, once per page as the Segment Explorer says it
+    (System Comparison said it only in the sidebar's chips, under zh: a tester)."""
+    segments = analysis.corpus.segments
+    statuses = segments[0].best.stage_status if segments else ()
+    for message in dict.fromkeys(status.message for status in statuses if not status.available):
+        st.warning(plain(message))
+
+
 def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool = True) -> None:
     """'N data lines, S scored, K not scored' (they add up), the problems in line order, and
     notes on segments scored with something left out (empty references, human scores)."""

@@ -736,6 +736,7 @@ def _cmd_compare(args) -> int:
         _write_lines(sys.stdout, report.getvalue())
         return 0
     from .methods import plural
+    from .significance import format_p_value
 
     say(f"{plural(len(comparison.common_lines), 'segment')} scored in every system"
         + (f" ({comparison.left_out_sentence()})" if comparison.left_out_sentence() else ""))
@@ -763,11 +764,14 @@ def _cmd_compare(args) -> int:
     for p in sig.pairs:
         # Written as the subtraction it is: "a vs b: -0.3171" read as a worse than b (a tester).
         say(f"  {p.metric:6s} {p.system_b} - {p.system_a}: {p.difference:+.4f} [{p.difference_ci_low:+.4f}, "
-            f"{p.difference_ci_high:+.4f}]  p(bootstrap) {p.p_value_bootstrap:.4f}  "
-            f"p(approx. randomization) {p.p_value_randomization:.4f}  -> {p.verdict()}")
+            f"{p.difference_ci_high:+.4f}]  p(bootstrap) {format_p_value(p.p_value_bootstrap)}  "
+            f"p(approx. randomization) {format_p_value(p.p_value_randomization)}  -> {p.verdict()}")
+    mean_order = comparison.mean_order_note(scorer.config.mode)
+    if mean_order:
+        say(f"note: {mean_order}")
     for note in sig.notes:
         say(f"note: {note}")
-    say(f"signature: {comparison.analyses[0].corpus.signature}|{sig.signature}")
+    say(f"signature: {comparison.signature}")
     _write_lines(sys.stdout, report.getvalue())
     return 0
 
@@ -874,6 +878,12 @@ def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
         p.set_defaults(human_column=None)
 
 
+#: The exit codes of corpus and compare, in their --help (a tester: only the errors said them).
+_EXIT_STATUS = ("exit status: 0 when {scored}; 2 when an input or option is refused or no segment could be "
+                "scored (the reason on stderr); 1 when the output could not be written or a worker process "
+                "died; 130 on Ctrl-C, 143 when terminated, 141 when the reader of the output went away")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # The installed command names itself (pip install gives `meteor-lens`; a newcomer).
     prog = "meteor-lens" if os.path.basename(sys.argv[0]) == "meteor-lens" else "python -m meteor_core"
@@ -894,7 +904,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help='leave out "bleu" and "sacrebleu" (per line they cost about as much as METEOR itself)')
     _add_shared(p)
     p.set_defaults(func=_cmd_batch)
-    p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)")
+    p = sub.add_parser("corpus", help="score a corpus (plain text lines, or TSV/CSV/JSONL columns)",
+                       epilog=_EXIT_STATUS.format(scored="the corpus was scored"))
     p.add_argument("--candidates", required=True, help="file of system outputs (\"-\": standard input)")
     _add_corpus_columns(p)
     p.add_argument("--candidate-column", help="table column with the system output (default: candidate)")
@@ -905,15 +916,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_shared(p)
     p.set_defaults(func=_cmd_corpus)
     p = sub.add_parser("compare", help="two or more systems on the same references: ranking, paired bootstrap "
-                                       "and approximate randomization p-values, 95%% intervals")
+                                       "and approximate randomization p-values, 95%% intervals",
+                       epilog=_EXIT_STATUS.format(scored="the systems were compared"))
     p.add_argument("--candidates", required=True, nargs="+",
                    help="one plain-text file per system, or one TSV/CSV/JSONL table with --candidate-column per system")
     _add_corpus_columns(p, human=False)
     p.add_argument("--candidate-column", action="append", default=[], help="a system's column in a table (repeat)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--resamples", type=_positive_int, default=1000, help="paired bootstrap resamples (default 1000)")
+    p.add_argument("--resamples", type=_positive_int, default=1000,
+                   help="paired bootstrap resamples, 1..1,000,000 (default 1000; the app offers 100..10,000)")
     p.add_argument("--trials", type=_positive_int, default=10000,
-                   help="approximate randomization trials (default 10000)")
+                   help="approximate randomization trials, 1..1,000,000 (default 10000; the app offers 100..100,000)")
     p.add_argument("--seed", type=_whole_number(0, MAX_SEED), default=12345,
                    help=f"random seed, 0..{MAX_SEED} (default 12345, as sacreBLEU)")
     _add_workers(p)

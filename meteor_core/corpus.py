@@ -315,8 +315,10 @@ class SystemComparison:
                          "corpus_bleu": bleu.score, "bleu_ci_low": bleu.ci_low, "bleu_ci_high": bleu.ci_high,
                          "segments": len(self.common_lines)})
         rows.sort(key=lambda r: -r["corpus_meteor"])
-        for rank, row in enumerate(rows, start=1):
-            row["rank"] = rank
+        for place, row in enumerate(rows, start=1):
+            # Equal scores share a rank (1, 1, 3): two identical systems were ranked 1 and 2 (a tester).
+            tied = place > 1 and row["corpus_meteor"] == rows[place - 2]["corpus_meteor"]
+            row["rank"] = rows[place - 2]["rank"] if tied else place
         return rows
 
     def mean_segment_order(self) -> tuple[str, ...]:
@@ -326,6 +328,22 @@ class SystemComparison:
         rows = self.ranking()
         by_mean = sorted(rows, key=lambda r: -r["mean_segment_meteor"])
         return tuple(r["system"] for r in by_mean) if by_mean != rows else ()
+
+    def mean_order_note(self, mode: str, column: str = "mean segment METEOR") -> str:
+        """Where the mode's usual number is the mean of segment scores (nltk mode) and it orders
+        the systems differently from the ranking, a sentence that says so; "" otherwise. The app
+        said it and the command line did not (a tester: the opposite order with no word)."""
+        reported_key, reported_by = REPORTED_BY.get(mode, ("", ""))
+        by_mean = self.mean_segment_order()
+        if reported_key != "mean_segment_meteor" or not by_mean:
+            return ""
+        return (f"In this mode the usual number is the mean of segment scores ({reported_by}). By that "
+                f"number ({column}) the order is {', '.join(by_mean)}, not the rank shown.")
+
+    @property
+    def signature(self) -> str:
+        """How the scores (the METEOR signature) and the tests (resamples, trials, seed) were made."""
+        return self.analyses[0].corpus.signature + "|" + self.significance.signature
 
     def to_dict(self) -> dict:
         """The comparison as the CLI's `compare --json` and the app's export both write it."""
@@ -338,7 +356,7 @@ class SystemComparison:
             "lines_scored_nowhere": self.scored_nowhere,
             "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}
                               for name, a in zip(self.names, self.analyses)},
-            "signature": self.analyses[0].corpus.signature + "|" + sig.signature,
+            "signature": self.signature,
         }
 
     def pair_rows(self, a: int, b: int) -> list[dict]:

@@ -999,3 +999,36 @@ def test_dash_is_standard_input_and_gzip_is_known_by_its_bytes(tmp_path):
         assert run.returncode == 0, (name, run.stderr)
         runs[name] = [s["meteor"] for s in json.loads(run.stdout)["segments"]]
     assert runs["dash"] == runs["file"] == runs["gzip"] == runs["stdin-gzip"] and len(runs["file"]) == 2
+
+
+def test_compare_in_nltk_mode_says_where_the_mean_of_segments_orders_otherwise(tmp_path, capsys):
+    """A tester: the app said that nltk's usual number (the mean of segment scores) orders the
+    systems the other way; `compare --mode nltk` ranked X first with no word (mean: Y first)."""
+    from meteor_core.cli import main
+
+    words = " ".join(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
+    (tmp_path / "ref.txt").write_text(f"{words}\nyes\n", encoding="utf-8")
+    (tmp_path / "X.txt").write_text(f"{words}\nno\n", encoding="utf-8")
+    (tmp_path / "Y.txt").write_text("one two three four five\nyes\n", encoding="utf-8")
+    note = "By that number (mean segment METEOR) the order is Y.txt, X.txt, not the rank shown."
+    for mode, said in (("nltk", True), ("paper", False)):
+        assert main(["compare", "--mode", mode, "--stages" if mode == "paper" else "--alpha",
+                     "exact" if mode == "paper" else "0.9", "--references", str(tmp_path / "ref.txt"),
+                     "--candidates", str(tmp_path / "X.txt"), str(tmp_path / "Y.txt")]) == 0
+        out = capsys.readouterr().out
+        assert [line.split()[1] for line in out.splitlines() if line[:5].strip() in ("1", "2")][:2] == ["X.txt", "Y.txt"]
+        assert (note in out) == said, out
+
+
+@pytest.mark.parametrize("command", ["corpus", "compare"])
+def test_help_gives_the_exit_codes_and_the_limits(command, capsys):
+    """A tester: the exit codes and the 1,000,000 bound on --resamples and --trials appeared only
+    in an error. The exit codes are the ones the other tests here see (2 for a refused input)."""
+    from meteor_core.cli import main
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "2 when an input or option is refused or no segment could be scored" in text
+    if command == "compare":
+        assert "paired bootstrap resamples, 1..1,000,000" in text and "randomization trials, 1..1,000,000" in text

@@ -841,3 +841,13 @@ def test_a_header_without_the_delimiter_says_which_format_it_looks_like(fmt, tex
     with pytest.raises(MeteorInputError) as error:
         read_table(text.encode(), "pasted", fmt)
     assert str(error.value).endswith(hint), str(error.value)
+
+
+def test_identical_systems_share_their_rank():
+    """A tester: two identical systems were ranked 1 and 2. Equal corpus METEOR, equal rank (1, 1, 3)."""
+    data = (b"id\tA\tB\tC\treference\n1\tthe cat sat\tthe cat sat\ta dog\tthe cat sat\n"
+            b"2\ta dog ran\ta dog ran\tthe cat\ta dog ran fast\n")
+    table = read_table(data, "t.tsv")
+    systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B", "C")]
+    ranking = compare_systems(systems, EXACT, ("A", "B", "C"), resamples=20, trials=20).ranking()
+    assert [(r["rank"], r["system"]) for r in ranking] == [(1, "A"), (1, "B"), (3, "C")]

@@ -254,7 +254,7 @@ def test_system_comparison_on_the_sample():
     assert ranking["corpus METEOR"].iloc[0] == pytest.approx(0.8912, abs=5e-5)  # as the Corpus Explorer shows
     pairs = next(d.value for d in at.dataframe if "p (paired bootstrap)" in d.value.columns)
     assert len(pairs) == 6 and set(pairs["metric"]) == {"METEOR", "BLEU"}  # 3 pairs x 2 metrics
-    assert pairs["p (approx. randomization)"].between(0, 1).all()
+    assert pairs["p (approx. randomization)"].astype(float).between(0, 1).all()
     assert any("1,000 paired bootstrap resamples (seed 12345)" in html.unescape(c.value) for c in at.caption)
     deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert list(deltas["meteor_delta"].abs()) == sorted(deltas["meteor_delta"].abs(), reverse=True)
@@ -275,6 +275,18 @@ def test_system_comparison_on_the_sample():
     at.selectbox(key="pair-b").set_value("system_a").run()
     _clean(at)
     assert any("Choose two different systems" in html.unescape(e.value) for e in at.error)
+
+
+def test_a_p_value_just_under_0_05_is_not_shown_as_0_0500():
+    """A tester: METEOR 1.5 mode, sample corpus, system_c - system_a: approximate randomization
+    gave 500/10,001 = 0.049995, shown as 0.0500 beside "significant (both tests p < 0.05)"."""
+    at = _page("system_comparison.py")
+    at.radio(key="w_mode").set_value("meteor15").run()
+    _clean(at)
+    pairs = next(d.value for d in at.dataframe if "p (paired bootstrap)" in d.value.columns)
+    row = pairs[(pairs["metric"] == "METEOR") & (pairs["system A"] == "system_a") & (pairs["system B"] == "system_c")]
+    assert list(row["p (approx. randomization)"]) == ["0.049995"]
+    assert list(row["verdict at 0.05"]) == ["significant (both tests p < 0.05)"]
 
 
 def test_in_nltk_mode_the_comparison_says_where_the_mean_of_segments_orders_otherwise():
@@ -830,3 +842,18 @@ def test_data_too_large_to_keep_says_a_mode_change_and_back_scores_it_again(monk
     at.run()
     _clean(at)
     assert [c for c in at.caption if said in c.value and "This data holds 41 tokens" in c.value]
+
+
+@pytest.mark.parametrize("page", ["system_comparison.py", "corpus_explorer.py"])
+def test_corpus_pages_say_which_stages_the_language_lacks(page):
+    """A tester: under zh System Comparison said only "stem (unavailable)" in the sidebar's chips,
+    and gave no signature; Segment Explorer and the command line say both stages' reasons."""
+    at = _page(page)
+    at.selectbox(key="w_lang").set_value("zh").run()
+    _clean(at)
+    said = [html.unescape(w.value) for w in at.warning]
+    assert any(w.startswith("no stemmer for Chinese") for w in said), said
+    assert any(w.startswith("this project has no synonym resource for Chinese") for w in said), said
+    assert len([w for w in said if "stemmer for Chinese" in w]) == 1  # once, not per system
+    signature = next(html.unescape(c.value) for c in at.caption if c.value.startswith("Signature: "))
+    assert "lang:zh" in signature and "stem(unavailable)" in signature.replace("\\", "")

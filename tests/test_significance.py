@@ -363,3 +363,12 @@ def test_compare_cli_shows_the_tests_progress_on_a_terminal(tmp_path):
     assert "scoring [" in text and "] 120/120" in text
     assert "testing [" in text and "] 700/700" in text
     assert text.index("120/120") < text.index("700/700")
+
+
+@pytest.mark.parametrize("p, shown", [
+    (500 / 10001, "0.049995"),  # a tester: 0.0500 beside "significant (both tests p < 0.05)"
+    (0.05, "0.0500"), (0.0501, "0.0501"), (0.04995, "0.04995"), (0.0499, "0.0499"), (1.0, "1.0000"),
+    (0.0002, "0.0002"), (0.0, "0.0000")])
+def test_a_p_value_is_printed_on_its_side_of_0_05(p, shown):
+    assert significance.format_p_value(p) == shown
+    assert (float(shown) < 0.05) == (p < 0.05)
