@@ -35,9 +35,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
 from heapq import heappush, heapreplace
-from itertools import combinations, permutations, product
+from itertools import combinations, permutations, product, repeat
 from math import comb, perm
-from operator import le
+from operator import itemgetter, le
 from typing import Optional, Sequence
 
 from .params import DEFAULT_NODE_BUDGET
@@ -945,11 +945,17 @@ def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
     below a visible partner. Returns the states kept (None once the work exceeds `budget`)
     and the work spent."""
     groups: dict = {}
+    # Every state of a layer has the same components open, so the slots compared are the
+    # same for all: one C-level getter (a tuple of them, or () when none is compared).
+    compared = None
     for item in children.items():
         key = item[0]
         progress = key[0]
         if loose:
-            progress = tuple([v for i, v in enumerate(progress) if i not in loose])
+            if compared is None:
+                slots = [i for i in range(len(progress)) if i not in loose]
+                compared = itemgetter(*slots) if slots else (lambda progress: ())
+            progress = compared(progress)
         group = (progress, key[3], key[4])
         members = groups.get(group)
         if members is None:
@@ -968,8 +974,9 @@ def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
             continue
         # Cost first, then the prefix's lexicographic order (parent rank, option).
         members.sort(key=_cost_then_prefix)
-        points = sorted({later[at - 1] for key, _ in members for at in
-                         [bisect_left(later, v) for v in key[1]] if at})
+        # Each distinct visible partner once (states of a group share most of them).
+        partners = set().union(*[key[1] for key, _ in members])
+        points = sorted({later[at - 1] for at in map(bisect_left, repeat(later), partners) if at})
         kept: list[tuple[int, ...]] = []
         for key, value in members:
             visible = key[1]
