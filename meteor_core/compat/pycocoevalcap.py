@@ -54,7 +54,8 @@ def _check_captions(image_id, hypotheses, references) -> None:
         raise CaptionsError(f"image {image_id!r}: gts must map each image to a list of reference captions, not a "
                             f"{type(references).__name__}" + (" (each character would be a reference)"
                                                               if isinstance(references, str) else ""))
-    for where, caption in [("res", next(iter(hypotheses)))] + [(f"gts reference {k + 1}", r) for k, r in enumerate(references)]:
+    captions = [("res", next(iter(hypotheses)))] + [(f"gts reference {k + 1}", r) for k, r in enumerate(references)]
+    for where, caption in captions:
         if not isinstance(caption, str):
             raise CaptionsError(f"image {image_id!r}: {where} is {type(caption).__name__}, not text")
 
