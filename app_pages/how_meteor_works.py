@@ -35,13 +35,20 @@ if exploration is not None:
                                                     if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
-    substituted = st.session_state.get("w_how_step") not in labels
     kept = st.session_state.get("_how_step_key")
+    shown = st.session_state.get("w_how_step")
+    # A stand-in still shown (the user has not moved since) stands for the step chosen: nltk's
+    # crossings -> paper (chunks stands in) -> nltk came back on chunks, not crossings (a tester).
+    substituted = shown not in labels or (kept is not None and shown == st.session_state.get("_how_stand_in"))
     if substituted:
         # Another mode's steps: keep the place (its step key); a new example starts at step 1
         # (ui.reset_how_step forgets both). The key stays the step the user chose: overwritten
         # by the stand-in, nltk's crossings became METEOR 1.5's search, then paper's chunks (a teacher).
-        st.session_state["w_how_step"] = labels[corresponding_step(kept, steps) if kept else 0]
+        index = corresponding_step(kept, steps) if kept else 0
+        st.session_state["w_how_step"] = labels[index]
+        st.session_state["_how_stand_in"] = labels[index] if kept and steps[index].key != kept else None
+    else:
+        st.session_state["_how_stand_in"] = None
     result = exploration.result
     if len(result.per_reference) > 1:
         # Which reference the steps are on: "the reference 11" fitted both of a teacher's two.

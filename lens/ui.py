@@ -490,6 +490,7 @@ def _pair_typed(name: str) -> None:
 def reset_how_step() -> None:
     st.session_state.pop("w_how_step", None)
     st.session_state.pop("_how_step_key", None)
+    st.session_state.pop("_how_stand_in", None)
     st.session_state.get("_link_extras", {}).pop("how", None)  # its link's step (see page_links)
 
 

@@ -1595,6 +1595,26 @@ def test_how_mode_round_trip_comes_back_to_the_step_chosen(wordnet_reader):
     assert at.select_slider(key="w_how_step").value == "crossings"
 
 
+def test_how_back_to_the_first_mode_after_a_stand_in_shows_the_step_chosen(wordnet_reader):
+    """A tester: nltk crossings -> paper (no crossings step on this pair: chunks stands in) ->
+    nltk showed chunks, not crossings: the stand-in's label is a step of nltk mode too, so it was
+    taken for a choice. A step moved to from a stand-in is a choice (the next mode keeps it)."""
+    cand, ref = "the cat sat on a mat", "the cat sat on the mat"
+    assert "crossings" not in [s.key for s in walkthrough(score(cand, [ref]).best)]
+    at = _app(HOW, cand=cand, ref=ref, mode="nltk", step="crossings")
+    assert at.select_slider(key="w_how_step").value == "crossings"
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert at.select_slider(key="w_how_step").value == "chunks"  # the stand-in
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    assert at.select_slider(key="w_how_step").value == "crossings"  # before: chunks
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    at.button(key="how-next").click().run()  # moved on from the stand-in: a choice now
+    chosen = at.select_slider(key="w_how_step").value
+    assert chosen != "chunks"
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    assert at.select_slider(key="w_how_step").value == chosen
+
+
 def test_a_link_to_a_worked_example_names_it(wordnet_reader):
     """A shared link to a worked example showed "choose one…" in the example box (a teacher's
     students could not tell which example they were on); edited text names none."""
