@@ -24,6 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor_core import (BUILTIN_STAGES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorInputError,
                          MeteorParameterError, MeteorParams)
+from meteor_core.errors import TooManyTokens
 from meteor_core.explore import Exploration, explore
 from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
@@ -108,6 +109,8 @@ class LinkProblem:
     def message(self) -> str:
         if self.parameter in TEXT_PARAMETERS and not self.value:
             return f"The link gives no {self.parameter}=: {self.reason}."
+        if self.parameter in TEXT_PARAMETERS:  # a text used as given, with a caveat
+            return f"Link parameter {self.parameter}= {self.reason}."
         if not self.used:
             return f"Link parameter {self.parameter}={self.value!r} ignored: {self.reason}."
         return (f"Link parameter {self.parameter}={self.value!r} not used: {self.reason}. "
@@ -218,6 +221,14 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):
         settings["refs"] = list(params["ref"])
+    # Bytes that are not UTF-8 arrive as U+FFFD, and the text was scored with no word (a tester:
+    # ref=%ED%A0%80 became three of them).
+    for parameter, values in (("cand", params.get("cand", [])[-1:]), ("ref", params.get("ref", []))):
+        for value in values:
+            if "\ufffd" in value:
+                problems.append(LinkProblem(parameter, value, "holds U+FFFD (\ufffd), which is what bytes that are not "
+                                            "UTF-8 become in a link: if the text looks wrong, the link was cut or "
+                                            "written in another encoding; the text is used as shown", "as shown"))
     # A link with one text and not the other leaves the other box empty: the example's text
     # beside a linked one gave a score of a pair nobody chose (a tester: ref= alone).
     for parameter, setting, given in (("cand", "cand", "references"), ("ref", "refs", "candidate")):
@@ -777,7 +788,8 @@ def write_link(references: list[str], **extra: str) -> None:
     if not text:
         st.session_state["_unlinked_pair"] = (_v("cand"), _v("refs"))  # for Back / Forward (see init_state)
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
-                   f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export keeps the whole pair.")
+                   f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export of the scored pair "
+                   "keeps the whole pair.")
     chosen = _v("show")
     if chosen is not None and chosen[0] == _v("refs") and chosen[1] > len(references):
         there = "is 1 reference" if len(references) == 1 else f"are {len(references)} references"
@@ -910,6 +922,9 @@ def show_link_problems() -> None:
         name = problem.parameter
         if name in TEXT_PARAMETERS and not problem.value:  # "the link gives no cand=": until it is typed
             if _v("cand" if name == "cand" else "refs").strip():
+                continue
+        elif name in TEXT_PARAMETERS:  # a text with a caveat: until that text is edited
+            if problem.value not in ([_v("cand")] if name == "cand" else _v("refs").split("\n")):
                 continue
         elif problem.used and f"v_{name}" in st.session_state:
             if link_text(_v(name)) != problem.used:
@@ -1098,7 +1113,8 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     try:
         config = current_config()
     except MeteorParameterError as error:
-        st.error(f"Settings: {md_escape(error)}")
+        # The core names modes as the command line does; the page as its sidebar does (a tester).
+        st.error(f"Settings: {md_escape(str(error).replace('meteor15 mode', 'METEOR 1.5 mode'))}")
         return _v("cand"), references, None
     return _v("cand"), references, config
 
@@ -1174,6 +1190,12 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
             kept = (key, explore(candidate, list(references), config))
             st.session_state["_large_exploration"] = kept
         return kept[1]
+    except TooManyTokens as error:
+        # The way past the limit, which the app does not offer (a tester: a 5,000-word pair was
+        # refused with no way forward; the command line's message names its option).
+        st.error(md_escape(f"{error}. The app scores up to {config.max_tokens:,} tokens per side; for longer "
+                           "text use the command line's --max-tokens or the library's max_tokens."))
+        return None
     except (MeteorInputError, MeteorParameterError) as error:
         st.error(md_escape(error))
         return None

@@ -1025,6 +1025,28 @@ def test_switching_to_meteor15_brings_its_parameters_and_back(wordnet_reader, me
     assert _metric(at, "METEOR") == f"{expected.score:.4f}"
 
 
+def test_a_settings_error_names_the_mode_as_the_sidebar_does():
+    """A tester: the Portuguese example in METEOR 1.5 mode said "meteor15 mode reproduces..."."""
+    at = _app()
+    at.selectbox(key="w_example").set_value("coupon").run()
+    at.sidebar.radio(key="w_mode").set_value("meteor15").run()
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert errors == ["Settings: METEOR 1.5 mode reproduces METEOR 1.5 with its English data (-l en); use paper mode "
+                      "for Portuguese (Brazil)"], errors
+
+
+def test_a_link_text_with_bytes_that_are_not_utf8_is_said():
+    """A tester: ref=%ED%A0%80 (not UTF-8) became three U+FFFD and was scored with no word; every
+    other bad link value is named in a warning. The text is used as shown, with a warning, until
+    it is edited."""
+    at = _app(cand="\U0001F600", ref="\ufffd\ufffd\ufffd")  # as Streamlit decodes the bytes
+    said = [w.value.replace("\\", "") for w in at.warning]
+    assert any(w.startswith("Link parameter ref= holds U+FFFD") for w in said), said
+    assert not any("cand=" in w for w in said)
+    at.text_area(key="w_refs").input("a smile").run()
+    assert not any("U+FFFD" in w.value.replace("\\", "") for w in at.warning)
+
+
 def test_meteor15_link_is_validated_like_the_others():
     settings, problems = read_link({"mode": ["meteor15"], "lang": ["pt-BR"]})
     assert "mode" not in settings and settings["lang"] == "pt-BR"
@@ -1221,6 +1243,22 @@ def test_the_matrix_of_a_long_pair_gives_way_to_the_diagram(wordnet_reader):
     short.radio(key="w_view").set_value("matrix").run()
     assert not any("tokens a side" in i.value for i in short.info)
     assert _figures(short)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
+
+
+def test_a_pair_over_the_token_limit_says_how_to_score_it():
+    """A tester: a 5,000-word pair was refused ("candidate has 5,000 tokens; the limit is 2,000
+    per side") with no way forward, under a caption saying the JSON export keeps the pair."""
+    from meteor_core import MAX_TOKENS
+
+    words = " ".join(f"w{k}" for k in range(MAX_TOKENS + 1))
+    at = _app()
+    at.text_area(key="w_cand").input(words).run()
+    at.text_area(key="w_refs").input(words).run()
+    assert not at.exception
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any(f"candidate has {MAX_TOKENS + 1:,} tokens" in e and "the command line's --max-tokens or the "
+               "library's max_tokens" in e for e in errors), errors
+    assert not any("The JSON export keeps the whole pair" in c.value for c in at.caption)
 
 
 def test_a_long_pairs_unchecked_diagram_is_the_checked_one(monkeypatch):
