@@ -1193,8 +1193,8 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
     except TooManyTokens as error:
         # The way past the limit, which the app does not offer (a tester: a 5,000-word pair was
         # refused with no way forward; the command line's message names its option).
-        st.error(md_escape(f"{error}. The app scores up to {config.max_tokens:,} tokens per side; for longer "
-                           "text use the command line's --max-tokens or the library's max_tokens."))
+        st.error(md_escape(f"{error}. The app keeps this limit; for longer text use the command line's "
+                           "--max-tokens or the library's max_tokens."))
         return None
     except (MeteorInputError, MeteorParameterError) as error:
         st.error(md_escape(error))
