@@ -11,6 +11,11 @@ exploration = ui.run_explore(candidate, references, config) if config is not Non
 if exploration is not None:
     result = exploration.result
     ui.show_warnings(result.best)
+    if not result.best.candidate_tokens and result.best.breakdown.note:
+        # Text of characters the tokenizer leaves out (a zero-width space) is scored 0 with an empty
+        # candidate row; the reason was only in the breakdown further down (a tester).
+        st.info(md_escape("The candidate box holds only characters the tokenizer leaves out (such as zero-width "
+                          f"spaces): {result.best.breakdown.note}."))
     if len(result.per_reference) > 1:
         st.subheader("References")
         # Numbered: the texts below name references by number ("reference 3": a teacher).

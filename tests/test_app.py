@@ -1245,6 +1245,17 @@ def test_the_matrix_of_a_long_pair_gives_way_to_the_diagram(wordnet_reader):
     assert _figures(short)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
 
 
+def test_a_candidate_of_invisible_characters_says_why_it_scores_0(wordnet_reader):
+    """A tester: a candidate of one zero-width space was scored 0.0000 with an empty candidate
+    row, the reason only in the breakdown further down."""
+    at = _app(cand="\u200b", ref="a cat sat")
+    said = [i.value.replace("\\", "") for i in at.info]
+    assert any(i.startswith("The candidate box holds only characters the tokenizer leaves out (such as zero-width "
+                            "spaces): the candidate has no tokens") and "reported as 0" in i for i in said), said
+    at = _app(cand="a cat", ref="a cat sat")
+    assert not any("has no tokens" in i.value for i in at.info)
+
+
 def test_a_pair_over_the_token_limit_says_how_to_score_it():
     """A tester: a 5,000-word pair was refused ("candidate has 5,000 tokens; the limit is 2,000
     per side") with no way forward, under a caption saying the JSON export keeps the pair."""
