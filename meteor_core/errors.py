@@ -24,8 +24,8 @@ class NothingScored(MeteorInputError):
         self.skipped = tuple(skipped)
 
 
-def reasons_in_brief(reasons, shown: int = 5) -> str:
+def reasons_in_brief(reasons, shown: int = 5, separator: str = "; ") -> str:
     """The first `shown` reasons, then how many more: one message that stays short."""
     reasons = list(reasons)
-    more = f"; and {len(reasons) - shown:,} more" if len(reasons) > shown else ""
-    return "; ".join(reasons[:shown]) + more
+    more = f"{separator}and {len(reasons) - shown:,} more" if len(reasons) > shown else ""
+    return separator.join(reasons[:shown]) + more

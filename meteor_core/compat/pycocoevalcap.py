@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Collection, Mapping, Sequence
 
-from ..errors import MeteorInputError
+from ..errors import MeteorInputError, reasons_in_brief
 from ..meteor15.formula import aggregate, compute
 from ..meteor15.normalize import java_trim
 from ..params import MeteorConfig
@@ -36,11 +36,6 @@ class CaptionsError(MeteorInputError, AssertionError):
     asserts raise one, so code written for it still catches it; a MeteorInputError with a
     message that names the image (a tester: the original's asserts said nothing, a string
     instead of a list of references was scored a character per reference: 0.1509 for 0.3837)."""
-
-
-def _ids(ids) -> str:
-    ids = sorted(ids, key=repr)
-    return ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5:,} more" if len(ids) > 5 else "")
 
 
 def _check_captions(image_id, hypotheses, references) -> None:
@@ -72,10 +67,9 @@ class Meteor:
 
     def compute_score(self, gts: Mapping, res: Mapping) -> tuple[float, list[float]]:
         if gts.keys() != res.keys():
-            only_gts, only_res = set(gts.keys()) - set(res.keys()), set(res.keys()) - set(gts.keys())
-            raise CaptionsError("gts and res must hold the same image ids: "
-                                + "; ".join(f"only in {name}: {_ids(ids)}" for name, ids
-                                            in (("gts", only_gts), ("res", only_res)) if ids))
+            raise CaptionsError("gts and res must hold the same image ids: " + "; ".join(
+                f"only in {name}: {reasons_in_brief(sorted(map(repr, ids)), separator=', ')}"
+                for name, ids in (("gts", gts.keys() - res.keys()), ("res", res.keys() - gts.keys())) if ids))
         stats = []
         for image_id in gts.keys():
             _check_captions(image_id, res[image_id], gts[image_id])
