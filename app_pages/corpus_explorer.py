@@ -91,11 +91,14 @@ if analysis is not None:
             st.subheader("Agreement with human scores")
             st.dataframe(pd.DataFrame([{"metric": c.metric, "Pearson r": c.pearson, "Spearman rho": c.spearman,
                                         "Kendall tau-b": c.kendall_tau_b, "segments": c.n} for c in analysis.correlations]),
-                         hide_index=True, width="stretch",
+                         hide_index=True, width="stretch", placeholder="—",
                          column_config={k: st.column_config.NumberColumn(k, format="%.4f")
                                         for k in ("Pearson r", "Spearman rho", "Kendall tau-b")})
             st.caption("Segment-level correlations over the segments that have a human score. METEOR was designed to "
                        "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
+            for c in analysis.correlations:
+                if c.why_undefined is not None:  # "—" in the table; the reason here, as the command line says it
+                    st.caption(plain(f"{c.metric}: no correlation is defined ({c.why_undefined})."))
             with_human = frame[frame["human"].notna()]
             st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
                                                    [str(i) for i in with_human["id"]], "human score", "METEOR",

@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from meteor_core import MeteorInputError
+from meteor_core.errors import is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
@@ -620,7 +621,13 @@ def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool
     not_scored = analysis.not_scored
     sentence = prefix + analysis.counts_sentence() + "."
     if not_scored:
-        st.warning(plain(sentence + " The lines not scored are listed below with the reason."))
+        too_long = sum(is_token_limit_reason(p.message) for p in not_scored)
+        # The way past the limit, as the Segment Explorer says it (a tester: "the limit is 2,000 per
+        # side" and nothing else, where the command line adds its option).
+        way_past = (f" {too_long} of them {'is' if too_long == 1 else 'are'} over the token limit, which the app "
+                    "keeps; for longer text use the command line's --max-tokens or the library's max_tokens."
+                    if too_long else "")
+        st.warning(plain(sentence + " The lines not scored are listed below with the reason." + way_past))
         _problem_table(f"{prefix}{len(not_scored)} line(s) not scored", not_scored)
     else:
         st.caption(plain(sentence))

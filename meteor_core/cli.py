@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
 
 from . import sacrebleu_view
-from .errors import MeteorInputError, MeteorParameterError, TooManyTokens
+from .errors import MeteorInputError, MeteorParameterError, TooManyTokens, is_token_limit_reason
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
@@ -219,7 +219,7 @@ def with_hint(error: Exception) -> str:
 
 def _reason_with_hint(reason: str) -> str:
     """A corpus's not-scored reason (text by then): the same hint after a token-limit refusal."""
-    return reason + MAX_TOKENS_HINT if " tokens; the limit is " in reason and reason.endswith(" per side") else reason
+    return reason + MAX_TOKENS_HINT if is_token_limit_reason(reason) else reason
 
 
 def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = True) -> str:
@@ -643,8 +643,12 @@ def _cmd_corpus(args) -> int:
         if analysis.human_source:
             say(f"human scores: {analysis.human_source}")
         for c in analysis.correlations:
-            say(f"{c.metric} vs human ({c.n} segments): Pearson {_correlation_text(c.pearson)}, "
-                f"Spearman {_correlation_text(c.spearman)}, Kendall tau-b {_correlation_text(c.kendall_tau_b)}")
+            if c.why_undefined is not None:
+                say(f"{c.metric} vs human ({c.n} segments): Pearson, Spearman and Kendall tau-b undefined: "
+                    f"{c.why_undefined}")
+            else:
+                say(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson:.6f}, Spearman {c.spearman:.6f}, "
+                    f"Kendall tau-b {c.kendall_tau_b:.6f}")
         say(f"signature: {summary['signature']}")
     _write_lines(sys.stdout, report.getvalue())
     return 0
@@ -669,11 +673,6 @@ def _reference_notes(notes: Sequence, scored: bool = False) -> list[str]:
             "left out, each segment scored against the references it has")
     return [f"{file + ': ' if file else ''}{len(lines):,} line{'s' if len(lines) != 1 else ''} with an empty reference "
             f"({'lines' if len(lines) != 1 else 'line'} {listed_lines(lines)}): {what}" for file, lines in by_file.items()]
-
-
-def _correlation_text(value: Optional[float]) -> str:
-    # None: undefined (a constant column, fewer than two segments); the JSON output says null
-    return "undefined (constant scores or too few segments)" if value is None else f"{value:.6f}"
 
 
 def _system_names(paths: Sequence[str]) -> list[str]:

@@ -36,6 +36,8 @@ class Correlation:
     spearman: Optional[float]
     kendall_tau_b: Optional[float]
     n: int  # segments with a human score
+    # Why the three are None (all three are undefined in the same cases), for the CLI and the app
+    why_undefined: Optional[str] = None
 
 
 #: Most line numbers a message lists; "…" says there are more.
@@ -191,7 +193,15 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[Opt
     out = []
     for name, values in metric_scores.items():
         x = [values[k] for k in keep]
-        out.append(Correlation(name, pearson(x, people), spearman(x, people), kendall_tau_b(x, people), len(keep)))
+        why = None
+        if len(keep) < 2:
+            why = f"{len(keep)} segment{'' if len(keep) == 1 else 's'} with a human score; 2 are needed"
+        elif min(x) == max(x):
+            why = f"every {name} score is the same ({x[0]:.4f})"
+        elif min(people) == max(people):
+            why = f"every human score is the same ({people[0]:g})"
+        out.append(Correlation(name, pearson(x, people), spearman(x, people), kendall_tau_b(x, people), len(keep),
+                               why))
     return tuple(out)
 
 

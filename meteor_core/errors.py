@@ -15,6 +15,13 @@ class TooManyTokens(MeteorInputError):
     limit, such as the command line's --max-tokens, says so)."""
 
 
+def is_token_limit_reason(reason: str) -> bool:
+    """A corpus's not-scored reason (text by then: the skipped segment keeps the message, not
+    the exception) that is TooManyTokens' "... has N tokens; the limit is M per side", so the
+    command line and the app can add the way past the limit."""
+    return " tokens; the limit is " in reason and reason.endswith(" per side")
+
+
 class NothingScored(MeteorInputError):
     """No segment of a corpus could be scored. `skipped`: each segment's (index, reason), for a
     caller that knows the segments' files and lines (corpus.analyze_corpus) to say where."""

@@ -15,7 +15,9 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> Optional[float]:
     """None when undefined (fewer than 2 points or a constant series)."""
     _check(x, y)
     n = len(x)
-    if n < 2:
+    if n < 2 or min(x) == max(x) or min(y) == max(y):
+        # Constant: tested on the values, since the rounded mean of [0.1] * 3 leaves sums of
+        # squares near 1e-33, not 0, and r came out 0.0 where it is undefined (a tester).
         return None
     mx, my = sum(x) / n, sum(y) / n
     sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))

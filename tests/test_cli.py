@@ -233,9 +233,14 @@ def test_corpus_text_output_says_when_a_correlation_is_undefined(tmp_path, capsy
     code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact")
     lines = [line for line in out.splitlines() if "vs human" in line]
     assert code == 0 and len(lines) == 2 and "None" not in out
-    assert lines[0] == ("METEOR vs human (3 segments): Pearson undefined (constant scores or too few segments), "
-                        "Spearman undefined (constant scores or too few segments), "
-                        "Kendall tau-b undefined (constant scores or too few segments)")
+    assert lines[0] == ("METEOR vs human (3 segments): Pearson, Spearman and Kendall tau-b undefined: every "
+                        "human score is the same (50)")
+    # constant METEOR (all 1.0, human scores differ): said so; Pearson was 0.0 from rounding (a tester)
+    data.write_text("candidate\treference\thuman\na b\ta b\t90\nc d\tc d\t30\ne f\te f\t50\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact")
+    assert [line for line in out.splitlines() if "vs human" in line][0] == (
+        "METEOR vs human (3 segments): Pearson, Spearman and Kendall tau-b undefined: every METEOR score is the "
+        "same (0.9375)")
     data.write_text("candidate\treference\thuman\nthe cat sat\tthe cat sat\t90\na dog\tthe dog\t30\n"
                     "one two\tone three\t50\n", encoding="utf-8")
     code, out, _ = run(capsys, "corpus", "--candidates", str(data), "--human-column", "human", "--stages", "exact",

@@ -232,6 +232,9 @@ def test_correlations_match_pandas_and_the_definition():
         assert spearman(x, y) == pytest.approx(xs.rank().corr(ys.rank()), abs=1e-10)  # Spearman = Pearson of average ranks
         assert kendall_tau_b(x, y) == pytest.approx(brute_force_tau_b(x, y), abs=1e-10)
     assert pearson([1, 1, 1], [1, 2, 3]) is None  # undefined for a constant series, not NaN
+    # constant but with a rounded mean (sums of squares ~1e-33, not 0): r was 0.0 (a tester)
+    assert pearson([0.1] * 3, [1, 2, 3]) is None
+    assert pearson([1, 2, 3], [0.7] * 3) is None
 
 
 def test_system_comparison_pairs_by_line_with_hand_computed_deltas():

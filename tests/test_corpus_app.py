@@ -9,6 +9,8 @@ import pytest
 from test_corpus import brute_force_tau_b
 from streamlit.testing.v1 import AppTest
 
+from lens.corpus_ui import plain
+
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = ("id\tcandidate\treference\thuman\n"
         "s1\tthe cat sat on the mat\tthe cat sat on the mat\t95\n"
@@ -122,6 +124,30 @@ def test_upload_scores_and_correlates():
         assert row["Spearman rho"] == pytest.approx(series.rank().corr(people.rank()), abs=1e-9)
         assert row["Kendall tau-b"] == pytest.approx(brute_force_tau_b(values, human), abs=1e-9)
     assert table["meteor"].iloc[0] == pytest.approx(1 - 0.5 / 216)
+
+
+def test_an_undefined_correlation_is_a_dash_with_the_reason():
+    """Every METEOR score the same (1.0), human scores differing: Pearson showed 0.0000 (rounding
+    left a sum of squares of 1e-33) and Spearman and Kendall "None" (a tester)."""
+    data = ("candidate\treference\thuman\n" + "".join(f"a b c\ta b c\t{h}\n" for h in (10, 50, 90))).encode()
+    at = _upload(_page("corpus_explorer.py"), "flat.tsv", data)
+    corr = next(d for d in at.dataframe if "Kendall tau-b" in d.value.columns)
+    row = corr.value[corr.value["metric"] == "METEOR"].iloc[0]
+    assert [row[k] for k in ("Pearson r", "Spearman rho", "Kendall tau-b")] == [None, None, None]
+    assert corr.proto.placeholder == "—"
+    captions = [c.value for c in at.caption]
+    assert plain("METEOR: no correlation is defined (every METEOR score is the same (0.9815)).") in captions
+
+
+def test_a_line_over_the_token_limit_says_the_way_past_it():
+    """A tester: "candidate has 3,000 tokens; the limit is 2,000 per side" and nothing else; the
+    command line names --max-tokens, the Segment Explorer both ways past it."""
+    data = ("candidate\treference\n" + " ".join(["w"] * 2001) + "\tw w\nthe cat\tthe cat\n").encode()
+    at = _upload(_page("corpus_explorer.py"), "long.tsv", data)
+    warnings = [w.value for w in at.warning if "not scored" in w.value]
+    assert warnings == [plain("2 data lines, 1 scored, 1 not scored. The lines not scored are listed below with the "
+                              "reason. 1 of them is over the token limit, which the app keeps; for longer text use "
+                              "the command line's --max-tokens or the library's max_tokens.")]
 
 
 def test_choosing_another_human_column_recomputes_the_correlations():
