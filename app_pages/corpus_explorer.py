@@ -27,7 +27,7 @@ with st.container():
 if analysis is not None:
     with st.container():
         selection = corpus_ui.Selection(PAGE)
-        selection.follow_data(chosen.digest)
+        selection.follow_data(chosen.digest, chosen.label)
         selection.keep_if_present(analysis.lines, "is not scored with these settings")
         summary = analysis.summary()
         corpus_ui.show_unavailable_stages(analysis)

@@ -140,7 +140,7 @@ if comparison is not None:
     else:
         a, b = names.index(name_a), names.index(name_b)
         selection = corpus_ui.Selection(PAGE)
-        selection.follow_data(chosen.source)  # a line is the same segment in every system: keep it across pairs
+        selection.follow_data(chosen.source, chosen.label)  # a line is the same segment in every system: keep it across pairs
         rows = pd.DataFrame(comparison.pair_rows(a, b))
         selection.keep_if_present(list(rows["line"]), "is not scored in both systems with these settings")
         only_disagree = st.checkbox("Only segments where METEOR and BLEU move in opposite directions",

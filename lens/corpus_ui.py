@@ -142,32 +142,64 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     """st.file_uploader whose files outlive page changes: the uploader comes back empty, so the
     files kept from the last upload are used, with a caption saying so. Removing the files in
     the uploader forgets them; each uploader keeps only its latest upload (memory stays
-    bounded)."""
-    store = f"_kept-{key}"
+    bounded). A multi-file uploader adds what is uploaded after a page change to the files kept
+    ("earlier"): it replaced them, and a third reference file added on coming back left one
+    reference instead of three, without a word (a tester). A file added under the name of a
+    kept one replaces it (the kept files have no x of their own; a corrected file keeps its
+    name). The single-file uploaders replace, as their caption says."""
+    store, earlier_key = f"_kept-{key}", f"_kept-{key}-earlier"
+    ss = st.session_state
+
+    def in_use(uploaded) -> tuple:
+        names = {f.name for f in uploaded}
+        earlier = tuple(f for f in ss.get(earlier_key, ()) if f.name not in names) if multiple else ()
+        return earlier + tuple(uploaded)
 
     def remember() -> None:
-        files = _files(st.session_state.get(key))
+        files = _files(ss.get(key))
         # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
-            st.session_state[store] = tuple(KeptFile(f.name, f.getvalue()) for f in files)
+            ss[store] = in_use([KeptFile(f.name, f.getvalue()) for f in files])
+        elif ss.get(earlier_key) and multiple:
+            ss[store] = tuple(ss[earlier_key])  # the added files removed again: the kept ones stay
         else:
-            st.session_state.pop(store, None)
+            ss.pop(store, None)
+
+    def forget_button(files) -> None:
+        # The uploader has no x for kept files: this button is the way to drop them.
+        if st.button("Forget " + ("these files" if len(files) > 1 else "this file"), key=f"{key}-forget"):
+            ss.pop(earlier_key, None)
+            ss[store] = tuple(KeptFile(f.name, f.getvalue()) for f in _files(ss.get(key)))  # what the box holds
+            if not ss[store]:
+                ss.pop(store)
+            st.rerun()
 
     # The widget says our limit ("20MB per file"), not Streamlit's default 200 MB, which
     # contradicted the page's Limits line (a tester).
     value = st.file_uploader(label, key=key, accept_multiple_files=multiple, on_change=remember,
                              max_upload_size=MAX_FILE_BYTES // 1_000_000, **options)
     if value:
-        return value
-    files = st.session_state.get(store)
+        if not multiple:
+            return value
+        earlier = [f for f in ss.get(earlier_key, ()) if f.name not in {v.name for v in value}]
+        if not earlier:
+            return value
+        st.caption(plain(f"Also using {', '.join(f.name for f in earlier)}, uploaded earlier in this session (not "
+                         "in the box above): a file added under the same name replaces a kept one."))
+        forget_button(earlier)
+        return earlier + list(value)
+    files = ss.get(store)
     if not files:
+        ss.pop(earlier_key, None)
         return [] if multiple else None
-    st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
-                     "to replace it."))
-    # The uploader has no x for kept files: this button is the way to drop them.
-    if st.button("Forget " + ("these files" if len(files) > 1 else "this file"), key=f"{key}-forget"):
-        st.session_state.pop(store, None)
-        st.rerun()
+    if multiple:
+        ss[earlier_key] = tuple(files)  # what is added now joins these
+        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Files added "
+                         "join them; one under the same name replaces it."))
+    else:
+        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
+                         "to replace it."))
+    forget_button(files)
     return list(files) if multiple else files[0]
 
 
@@ -721,10 +753,15 @@ class Selection:
                 del seen[old]
         return before != value
 
-    def follow_data(self, digest: str) -> None:
-        """Other data (another file, other columns): a line number would mean another segment."""
+    def follow_data(self, digest: str, label: str = "") -> None:
+        """Other data (another file, other columns): a line number would mean another segment.
+        The selection is cleared with a message, as a filter or mode change clears it (adding a
+        reference file closed the open segment without a word: a tester)."""
         marker = f"_{self.page}-selection-data"
         if st.session_state.get(marker) != digest:
+            if marker in st.session_state and self.line is not None:
+                st.info(plain("Other data" + (f" ({label})" if label else "") + f": the selected segment (line "
+                              f"{self.line}) is closed; select it again in the table."))
             st.session_state[marker] = digest
             self.set(None)
 

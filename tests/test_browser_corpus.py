@@ -275,6 +275,42 @@ def test_upload_filters_and_selection_outlive_a_page_change(streamlit_server, br
     assert_clean(page, streamlit_server)
 
 
+def test_a_reference_file_added_after_a_page_change_joins_the_kept_ones(streamlit_server, browser_page, tmp_path):
+    """A tester: two reference files, another page and back, then a third file added: only the
+    third was used ("1 per segment", METEOR changed) and the open segment closed, without a
+    word. The added file now joins the kept ones, and the closed segment is said."""
+    lines = ["the cat sat on the mat", "a dog barked", "it rains today"]
+    files = {"cand.txt": lines, "r1.txt": ["the cat sat on a mat", "the dog barked", "it is raining today"],
+             "r2.txt": ["a cat sat on the mat", "a dog barks", "it rains now"],
+             "r3.txt": ["the cat is on the mat", "one dog barked", "rain today"]}
+    for name, text in files.items():
+        (tmp_path / name).write_text("\n".join(text) + "\n", encoding="utf-8")
+    page = browser_page
+    _open(page, streamlit_server, "/corpus")
+    page.get_by_text("Upload plain-text files").click()
+    page.wait_for_selector("input[type=file] >> nth=1", state="attached", timeout=30_000)
+    inputs = page.locator("input[type=file]")
+    inputs.nth(0).set_input_files(str(tmp_path / "cand.txt"))
+    wait_for_app(page)
+    inputs.nth(1).set_input_files([str(tmp_path / "r1.txt"), str(tmp_path / "r2.txt")])
+    page.get_by_text("References: r1.txt, r2.txt (2 per segment").wait_for(timeout=120_000)
+    wait_for_app(page)
+    _click_row(page, _table(page, "corpus-table"), 1)
+    _wait_heading(page, "Segment 2")
+    page.locator("[data-testid=stSidebar]").get_by_role("link", name="How METEOR works").click()
+    wait_for_app(page)
+    page.locator("[data-testid=stSidebar]").get_by_role("link", name="Corpus Explorer").click()
+    page.get_by_text("Using r1.txt, r2.txt, uploaded earlier in this session. Files added join them").wait_for(
+        timeout=90_000)
+    wait_for_app(page)
+    page.locator("input[type=file]").nth(1).set_input_files(str(tmp_path / "r3.txt"))
+    page.get_by_text("References: r1.txt, r2.txt, r3.txt (3 per segment").wait_for(timeout=120_000)
+    wait_for_app(page)
+    assert page.get_by_text("Also using r1.txt, r2.txt, uploaded earlier in this session").count() == 1
+    assert page.get_by_text("the selected segment (line 2) is closed").count() == 1
+    assert_clean(page, streamlit_server, screenshot="corpus_reference_added_after_page_change.png")
+
+
 def test_compare_segment_names_each_systems_reference(streamlit_server, browser_page, tmp_path):
     """A tester: the opened segment showed "Reference: <A's best>" above both systems while B's
     diagram was drawn against the other reference. Each system now says which it is aligned to."""
