@@ -141,8 +141,8 @@ def first_other(names: Sequence[str], taken) -> str:
 def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     """st.file_uploader whose files outlive page changes: the uploader comes back empty, so the
     files kept from the last upload are used, with a caption saying so. Removing the files in
-    the uploader forgets them; each uploader keeps only its latest upload (memory stays
-    bounded). A multi-file uploader adds what is uploaded after a page change to the files kept
+    the uploader forgets them; each uploader keeps only the files in use (memory stays
+    bounded by what the user gives). A multi-file uploader adds what is uploaded after a page change to the files kept
     ("earlier"): it replaced them, and a third reference file added on coming back left one
     reference instead of three, without a word (a tester). A file added under the name of a
     kept one replaces it (the kept files have no x of their own; a corrected file keeps its
