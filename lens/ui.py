@@ -24,7 +24,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from meteor_core import (BUILTIN_STAGES, PRESETS, SMOOTHING_METHODS, MeteorConfig, MeteorInputError,
                          MeteorParameterError, MeteorParams)
-from meteor_core.errors import TooManyTokens
+from meteor_core.errors import TooLong
 from meteor_core.explore import Exploration, explore
 from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
@@ -1190,7 +1190,7 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
             kept = (key, explore(candidate, list(references), config))
             st.session_state["_large_exploration"] = kept
         return kept[1]
-    except TooManyTokens as error:
+    except TooLong as error:
         # The way past the limit, which the app does not offer (a tester: a 5,000-word pair was
         # refused with no way forward; the command line's message names its option).
         st.error(md_escape(f"{error}. The app keeps this limit; for longer text use the command line's "

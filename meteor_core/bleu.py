@@ -183,7 +183,8 @@ def corpus_zero_reason(segment_bleu: Sequence[BleuResult], smoothing: str = "non
     """Why corpus_bleu of these segments is 0 ("" when it is not), from their summed counts."""
     reason, order = _corpus_zero(_summed_matches(segment_bleu), smoothing)
     if order > max((b.candidate_length for b in segment_bleu), default=0):  # nothing of that length at all
-        reason += f" (no candidate has {order} tokens, so there is no {order}-gram to match)"
+        reason += (f" (no candidate has {order} token{'' if order == 1 else 's'}, so there is no {order}-gram to "
+                   "match)")
     return reason
 
 

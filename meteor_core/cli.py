@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
 
 from . import sacrebleu_view
-from .errors import MeteorInputError, MeteorParameterError, TooManyTokens, is_token_limit_reason
+from .errors import MeteorInputError, MeteorParameterError, NothingScored, TooLong, is_token_limit_reason
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
@@ -32,8 +32,9 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default="paper",
                         help="paper (2005 definition), nltk (nltk's meteor_score), meteor15 (the METEOR 1.5 jar, "
                              "-l en -norm)")
-    parser.add_argument("--objective", choices=OBJECTIVES, default="crossings",
-                        help="paper mode's tie-break after maximum matches: fewest crossings or fewest chunks")
+    parser.add_argument("--objective", choices=OBJECTIVES,
+                        help="paper mode's tie-break after maximum matches: fewest crossings (default) or fewest "
+                             "chunks")
     parser.add_argument("--stages", help=f"comma-separated; default {','.join(BUILTIN_STAGES)} "
                                          f"(meteor15: the jar's -m, default {','.join(METEOR15_STAGES)})")
     parser.add_argument("--preset", choices=sorted(PRESETS),
@@ -56,10 +57,13 @@ def _add_shared(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--synonyms", metavar="FILE", action="append", default=[],
                         help="CSV/TSV synonym table (one group per row), added as a stage after the built-in ones")
     parser.add_argument("--bleu-smoothing", choices=SMOOTHING_METHODS, default="none")
-    parser.add_argument("--node-budget", type=int, default=MeteorConfig().node_budget)
+    parser.add_argument("--node-budget", type=int,
+                        help=f"paper mode's search: work units per stage before it stops, flagged not proven optimal "
+                             f"(default {MeteorConfig().node_budget:,})")
     parser.add_argument("--max-tokens", type=int, default=MeteorConfig().max_tokens,
                         help="tokens per side at most (default %(default)s; a longer side is refused: documents "
-                             "and paragraphs may need more, at more time and memory per pair)")
+                             "and paragraphs may need more, at more time and memory per pair); the limit of "
+                             "200,000 characters per side grows with it, 100 a token")
 
 
 def _scorer(args) -> Scorer:
@@ -74,10 +78,20 @@ def _scorer(args) -> Scorer:
         stages = (stages or BUILTIN_STAGES) + tuple(f"table:{t.name}" for t in tables)
     if args.weights is not None and args.mode != "meteor15":
         raise MeteorParameterError("--weights sets METEOR 1.5 module weights: use --mode meteor15")
+    search = [name for name, value in (("--objective", args.objective), ("--node-budget", args.node_budget))
+              if value is not None]
+    if search and args.mode != "paper":
+        # Said, not refused: a script may pass the same options to every mode (they were silently
+        # ignored: a tester; the signature's obj: field was the only trace).
+        how = "aligns greedily, as nltk does" if args.mode == "nltk" else "aligns as the jar does"
+        print(f"note: {' and '.join(search)} steer{'s' if len(search) == 1 else ''} paper mode's search; "
+              f"{args.mode} mode {how}, so {'it is' if len(search) == 1 else 'they are'} not used", file=sys.stderr)
+    defaults = MeteorConfig()
     config = MeteorConfig(
-        mode=args.mode, objective=args.objective, stages=stages, params=params,
+        mode=args.mode, objective=args.objective or defaults.objective, stages=stages, params=params,
         tokenizer=args.tokenizer, keep_case=args.keep_case, drop_punctuation=args.drop_punctuation,
-        zero_penalty_single_chunk=args.zero_penalty_single_chunk, node_budget=args.node_budget,
+        zero_penalty_single_chunk=args.zero_penalty_single_chunk,
+        node_budget=defaults.node_budget if args.node_budget is None else args.node_budget,
         max_tokens=args.max_tokens,
         bleu_smoothing=args.bleu_smoothing, language=args.lang,
         weights=parse_weights(args.weights) if args.weights is not None else None)
@@ -140,7 +154,7 @@ def _cmd_score(args) -> int:
 
 
 #: A batch line longer than this is reported and skipped without being held in memory whole
-#: (each text is limited to 200,000 characters anyway).
+#: (each text is limited to tokenize.max_chars characters anyway: 200,000 by default).
 MAX_LINE_BYTES = 16 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
@@ -214,7 +228,11 @@ MAX_TOKENS_HINT = " (--max-tokens raises it)"
 
 
 def with_hint(error: Exception) -> str:
-    return f"{error}{MAX_TOKENS_HINT}" if isinstance(error, TooManyTokens) else str(error)
+    # A corpus of which nothing could be scored names its segments' reasons (text by then): the
+    # hint when one is a length limit (a 40,000-token document said only "the limit is 2,000").
+    too_long = isinstance(error, TooLong) or (isinstance(error, NothingScored) and any(
+        is_token_limit_reason(skipped.reason) for skipped in error.skipped))
+    return f"{error}{MAX_TOKENS_HINT}" if too_long else str(error)
 
 
 def _reason_with_hint(reason: str) -> str:
@@ -587,7 +605,7 @@ def _not_proven_sentence(lines: Sequence[int], budget: int, count: Optional[int]
 
 
 def _cmd_corpus(args) -> int:
-    from .corpus import REPORTED_BY, analyze_corpus
+    from .corpus import analyze_corpus
     from .report import segment_to_dict
 
     _stdin_once([args.candidates, *args.references])
@@ -620,6 +638,9 @@ def _cmd_corpus(args) -> int:
         say("\t".join(columns))
         for row in rows:
             say("\t".join(_tsv_field(row[k]) for k in columns))
+        # The corpus numbers on stderr: the rows are the table, and the summary was nowhere (a tester)
+        for line in _corpus_summary_lines(analysis, summary, scorer.config.mode):
+            print(line, file=sys.stderr)
     else:
         width = max([6] + [len(_shown_id(r["id"])) for r in rows])
         say(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
@@ -628,30 +649,41 @@ def _cmd_corpus(args) -> int:
                 f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
         say()
         say(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
-        reported_key, reported_by = REPORTED_BY.get(scorer.config.mode, ("", ""))
-        for key, label in (("corpus_meteor", "corpus METEOR (summed statistics):"),
-                           ("mean_segment_meteor", "mean of segment METEOR:           ")):
-            say(f"{label} {summary[key]:.6f}" + (f"  ({reported_by})" if key == reported_key else ""))
-        say(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
-            + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
-        if analysis.sacrebleu:
-            say(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})"
-                + (f"; over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the files "
-                   "(the numbers above: the scored ones)"
-                   if analysis.sacrebleu_counts_unscored else ""))
-        say(f"matches by stage: {summary['matches_by_stage']}")
-        if analysis.human_source:
-            say(f"human scores: {analysis.human_source}")
-        for c in analysis.correlations:
-            if c.why_undefined is not None:
-                say(f"{c.metric} vs human ({c.n} segments): Pearson, Spearman and Kendall tau-b undefined: "
-                    f"{c.why_undefined}")
-            else:
-                say(f"{c.metric} vs human ({c.n} segments): Pearson {c.pearson:.6f}, Spearman {c.spearman:.6f}, "
-                    f"Kendall tau-b {c.kendall_tau_b:.6f}")
-        say(f"signature: {summary['signature']}")
+        for line in _corpus_summary_lines(analysis, summary, scorer.config.mode):
+            say(line)
     _write_lines(sys.stdout, report.getvalue())
     return 0
+
+
+def _corpus_summary_lines(analysis, summary: dict, mode: str) -> list[str]:
+    """The corpus numbers of `corpus`'s text report (after the rows; on stderr with --tsv)."""
+    from .corpus import REPORTED_BY
+
+    out: list[str] = []
+    reported_key, reported_by = REPORTED_BY.get(mode, ("", ""))
+    for key, label in (("corpus_meteor", "corpus METEOR (summed statistics):"),
+                       ("mean_segment_meteor", "mean of segment METEOR:           ")):
+        out.append(f"{label} {summary[key]:.6f}" + (f"  ({reported_by})" if key == reported_key else ""))
+    out.append(f"corpus BLEU:                       {summary['corpus_bleu']:.6f}  (nltk, on METEOR's tokens)"
+               + (f": {analysis.corpus_bleu_zero_reason}" if analysis.corpus_bleu_zero_reason else ""))
+    if analysis.sacrebleu:
+        out.append(f"sacreBLEU:                         {analysis.sacrebleu.score:.2f}  ({analysis.sacrebleu.signature})"
+                   + (f"; over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the files "
+                      "(the numbers above: the scored ones)"
+                      if analysis.sacrebleu_counts_unscored else ""))
+    out.append(f"matches by stage: {summary['matches_by_stage']}")
+    if analysis.human_source:
+        out.append(f"human scores: {analysis.human_source}")
+    for c in analysis.correlations:
+        segments = f"{c.n:,} segment{'' if c.n == 1 else 's'}"
+        if c.why_undefined is not None:
+            out.append(f"{c.metric} vs human ({segments}): Pearson, Spearman and Kendall tau-b undefined: "
+                       f"{c.why_undefined}")
+        else:
+            out.append(f"{c.metric} vs human ({segments}): Pearson {c.pearson:.6f}, Spearman {c.spearman:.6f}, "
+                       f"Kendall tau-b {c.kendall_tau_b:.6f}")
+    out.append(f"signature: {summary['signature']}")
+    return out
 
 
 #: Empty-reference notes written one per line up to this many; more are summed up per file
@@ -702,6 +734,12 @@ def _cmd_compare(args) -> int:
             # A table piped in is read as text by its name (a newcomer: this message did not say --format).
             hint = (f" (if {args.candidates[0]} is a table, give its format with --format)"
                     if len(args.candidates) == 1 and not args.file_format else "")
+            tables = [p for p in args.candidates if format_of(p, args.file_format) != "txt"]
+            if len(args.candidates) > 1 and tables:
+                # Two tables: the message spoke of plain-text files (a tester)
+                raise MeteorInputError(f"{len(args.candidates)} files given with column options: give one table "
+                                       "after --candidates with a --candidate-column per system, or one plain-text "
+                                       "file per system without column options")
             raise MeteorInputError(f"column options apply to one TSV/CSV/JSONL table{hint}; with plain-text files "
                                    "give one file per system after --candidates")
         if len(args.candidates) < 2:

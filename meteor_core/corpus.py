@@ -195,7 +195,8 @@ def _correlations(metric_scores: dict[str, Sequence[float]], human: Sequence[Opt
         x = [values[k] for k in keep]
         why = None
         if len(keep) < 2:
-            why = f"{len(keep)} segment{'' if len(keep) == 1 else 's'} with a human score; 2 are needed"
+            why = (f"{len(keep)} scored segment{' has' if len(keep) == 1 else 's have'} a human score that is a "
+                   "number; 2 are needed")
         elif min(x) == max(x):
             why = f"every {name} score is the same ({x[0]:.4f})"
         elif min(people) == max(people):
@@ -249,7 +250,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
         problems = sorted([*data.problems, *_skipped_rows(data, error.skipped)], key=lambda p: p.line)
         if not problems:
             raise
-        raise MeteorInputError("no segment could be scored: " + reasons_in_brief(map(str, problems))) from None
+        raise NothingScored("no segment could be scored: " + reasons_in_brief(map(str, problems)),
+                            error.skipped) from None
     bleu = tuple(bleu_for(seg) for seg in corpus.segments)
     candidates = [seg.best.candidate_tokens.norms for seg in corpus.segments]
     references = [bleu_references(seg) for seg in corpus.segments]

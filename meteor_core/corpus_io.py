@@ -143,6 +143,10 @@ def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
         raise MeteorInputError(f"{name}: {len(data):,} bytes is over {limits.size_text}")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # Said as what it is (it was "line 1 is not UTF-8 ... at byte 1": a tester)
+        raise MeteorInputError(f"{name} is UTF-16 (it starts with a UTF-16 byte-order mark); save the file as "
+                               "UTF-8")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -357,6 +361,10 @@ def _shorten(value, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+#: The source of a reference for a key a JSONL line does not have (counted as empty, not noted).
+_NO_KEY = " (no such key on this line)"
+
+
 def _without_empty_references(references: list[str], sources: list[str]
                               ) -> tuple[list[str], tuple[str, ...], str, tuple[int, ...]]:
     """references.without_blank, the sources of those kept, a note naming the sources of those
@@ -366,9 +374,12 @@ def _without_empty_references(references: list[str], sources: list[str]
     if len(kept) == len(references):
         return kept, tuple(sources), "", numbered
     kept_set = set(positions)
-    left_out = sorted({s for k, s in enumerate(sources) if k not in kept_set}, key=sources.index)
-    return (kept, tuple(sources[k] for k in positions),
-            f"empty reference in {', '.join(left_out)}: left out, segment scored against the others", numbered)
+    # A key a JSONL line does not have is not an empty reference someone wrote: one line with both
+    # "reference" and "references" gave every other line a note about the key it lacked (a tester).
+    left_out = sorted({s for k, s in enumerate(sources) if k not in kept_set and not s.endswith(_NO_KEY)},
+                      key=sources.index)
+    note = f"empty reference in {', '.join(left_out)}: left out, segment scored against the others" if left_out else ""
+    return kept, tuple(sources[k] for k in positions), note, numbered
 
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],
@@ -416,7 +427,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 # column): like an empty cell. Lines mixing "reference" and "references" each
                 # lacked one and all were refused (a tester).
                 segment_refs.append("")
-                sources.append(f"{column!r} (no such key on this line)")
+                sources.append(f"{column!r}{_NO_KEY}")
                 absent_keys += 1
             else:
                 bad = bad or f"{column!r} is missing or not text"

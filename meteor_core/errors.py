@@ -10,16 +10,26 @@ class MeteorParameterError(ValueError):
     """A parameter is outside its allowed range or an option is unknown."""
 
 
-class TooManyTokens(MeteorInputError):
-    """A side has more tokens than the configuration's max_tokens (a caller that can raise the
-    limit, such as the command line's --max-tokens, says so)."""
+class TooLong(MeteorInputError):
+    """A side over a length limit that the configuration's max_tokens sets (a caller that can
+    raise the limit, such as the command line's --max-tokens, says so)."""
+
+
+class TooManyTokens(TooLong):
+    """A side has more tokens than the configuration's max_tokens."""
+
+
+class TooManyCharacters(TooLong):
+    """A side has more characters than tokenize.max_chars(max_tokens), checked before any other
+    work."""
 
 
 def is_token_limit_reason(reason: str) -> bool:
     """A corpus's not-scored reason (text by then: the skipped segment keeps the message, not
-    the exception) that is TooManyTokens' "... has N tokens; the limit is M per side", so the
-    command line and the app can add the way past the limit."""
-    return " tokens; the limit is " in reason and reason.endswith(" per side")
+    the exception) that is TooLong's "... has N tokens (characters); the limit is M per side",
+    so the command line and the app can add the way past the limit."""
+    limit_said = " tokens; the limit is " in reason or " characters; the limit is " in reason
+    return limit_said and reason.endswith(" per side")
 
 
 class NothingScored(MeteorInputError):

@@ -34,7 +34,7 @@ from typing import Sequence, Union
 
 import regex
 
-from .errors import MeteorInputError, MeteorParameterError, TooManyTokens
+from .errors import MeteorInputError, MeteorParameterError, TooManyCharacters, TooManyTokens
 from .frozen import new_object, set_attribute
 
 #: Hard cap per side. The exact aligner is fast on real sentences, but a cap keeps worst-case
@@ -50,6 +50,14 @@ UNORDERED = (set, frozenset, dict)
 #: Characters per side, checked first (before any scan of the text): 100 per token on average
 #: at the token limit, so no real text reaches it, and a 20 MB paste is refused at once.
 MAX_CHARS = 200_000
+CHARS_PER_TOKEN = 100
+
+
+def max_chars(max_tokens: int) -> int:
+    """The character limit per side: MAX_CHARS, or more when max_tokens is raised past the
+    default (a 40,000-word document under --max-tokens 50000 was refused at 200,000
+    characters, with no option that raised it: a tester)."""
+    return max(MAX_CHARS, CHARS_PER_TOKEN * max_tokens)
 
 TOKENIZERS = ("default", "whitespace", "char", "segmenter", "nltk")
 
@@ -388,7 +396,7 @@ def token_pieces(text, field: str) -> list:
     raise MeteorInputError(f"{field} must be a string or a list of token strings, not {type(text).__name__}")
 
 
-def joined_words(pieces: list, field: str, max_chars: int) -> str:
+def joined_words(pieces: list, field: str, limit: int) -> str:
     """Token pieces joined by single spaces, once each is known to be a word: a string, not
     empty, without whitespace (MeteorInputError naming the first that is not). Format-only
     tokens are the callers' to refuse (they know whether forms are normalized)."""
@@ -396,8 +404,8 @@ def joined_words(pieces: list, field: str, max_chars: int) -> str:
         joined = " ".join(pieces)
     except TypeError:  # a token that is not a string: the loop below names it
         joined = None
-    if joined is not None and len(joined) > max_chars:
-        raise MeteorInputError(f"{field} has {len(joined):,} characters; the limit is {max_chars:,} per side")
+    if joined is not None and len(joined) > limit:
+        raise TooManyCharacters(f"{field} has {len(joined):,} characters; the limit is {limit:,} per side")
     # Fast check: every token a non-empty string without whitespace <=> the joined text
     # splits back into exactly the same tokens. Only on failure look for the culprit.
     if joined is None or joined.split(" ") != pieces or len(joined.split()) != len(pieces):
@@ -438,8 +446,9 @@ def tokenize(
     if tokenizer not in TOKENIZERS:
         raise MeteorParameterError(f"unknown tokenizer {tokenizer!r}; choose one of {', '.join(TOKENIZERS)}")
     if isinstance(text, str):
-        if len(text) > MAX_CHARS:
-            raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {MAX_CHARS:,} per side")
+        if len(text) > max_chars(max_tokens):
+            raise TooManyCharacters(f"{field} has {len(text):,} characters; the limit is {max_chars(max_tokens):,} "
+                                    "per side")
         check_text(text, field)
         tokenizer = _resolve_tokenizer(tokenizer, language)
         if tokenizer not in ("segmenter", "nltk") and text.isascii():
@@ -457,7 +466,7 @@ def tokenize(
         pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:
             raise TooManyTokens(f"{field} has {len(pieces):,} tokens; the limit is {max_tokens:,} per side")
-        joined = joined_words(pieces, field, MAX_CHARS)
+        joined = joined_words(pieces, field, max_chars(max_tokens))
         check_text(joined, field)
         if joined.isascii():
             # The common case: no format characters to look for, and the matching form of an

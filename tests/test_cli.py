@@ -187,6 +187,20 @@ def test_corpus_tsv_columns(tmp_path, capsys):
     assert header.startswith("id\tmeteor") and row.startswith("s1\t0.9375\t")
 
 
+def test_corpus_tsv_writes_the_corpus_numbers_to_stderr(tmp_path, capsys):
+    """--tsv wrote the rows and no corpus METEOR anywhere (a tester). Two segments, exact stage:
+    matches 3 + 1, candidate 3 + 2, reference 4 + 2 tokens, chunks 1 + 1: P = 4/5, R = 4/6,
+    Fmean = 10PR / (R + 9P) = (16/3) / (4/6 + 36/5) = 80/118, penalty 0.5 (2/4)^3 = 1/16."""
+    data = tmp_path / "e.tsv"
+    data.write_text("id\tcandidate\treference\n1\tthe cat sat\tthe cat sat on\n2\ta dog\tthe dog\n", encoding="utf-8")
+    code, out, err = run(capsys, "corpus", "--candidates", str(data), "--tsv", "--stages", "exact")
+    assert code == 0 and len(out.strip().split("\n")) == 3
+    assert f"corpus METEOR (summed statistics): {80 / 118 * (1 - 1 / 16):.6f}" in err.splitlines()
+    _, text, _ = run(capsys, "corpus", "--candidates", str(data), "--stages", "exact")
+    summary = text.splitlines()[text.splitlines().index("") + 2:]  # after the table and the counts line
+    assert summary and err.splitlines()[-len(summary):] == summary  # the text report's lines, in order
+
+
 def test_corpus_tsv_numbers_in_full(tmp_path, capsys):
     """--tsv writes the floats --json writes (it rounded them to 6 places)."""
     data = tmp_path / "data.tsv"
@@ -508,6 +522,28 @@ def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, cap
     assert (meteor["spearman"], meteor["n"]) == (1.0, 3)
     assert main(["corpus", "--candidates", str(path), "--json", "--id-column", "candidate"]) == 0
     assert [s["id"] for s in json.loads(capsys.readouterr().out)["segments"]] == ["the cat sat", "a dog", "hello there"]
+
+
+def test_compare_with_two_tables_and_column_options_says_what_to_give(tmp_path, capsys):
+    """Two TSV tables with --candidate-column: the message spoke of plain-text files (a tester)."""
+    table = tmp_path / "sys.tsv"
+    table.write_text("sysA\tsysB\treference\na\tb\ta\n", encoding="utf-8")
+    code, _, err = run(capsys, "compare", "--candidates", str(table), str(table), "--candidate-column", "sysA",
+                       "--candidate-column", "sysB")
+    assert code == 2 and err == ("error: 2 files given with column options: give one table after --candidates with "
+                                 "a --candidate-column per system, or one plain-text file per system without column "
+                                 "options\n")
+
+
+def test_a_human_column_without_numbers_says_so(tmp_path, capsys):
+    """The correlations said "constant scores or too few segments" where no human score was a
+    number (a tester)."""
+    table = tmp_path / "h.tsv"
+    table.write_text("candidate\treference\thuman\na b\ta b\tx\nc d\tc e\t7\n", encoding="utf-8")
+    code, out, _ = run(capsys, "corpus", "--candidates", str(table), "--human-column", "human", "--stages", "exact")
+    assert code == 0 and [line for line in out.splitlines() if line.startswith("METEOR vs human")] == [
+        "METEOR vs human (1 segment): Pearson, Spearman and Kendall tau-b undefined: 1 scored segment has a human "
+        "score that is a number; 2 are needed"]
 
 
 def test_compare_table_columns_line_up(tmp_path, capsys):

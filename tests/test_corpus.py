@@ -33,6 +33,10 @@ def test_tsv_csv_jsonl_round_trip():
     ("crlf.tsv", "\ufeffid\tcandidate\treference\r\ns1\tok\tx\r\n\xff\tb\tc\r\n".encode("utf-8").replace(
         b"\xc3\xbf", b"\xff"), "crlf.tsv: line 3 is not UTF-8 (invalid start byte at byte 1 of the line)"),
     ("comma.tsv", b"id,candidate,reference\n1,a,b\n", "comma.tsv: line 1 has no tab"),
+    # UTF-16 said as such (it was "line 1 is not UTF-8 ... at byte 1": a tester)
+    ("u16.tsv", "id\tcandidate\treference\n".encode("utf-16"),
+     "u16.tsv is UTF-16 (it starts with a UTF-16 byte-order mark); save the file as UTF-8"),
+    ("u16be.tsv", b"\xfe\xff" + "id\tcandidate\n".encode("utf-16-be"), "u16be.tsv is UTF-16"),
     ("notjson.jsonl", b"id\tcandidate\n1\ta\n", "notjson.jsonl: line 1 is not JSON"),
     ("empty.csv", b"", "empty.csv: line 1 should be a header row"),
     ("dup.tsv", b"a\ta\n1\t2\n", "column name(s) repeated: 'a'"),
@@ -428,8 +432,15 @@ def test_jsonl_lines_may_name_their_reference_differently():
     assert [(p.line, p.message) for p in data.problems] == [
         (3, "no reference: none of 'reference', 'references' is a key on this line"),
         (4, "'reference' is missing or not text")]
-    assert [p.line for p in data.reference_notes] == [1, 2]
-    assert "no such key on this line" in data.reference_notes[0].message
+    # A key a line does not have is not noted (one line with both keys gave every other line a
+    # note: a tester); a null or "" item is, naming only its key.
+    assert data.reference_notes == ()
+    jsonl = ('{"candidate": "a b", "reference": "a b", "references": ["a"]}\n'
+             '{"candidate": "a b", "references": ["a b"]}\n'
+             '{"candidate": "a b", "references": ["a b", null, ""]}\n').encode()
+    notes = corpus_from_table(read_table(jsonl, "n.jsonl"), "candidate", ["reference", "references"]).reference_notes
+    assert [(p.line, p.message) for p in notes] == [
+        (3, "empty reference in 'references': left out, segment scored against the others")]
     analysis = analyze_corpus(data, MeteorConfig())
     assert analysis.corpus.segments[1].score == score("a dog", ["the dog", "a dog barked"]).score
 

@@ -179,6 +179,21 @@ def test_objective_library_and_cli(capsys):
         MeteorConfig(objective="fewest")
 
 
+def test_search_options_outside_paper_mode_are_said_to_be_unused(capsys):
+    """--objective and --node-budget were silently ignored in nltk and meteor15 mode (a tester);
+    the score is the same, and stderr says why. In paper mode no note."""
+    cand, ref = "on the mat sat the cat", "the cat sat on the mat"
+    plain_nltk = cli_json(capsys, "--candidate", cand, "--reference", ref, "--mode", "nltk")
+    assert main(["score", "--json", "--candidate", cand, "--reference", ref, "--mode", "nltk", "--objective",
+                 "chunks", "--node-budget", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["score"] == plain_nltk["score"]
+    assert err == ("note: --objective and --node-budget steer paper mode's search; nltk mode aligns greedily, as "
+                   "nltk does, so they are not used\n")
+    assert main(["score", "--candidate", cand, "--reference", ref, "--objective", "chunks"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 # -- stages -------------------------------------------------------------------------------
 
 def test_stages_library_and_cli(capsys, wordnet_reader):
@@ -625,6 +640,28 @@ def test_token_limit_is_exactly_2000_per_side(capsys):
     assert score("a b c", "a", stages=EXACT, max_tokens=3).best.stats.candidate_length == 3
     with pytest.raises(MeteorInputError, match="candidate has 3 tokens; the limit is 2"):
         score("a b c", "a", stages=EXACT, max_tokens=2)
+
+
+def test_a_raised_token_limit_raises_the_character_limit(tmp_path, capsys):
+    """A 40,000-word document under --max-tokens 50000 stopped at 200,000 characters, which no
+    option raised (a tester). The character limit is now 100 per token of a raised max_tokens,
+    in every mode, and the command line's hint covers it and a corpus of which nothing scored."""
+    from meteor_core.errors import TooManyCharacters
+    from meteor_core.tokenize import max_chars
+
+    assert max_chars(2000) == 200_000 and max_chars(10) == 200_000 and max_chars(50_000) == 5_000_000
+    long_text = " ".join(["abcdefghij"] * 20_000)  # 219,999 characters, 20,000 tokens
+    with pytest.raises(TooManyCharacters, match="candidate has 219,999 characters; the limit is 200,000 per side"):
+        score(long_text, "abcdefghij", stages=EXACT, max_tokens=2000)
+    with pytest.raises(TooManyCharacters, match="candidate has 250,999 characters; the limit is 200,000 per side"):
+        score(["x" * 250] * 1000, ["abcdefghij"], stages=EXACT)  # token lists too (1,000 tokens)
+    assert score(long_text, "abcdefghij", stages=EXACT, max_tokens=20_000).best.stats.candidate_length == 20_000
+    assert cli_error(capsys, "score", "--candidate", long_text, "--reference", "a") == (
+        "error: candidate has 219,999 characters; the limit is 200,000 per side (--max-tokens raises it)\n")
+    words = tmp_path / "doc.txt"
+    words.write_text(" ".join(["w"] * 2001) + "\n", encoding="utf-8")
+    assert cli_error(capsys, "corpus", "--candidates", str(words), "--references", str(words)).endswith(
+        "the limit is 2,000 per side (--max-tokens raises it)\n")
 
 
 @pytest.mark.parametrize("bad", [0, -1, "10"])

@@ -11,14 +11,15 @@ import re
 from typing import Callable, Optional, Sequence
 
 from ..align import count_crossings
-from ..errors import MeteorInputError, MeteorParameterError, TooManyTokens
+from ..errors import MeteorInputError, MeteorParameterError, TooManyCharacters, TooManyTokens
 from ..formula import MeteorBreakdown, MeteorStats
 from ..params import MeteorConfig, refuse_user_synonym_tables
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
                       WeightedBreakdown, WeightedStats, nothing_scored)
 from ..references import ReferencesInput, score_each_reference
-from ..tokenize import TextOrTokens, Token, Tokens, check_text, joined_words, refuse_format_only, token_pieces
+from ..tokenize import (TextOrTokens, Token, Tokens, check_text, joined_words, max_chars, refuse_format_only,
+                        token_pieces)
 from . import data as data_module
 from .align import BEAM_SIZE, MATCHES_PER_CALL, JarAlignment, Match, Matcher, is_function_word
 from .formula import aggregate, compute, stats_of_row
@@ -33,9 +34,6 @@ DESCRIPTIONS = {
     "paraphrase": "phrase and paraphrase in the jar's table paraphrase-en (phrase to phrase)",
 }
 NEEDS_DATA = ("synonym", "paraphrase")
-#: Characters per side accepted before normalizing (checked first, so a huge text is rejected
-#: before any work); far above max_tokens words of normal text.
-CHARS_PER_TOKEN = 100  # 200,000 at the default max_tokens: the other modes' MAX_CHARS (was 128,000: a tester)
 
 
 class Meteor15Scorer:
@@ -80,7 +78,7 @@ class Meteor15Scorer:
     # -- tokens ---------------------------------------------------------------------------------
     def words(self, text: "TextOrTokens", field: str) -> list[str]:
         """The words the jar aligns for one side (after its normalization)."""
-        limit = self.config.max_tokens * CHARS_PER_TOKEN
+        limit = max_chars(self.config.max_tokens)
         if not isinstance(text, str):
             # Token lists follow the other modes' rule (a token is a word: ["New York"] or ""
             # was re-split or dropped here without a word, a tester), then the jar's
@@ -90,7 +88,7 @@ class Meteor15Scorer:
             if not text.isascii():
                 refuse_format_only(pieces, field)
         if len(text) > limit:
-            raise MeteorInputError(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
+            raise TooManyCharacters(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
         check_text(text, field)  # the other modes' rule: no control characters, no lone surrogates
         words = words_of(text, self.normalization, self._prefixes)
         if len(words) > self.config.max_tokens:
