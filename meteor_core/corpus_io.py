@@ -395,6 +395,11 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
     if candidate_column in reference_columns:
         raise MeteorInputError(f"{table.name}: {candidate_column!r} is chosen as the candidate and as a reference; "
                                "a system compared with its own reference column scores almost 1")
+    if human_column and human_column in (candidate_column, *reference_columns):
+        # Every "score" was text: 300 notes "is not a number" and no correlation (a tester)
+        role = "the candidate" if human_column == candidate_column else "a reference"
+        raise MeteorInputError(f"{table.name}: {human_column!r} is chosen as the human scores and as {role}; "
+                               "choose the column that holds the human scores")
     ids, cands, refs, human, lines, positions, given = [], [], [], [], [], [], []
     problems, human_notes, reference_notes = list(table.problems), [], []
     rows_without_id = 0

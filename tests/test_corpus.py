@@ -169,6 +169,15 @@ def test_candidate_column_cannot_be_a_reference():
         corpus_from_table(table, "reference", ["reference"])
 
 
+def test_human_column_cannot_be_the_candidate_or_a_reference():
+    """--human-column candidate gave a note per line ("is not a number") and no correlation (a
+    tester); it is refused as the clash it is, like candidate = reference."""
+    table = read_table(TSV, "c.tsv")
+    for human, role in (("candidate", "the candidate"), ("reference", "a reference")):
+        with pytest.raises(MeteorInputError, match=f"'{human}' is chosen as the human scores and as {role}"):
+            corpus_from_table(table, "candidate", ["reference"], None, human)
+
+
 def test_parallel_files_length_mismatch():
     with pytest.raises(MeteorInputError, match="hyp.txt has 2 lines, ref.txt has 1$"):
         corpus_from_parallel(("hyp.txt", b"a\nb\n"), [("ref.txt", b"a\n")])
