@@ -882,9 +882,11 @@ HIDDEN_SEGMENT_COLUMNS = ("fmean", "candidate_length", "reference_length", "best
 
 
 def segment_column_order(frame: pd.DataFrame) -> list[str]:
-    """The candidate (cut to a medium column; selecting a row shows it whole), then the scores,
-    then the reference: at 1,400 px the scores are in view without scrolling sideways."""
-    first = [c for c in ("id", "line", "candidate") if c in frame.columns]
+    """The id, METEOR and BLEU, then the candidate (cut to a medium column; selecting a row shows
+    it whole), the other scores, and the reference: at 1,400 px the scores are in view without
+    scrolling sideways, and on a phone (390 px) METEOR and BLEU are too (the candidate before them
+    left only id and text in view: a tester)."""
+    first = [c for c in ("id", "line", "meteor", "bleu", "candidate") if c in frame.columns]
     last = [c for c in ("reference",) if c in frame.columns]
     return first + [c for c in frame.columns if c not in first and c not in last] + last
 

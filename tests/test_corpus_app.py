@@ -454,7 +454,7 @@ def test_segment_table_shows_the_scores_and_hides_the_details():
                                   "reference_length", "best_reference", "optimal", "matches_exact", "matches_stem"])
     order = corpus_ui.segment_column_order(frame)
     assert sorted(order) == sorted(frame.columns)
-    assert order[:4] == ["id", "line", "candidate", "meteor"] and order[-1] == "reference"
+    assert order[:5] == ["id", "line", "meteor", "bleu", "candidate"] and order[-1] == "reference"
     config = corpus_ui.segment_columns(frame)
     hidden = sorted(c for c in frame.columns if config[c].get("hidden"))
     assert hidden == ["best_reference", "candidate_length", "fmean", "matches_exact", "matches_stem",
