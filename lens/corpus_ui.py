@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from meteor_core import MeteorInputError
-from meteor_core.errors import is_token_limit_reason
+from meteor_core.errors import NothingScored, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
@@ -567,7 +567,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
         return None
     del jobs[slot]
     if isinstance(job.error, MeteorInputError):
-        _error(str(job.error))
+        _error(str(job.error) + (". " + TOKEN_LIMIT_WAY if _over_token_limit(job.error) else ""))
         return None
     if job.error is not None:
         raise job.error
@@ -646,6 +646,16 @@ def show_unavailable_stages(analysis: CorpusAnalysis) -> None:
         st.warning(plain(message))
 
 
+#: After a length-limit refusal on a corpus page (the Segment Explorer says the same).
+TOKEN_LIMIT_WAY = ("The app keeps the length limits; for longer text use the command line's --max-tokens or the "
+                   "library's max_tokens.")
+
+
+def _over_token_limit(error: Exception) -> bool:
+    """A corpus of which nothing scored because of the length limits (one reason is enough)."""
+    return isinstance(error, NothingScored) and any(is_token_limit_reason(s.reason) for s in error.skipped)
+
+
 def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool = True) -> None:
     """'N data lines, S scored, K not scored' (they add up), the problems in line order, and
     notes on segments scored with something left out (empty references, human scores)."""
@@ -656,8 +666,7 @@ def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool
         too_long = sum(is_token_limit_reason(p.message) for p in not_scored)
         # The way past the limit, as the Segment Explorer says it (a tester: "the limit is 2,000 per
         # side" and nothing else, where the command line adds its option).
-        way_past = (f" {too_long} of them {'is' if too_long == 1 else 'are'} over the token limit, which the app "
-                    "keeps; for longer text use the command line's --max-tokens or the library's max_tokens."
+        way_past = (f" {too_long} of them {'is' if too_long == 1 else 'are'} over the length limit. " + TOKEN_LIMIT_WAY
                     if too_long else "")
         st.warning(plain(sentence + " The lines not scored are listed below with the reason." + way_past))
         _problem_table(f"{prefix}{len(not_scored)} line(s) not scored", not_scored)

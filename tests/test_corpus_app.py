@@ -146,8 +146,14 @@ def test_a_line_over_the_token_limit_says_the_way_past_it():
     at = _upload(_page("corpus_explorer.py"), "long.tsv", data)
     warnings = [w.value for w in at.warning if "not scored" in w.value]
     assert warnings == [plain("2 data lines, 1 scored, 1 not scored. The lines not scored are listed below with the "
-                              "reason. 1 of them is over the token limit, which the app keeps; for longer text use "
-                              "the command line's --max-tokens or the library's max_tokens.")]
+                              "reason. 1 of them is over the length limit. The app keeps the length limits; for "
+                              "longer text use the command line's --max-tokens or the library's max_tokens.")]
+    # nothing scored: the error says it too
+    at = _upload(_page("corpus_explorer.py"), "long.tsv", data.split(b"\nthe cat")[0] + b"\n")
+    assert [e.value for e in at.error] == [plain(
+        "no segment could be scored: long.tsv, line 2: candidate has 2,001 tokens; the limit is 2,000 per side. The "
+        "app keeps the length limits; for longer text use the command line's --max-tokens or the library's "
+        "max_tokens.")]
 
 
 def test_choosing_another_human_column_recomputes_the_correlations():
