@@ -157,6 +157,11 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
 
     def remember() -> None:
         files = _files(ss.get(key))
+        if multiple and ss.get(earlier_key) and files:
+            # A kept file replaced by one of its name is gone for good: it came back when the
+            # replacement was removed with its x, the old data under the same name (a tester).
+            names = {f.name for f in files}
+            ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
         # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
             ss[store] = in_use([KeptFile(f.name, f.getvalue()) for f in files])
@@ -276,6 +281,9 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
                                    multiple=True, type=["txt"])
     st.caption(CAP_NOTE + " Segment id: the line number.")
     if not cand_files or not ref_files:
+        if cand_files or ref_files:  # one side given: say what is missing (nothing showed: a tester)
+            st.info(f"Add the {'reference' if cand_files else 'candidate' if not multi else 'system output'} "
+                    "file(s) to score.")
         return None
     if multi and len(cand_files) < 2:
         st.info("Add a second system's file to compare.")
@@ -284,7 +292,8 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     # Each file added to the uploader is one more reference: a corrected file uploaded after a
     # wrong one was added beside it, and the same file twice counted twice, silently (a tester).
     st.caption(plain(f"References: {', '.join(name for name, _ in refs)} ({len(refs)} per segment; a file added is "
-                     "one more reference, not a replacement: remove a file with its ×)."))
+                     "one more reference, not a replacement: remove a file in the box with its ×, kept files with "
+                     "Forget)."))
     twice = sorted({name for k, (name, data) in enumerate(refs) if (name, data) in refs[:k]})
     if twice:
         st.warning(plain(f"{', '.join(twice)}: the same file is given twice, so it counts as two references; "

@@ -309,6 +309,20 @@ def test_a_reference_file_added_after_a_page_change_joins_the_kept_ones(streamli
     assert page.get_by_text("Also using r1.txt, r2.txt, uploaded earlier in this session").count() == 1
     assert page.get_by_text("the selected segment (line 2) is closed").count() == 1
     assert_clean(page, streamlit_server, screenshot="corpus_reference_added_after_page_change.png")
+    # A corrected r2.txt replaces the kept one; removed again with its x, the old r2.txt stays gone
+    # (it came back, its old data under the same name: a tester).
+    (tmp_path / "fix").mkdir()
+    (tmp_path / "fix" / "r2.txt").write_text("the cat sat on the mat\na dog barked\nit rains today\n", encoding="utf-8")
+    references = page.locator("[data-testid=stFileUploader]").filter(has_text="References")
+    references.locator("input[type=file]").set_input_files(str(tmp_path / "fix" / "r2.txt"))  # joins r3.txt in the box
+    page.get_by_text("References: r1.txt, r3.txt, r2.txt (3 per segment").wait_for(timeout=120_000)
+    wait_for_app(page)
+    assert page.get_by_text("Also using r1.txt, uploaded earlier in this session").count() == 1
+    references.locator("[data-testid=stFileChip]").filter(has_text="r2.txt").locator(
+        "[data-testid=stFileChipDeleteBtn]").first.click()
+    page.get_by_text("References: r1.txt, r3.txt (2 per segment").wait_for(timeout=120_000)
+    wait_for_app(page)
+    assert_clean(page, streamlit_server)
 
 
 def test_compare_segment_names_each_systems_reference(streamlit_server, browser_page, tmp_path):

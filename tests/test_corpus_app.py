@@ -378,6 +378,8 @@ def test_reference_files_are_listed_and_a_file_given_twice_is_said():
     at = _page("corpus_explorer.py")
     at.radio(key="corpus-source").set_value("Upload plain-text files").run()
     at.file_uploader(key="corpus-cand-0").set_value(("hyp.txt", b"the cat sat\na dog\n", "text/plain")).run()
+    # one side given: the page says what is missing (it showed nothing: a tester)
+    assert [i.value for i in at.info] == ["Add the reference file(s) to score."]
     ref = ("ref.txt", b"the cat sat down\nthe dog\n", "text/plain")
     at.file_uploader(key="corpus-refs").set_value([ref, ref]).run()
     _clean(at)
