@@ -18,14 +18,14 @@ import pandas as pd
 import streamlit as st
 
 from meteor_core import MeteorInputError
-from meteor_core.errors import NothingScored, is_token_limit_reason
+from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
                                    read_table, reference_columns_of)
 from meteor_core.tokenize import MAX_CHARS
 
-from .ui import DATA_SOURCES, browser_shows, history_navigation, sent_by_browser
+from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "sample_corpus.tsv"
 SOURCES = ("Sample corpus", "Upload a table (TSV, CSV, JSONL)", "Upload plain-text files", "Paste a table")
@@ -150,23 +150,19 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     store, earlier_key = f"_kept-{key}", f"_kept-{key}-earlier"
     ss = st.session_state
 
-    def in_use(uploaded) -> tuple:
-        names = {f.name for f in uploaded}
-        earlier = tuple(f for f in ss.get(earlier_key, ()) if f.name not in names) if multiple else ()
-        return earlier + tuple(uploaded)
-
     def remember() -> None:
         files = _files(ss.get(key))
-        if multiple and ss.get(earlier_key) and files:
+        earlier = ()
+        if earlier_key in ss:  # set for multi-file uploaders only, when they came back empty
             # A kept file replaced by one of its name is gone for good: it came back when the
             # replacement was removed with its x, the old data under the same name (a tester).
             names = {f.name for f in files}
-            ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
+            earlier = ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
         # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
-            ss[store] = in_use([KeptFile(f.name, f.getvalue()) for f in files])
-        elif ss.get(earlier_key) and multiple:
-            ss[store] = tuple(ss[earlier_key])  # the added files removed again: the kept ones stay
+            ss[store] = earlier + tuple(KeptFile(f.name, f.getvalue()) for f in files)
+        elif earlier:
+            ss[store] = earlier  # the added files removed again: the kept ones stay
         else:
             ss.pop(store, None)
 
@@ -186,7 +182,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     if value:
         if not multiple:
             return value
-        earlier = [f for f in ss.get(earlier_key, ()) if f.name not in {v.name for v in value}]
+        earlier = list(ss.get(earlier_key, ()))  # without the box's names (remember)
         if not earlier:
             return value
         st.caption(plain(f"Also using {', '.join(f.name for f in earlier)}, uploaded earlier in this session (not "
@@ -576,7 +572,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
         return None
     del jobs[slot]
     if isinstance(job.error, MeteorInputError):
-        _error(str(job.error) + (". " + TOKEN_LIMIT_WAY if _over_token_limit(job.error) else ""))
+        _error(str(job.error) + (". " + TOKEN_LIMIT_WAY if is_length_refusal(job.error) else ""))
         return None
     if job.error is not None:
         raise job.error
@@ -656,13 +652,7 @@ def show_unavailable_stages(analysis: CorpusAnalysis) -> None:
 
 
 #: After a length-limit refusal on a corpus page (the Segment Explorer says the same).
-TOKEN_LIMIT_WAY = ("The app keeps the length limits; for longer text use the command line's --max-tokens or the "
-                   "library's max_tokens.")
-
-
-def _over_token_limit(error: Exception) -> bool:
-    """A corpus of which nothing scored because of the length limits (one reason is enough)."""
-    return isinstance(error, NothingScored) and any(is_token_limit_reason(s.reason) for s in error.skipped)
+TOKEN_LIMIT_WAY = "The app keeps the length limits; " + LONGER_TEXT
 
 
 def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool = True) -> None:

@@ -1193,13 +1193,15 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
     except TooLong as error:
         # The way past the limit, which the app does not offer (a tester: a 5,000-word pair was
         # refused with no way forward; the command line's message names its option).
-        st.error(md_escape(f"{error}. The app keeps this limit; for longer text use the command line's "
-                           "--max-tokens or the library's max_tokens."))
+        st.error(md_escape(f"{error}. The app keeps this limit; {LONGER_TEXT}"))
         return None
     except (MeteorInputError, MeteorParameterError) as error:
         st.error(md_escape(error))
         return None
 
+
+#: Where a text over the app's length limits can be scored (the app keeps the limits).
+LONGER_TEXT = "for longer text use the command line's --max-tokens or the library's max_tokens."
 
 # -- renderers ------------------------------------------------------------------------------
 def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None, **options) -> None:

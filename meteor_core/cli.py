@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Iterator, Optional, Sequence
 
 from . import sacrebleu_view
-from .errors import MeteorInputError, MeteorParameterError, NothingScored, TooLong, is_token_limit_reason
+from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, is_token_limit_reason
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params)
 from .report import explain, result_to_dict, result_to_json
@@ -228,11 +228,9 @@ MAX_TOKENS_HINT = " (--max-tokens raises it)"
 
 
 def with_hint(error: Exception) -> str:
-    # A corpus of which nothing could be scored names its segments' reasons (text by then): the
-    # hint when one is a length limit (a 40,000-token document said only "the limit is 2,000").
-    too_long = isinstance(error, TooLong) or (isinstance(error, NothingScored) and any(
-        is_token_limit_reason(skipped.reason) for skipped in error.skipped))
-    return f"{error}{MAX_TOKENS_HINT}" if too_long else str(error)
+    # Also a corpus of which nothing could be scored (a 40,000-token document said only "the
+    # limit is 2,000").
+    return f"{error}{MAX_TOKENS_HINT}" if is_length_refusal(error) else str(error)
 
 
 def _reason_with_hint(reason: str) -> str:

@@ -32,6 +32,14 @@ def is_token_limit_reason(reason: str) -> bool:
     return limit_said and reason.endswith(" per side")
 
 
+def is_length_refusal(error: Exception) -> bool:
+    """A side over a length limit, or a corpus of which nothing scored with one such reason among
+    its segments': where the command line and the app say the way past the limit."""
+    if isinstance(error, TooLong):
+        return True
+    return isinstance(error, NothingScored) and any(is_token_limit_reason(s.reason) for s in error.skipped)
+
+
 class NothingScored(MeteorInputError):
     """No segment of a corpus could be scored. `skipped`: each segment's (index, reason), for a
     caller that knows the segments' files and lines (corpus.analyze_corpus) to say where."""

@@ -446,9 +446,9 @@ def tokenize(
     if tokenizer not in TOKENIZERS:
         raise MeteorParameterError(f"unknown tokenizer {tokenizer!r}; choose one of {', '.join(TOKENIZERS)}")
     if isinstance(text, str):
-        if len(text) > max_chars(max_tokens):
-            raise TooManyCharacters(f"{field} has {len(text):,} characters; the limit is {max_chars(max_tokens):,} "
-                                    "per side")
+        limit = max_chars(max_tokens)
+        if len(text) > limit:
+            raise TooManyCharacters(f"{field} has {len(text):,} characters; the limit is {limit:,} per side")
         check_text(text, field)
         tokenizer = _resolve_tokenizer(tokenizer, language)
         if tokenizer not in ("segmenter", "nltk") and text.isascii():
