@@ -1291,6 +1291,15 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
     return "\n".join(lines)
 
 
+def formula_table(rows: Sequence[tuple[object, object, str, str]]) -> str:
+    """Rows of (name, value, bar or "", where it comes from) as a three-column table: the bar
+    shares the value's cell, before it so the numbers stay aligned right, and on a phone the
+    cell wraps (as a column of its own,
+    an unbreakable 20-cell bar left the "from" column one word a line at 390 px)."""
+    return markdown_table(("", "value", "from"), [(name, f"{bar} {value}" if bar else value, source)
+                                                  for name, value, bar, source in rows], align="lrl")
+
+
 def text_bar(value: float, cut: float = 0.0, width: int = 20) -> str:
     """A bar for a value in [0, 1] as a code span of block characters (no chart to load): █ for
     the value, ▒ for what the penalty cut off, ░ for the rest."""
@@ -1353,7 +1362,7 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     if s.matches == 0:
         st.info(f"**METEOR {b.score:.4f}**: {md_escape(b.note)}")
         return
-    st.markdown(markdown_table(("", "value", "", "from"), (
+    st.markdown(formula_table((
         ("matches m", s.matches, "", "words linked by the alignment"),
         ("chunks c", s.chunks, "", "runs of adjacent words linked in the same order"),
         ("precision P", f"{b.precision:.4f}", text_bar(b.precision),
@@ -1367,7 +1376,7 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
          else f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
         ("**METEOR**", f"**{b.score:.4f}**", text_bar(b.score, cut=b.fmean - b.score),
          "Fmean · (1 − penalty); ▒ is what the penalty cut"),
-    ), align="lrll"))
+    )))
     if b.note:
         st.caption(md_escape(b.note))
     st.caption(f"Where people go wrong: {_weights_in_words(p.alpha)}; the penalty divides chunks by the "
@@ -1433,7 +1442,7 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
     d = result.config.params.delta
     st.markdown(markdown_table(("matched words", "module weight", "candidate content", "candidate function",
                                 "reference content", "reference function"), words, align="lrrrrr"))
-    st.markdown(markdown_table(("", "value", "", "from"), formula, align="lrll"))
+    st.markdown(formula_table(formula))
     w = result.meteor15.weighted
     if w.note:
         st.caption(md_escape(w.note))
@@ -1443,29 +1452,35 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
                "nothing.")
 
 
+#: After the mode's name in the "Which METEOR?" table, on the row of the mode this view shows.
+THIS_VIEW = " ★ (this view)"
+
+
 def which_meteor_rows(exploration: Exploration) -> list[tuple]:
     """One row per mode for the "Which METEOR?" table: the chosen mode first, then each
     comparison's other mode, all on the chosen mode's best reference (with the other mode's own
     multi-reference score beside it when its best reference is another). Numbers from the core."""
     result = exploration.result.best
-    rows = [(result, "★ this view", "")] + [
+    rows = [(result, THIS_VIEW, "")] + [
         (c.other_best, "", f" (all {len(c.other.per_reference)} references: {c.other.score:.4f})"
          if c.other.best_index != c.reference_index else "") for c in exploration.comparisons]
     out = []
     for r, mark, own in rows:
         p = r.config.params
         parameters = f"α {p.alpha:g}, β {p.beta:g}, γ {p.gamma:g}" + (f", δ {p.delta:g}" if p.delta is not None else "")
-        out.append((mark, MODE_LABELS.get(r.config.mode, r.config.mode), f"{r.score:.4f}{own}",
+        # The mark shares the mode's cell, the parameters the stages': as columns of their own
+        # they made the table scroll sideways at 1,024 px with the sidebar open.
+        out.append((MODE_LABELS.get(r.config.mode, r.config.mode) + mark, f"{r.score:.4f}{own}",
                     f"{r.stats.matches} / {r.stats.chunks}", f"{r.breakdown.precision:.4f} / {r.breakdown.recall:.4f}",
-                    md_escape(", ".join(r.config.stages)), parameters, md_escape(search_of(r))))
+                    md_escape(", ".join(r.config.stages)) + "; " + parameters, md_escape(search_of(r))))
     return out
 
 
 def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
     """The same pair in paper, nltk and METEOR 1.5 mode, side by side, and what makes them differ.
     `overlay`: the diagram marks the links that differ from the first comparison's."""
-    st.markdown(markdown_table(("", "mode", "METEOR", "matches / chunks", "P / R", "stages", "parameters",
-                                "alignment"), which_meteor_rows(exploration), align="llrrrlll"))
+    st.markdown(markdown_table(("mode", "METEOR", "matches / chunks", "P / R", "stages; parameters", "alignment"),
+                               which_meteor_rows(exploration), align="lrrrll"))
     chosen = exploration.result.best
     for comparison in exploration.comparisons:
         other = comparison.other_best

@@ -56,8 +56,9 @@ def _table_rows(at):
 
 
 def _metric(at, label):
-    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
-    return next(row[1] for row in _table_rows(at) if row[0] == label)
+    """The value beside `label` in the page's tables (score breakdown, BLEU), without the bar
+    that shares a breakdown value's cell."""
+    return next(re.sub(r"^`[█▒░]+` ", "", row[1]) for row in _table_rows(at) if row[0] == label)
 
 
 def _warnings(at):
@@ -941,6 +942,10 @@ def test_text_bars_and_bleu_coverage_rows():
     assert text_bar(0.8535, cut=0.8696 - 0.8535) == "`████████████████▒░░░`"
     assert text_bar(0.8696) == "`█████████████████░░░`"  # as long as Fmean's bar
     assert text_bar(0.5, cut=0.0) == "`██████████░░░░░░░░░░`"  # no penalty, no ▒
+    # The bar shares the value's cell (a column of its own squeezed "from" to a word a line at 390 px)
+    from lens.ui import formula_table
+    assert formula_table([("m", 7, "", "links"), ("P", "0.8750", "`██░`", "7 / 8")]).splitlines() == [
+        "|  | value | from |", "| --- | ---: | --- |", "| m | 7 | links |", "| P | `██░` 0.8750 | 7 / 8 |"]
     result = score("<b>x</b> the cat sat", ["the cat sat on the mat"], tokenizer="whitespace", stages=("exact",))
     rows = dict(coverage_rows(result.best.candidate_tokens, bleu_for(result)))
     assert rows["1-gram"] == r"\<b\>x\<\/b\> :blue-background[the] :blue-background[cat] :blue-background[sat]"
@@ -990,17 +995,17 @@ def test_meteor15_link_shows_the_jars_numbers(wordnet_reader, meteor15_data):
 def test_which_meteor_shows_three_modes_with_the_cores_scores(wordnet_reader, meteor15_data):
     at = _app(mode="meteor15", **PARAPHRASE)
     header, rows = next((h, r) for h, r in _tables(at) if "alignment" in h)
-    by_mode = {row[1]: row for row in rows}
-    assert list(by_mode) == ["METEOR 1.5", "paper", "nltk"] and by_mode["METEOR 1.5"][0] == "★ this view"
-    for label, mode in (("METEOR 1.5", "meteor15"), ("paper", "paper"), ("nltk", "nltk")):
-        assert by_mode[label][2] == f"{score(PARAPHRASE['cand'], [PARAPHRASE['ref']], mode=mode).score:.4f}"
+    by_mode = {row[0]: row for row in rows}
+    assert list(by_mode) == ["METEOR 1.5 ★ (this view)", "paper", "nltk"]
+    for label, mode in (("METEOR 1.5 ★ (this view)", "meteor15"), ("paper", "paper"), ("nltk", "nltk")):
+        assert by_mode[label][1] == f"{score(PARAPHRASE['cand'], [PARAPHRASE['ref']], mode=mode).score:.4f}"
     info = " ".join(i.value.replace("\\", "") for i in at.info)
     assert "paper mode scores this pair differently" in info and "nltk mode scores this pair differently" in info
     assert "passed away [1:3] → died [1] (paraphrase)" in info and "which METEOR 1.5 mode's stages cannot relate" in info
     # the same panel from paper mode: METEOR 1.5 is one of the others
     at = _app(**PARAPHRASE)
     rows = next(r for h, r in _tables(at) if "alignment" in h)
-    assert [row[1] for row in rows] == ["paper", "nltk", "METEOR 1.5"] and rows[2][2] == "0.8390"
+    assert [row[0] for row in rows] == ["paper ★ (this view)", "nltk", "METEOR 1.5"] and rows[2][1] == "0.8390"
 
 
 def test_switching_to_meteor15_brings_its_parameters_and_back(wordnet_reader, meteor15_data):

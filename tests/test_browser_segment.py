@@ -29,11 +29,12 @@ def _settle(page):
 
 
 def _metric(page, label):
-    """The value beside `label` in the page's tables (score breakdown, BLEU)."""
+    """The value beside `label` in the page's tables (score breakdown, BLEU), without the bar
+    that shares a breakdown value's cell."""
     return page.evaluate(f"""(label) => {{
         for (const row of document.querySelectorAll('{MAIN} table tr')) {{
             const cells = Array.from(row.querySelectorAll('td, th')).map(c => c.innerText.trim());
-            if (cells[0] === label) return cells[1];
+            if (cells[0] === label) return cells[1].replace(/^[█▒░]+\\s+/, '');
         }}
         return null;
     }}""", label)
@@ -173,9 +174,11 @@ def test_meteor15_link_paraphrase_band_and_three_way_scores(streamlit_server, br
     assert drawn == [["paraphrase", "toself", 6]]  # one closed band: passed away [1:3] -> died [1]
     scores = page.evaluate(f"""() => {{
         const out = {{}};
-        for (const row of document.querySelectorAll('{MAIN} table tr')) {{
-            const cells = Array.from(row.querySelectorAll('td')).map(c => c.innerText.trim());
-            if (cells.length === 8) out[cells[1]] = cells[2];
+        const table = Array.from(document.querySelectorAll('{MAIN} table'))
+            .find(t => t.rows[0].cells[t.rows[0].cells.length - 1].innerText.trim() === 'alignment');
+        for (const row of Array.from(table.rows).slice(1)) {{
+            const cells = Array.from(row.cells).map(c => c.innerText.trim());
+            out[cells[0].replace(' ★ (this view)', '')] = cells[1];
         }}
         return out;
     }}""")

@@ -252,13 +252,13 @@ def test_another_best_reference_is_said_with_the_other_modes_own_score(wordnet_r
     assert cause and cause[0].text == (
         "Best reference: with all 2 references nltk mode gives 0.7212, on reference 2; this view's best is "
         "reference 1, on which the numbers and links here are compared (nltk 0.6236 there).")
-    rows = {row[1]: row[2] for row in which_meteor_rows(e)}
+    rows = {row[0]: row[1] for row in which_meteor_rows(e)}
     assert rows["nltk"] == "0.6236 (all 2 references: 0.7212)"
-    assert rows["METEOR 1.5"] == f"{e.result.score:.4f}"
+    assert rows["METEOR 1.5 ★ (this view)"] == f"{e.result.score:.4f}"
     # One reference, or the same best: nothing added.
     same = explore(candidate, references[1:], MeteorConfig(mode="meteor15"))
     assert all(c.kind != "reference" for c in same.comparison_with("nltk").causes)
-    assert all("references" not in row[2] for row in which_meteor_rows(same))
+    assert all("references" not in row[1] for row in which_meteor_rows(same))
 
 
 @pytest.mark.parametrize("mode", ["paper", "nltk"])
