@@ -16,6 +16,7 @@ forkserver (forking a threaded process such as the Streamlit server can deadlock
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import os
 import signal
 import threading
@@ -27,6 +28,8 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
 from .errors import MeteorInputError, MeteorParameterError
+from .references import corpus_pairs
+from .result import SkippedSegment, nothing_scored
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -36,11 +39,13 @@ Result = TypeVar("Result")
 CHUNK_SIZE = 64
 #: Chunks in flight per worker: bounds memory whatever the input length.
 CHUNKS_PER_WORKER = 4
-#: With a `size` function (batch: the bytes of a line), a chunk also closes once it holds this
-#: much, and no more chunks are sent while this much per worker is in flight: 8 chunks of 64
-#: lines of up to 16 MB each could otherwise hold 8 GB (a helper measured 2.9 GB for 70 lines
-#: of 15 MB on 2 workers).
-CHUNK_BYTES = 1 << 20
+#: With a `size` function (batch: the bytes of a line; score_corpus: a segment's text), a chunk
+#: also closes once it holds this much: a long segment takes far longer than a short one (6
+#: lines of 1,700 tokens made one chunk, and one worker of two scored them all in 29 s: a
+#: tester), while 64 WMT lines hold about 10 KB. And no more chunks are sent while
+#: BYTES_IN_FLIGHT_PER_WORKER per worker is in flight: 8 chunks of 64 lines of up to 16 MB
+#: each could otherwise hold 8 GB (a helper measured 2.9 GB for 70 lines of 15 MB on 2 workers).
+CHUNK_BYTES = 16 << 10
 BYTES_IN_FLIGHT_PER_WORKER = 8 << 20
 
 _worker_scorer = None
@@ -64,6 +69,11 @@ def resolve_workers(workers: Optional[int]) -> int:
     """None or 0: every core this process may use; otherwise a positive count up to max_workers()."""
     if workers is None or workers == 0:
         return available_cores()
+    if not isinstance(workers, bool):
+        try:  # any integer type (numpy's too, as MeteorConfig takes them: a tester)
+            workers = operator.index(workers)
+        except TypeError:
+            pass
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
         raise MeteorParameterError(f"workers must be a positive integer, or 0 or None for all cores, got {workers!r}")
     if workers > max_workers():
@@ -331,5 +341,57 @@ def score_segments(scorer, candidates: Sequence, references: Sequence, workers: 
             workers = 1
     elif len(candidates) < MIN_PARALLEL_SEGMENTS_FRESH_WORKERS or workers < MIN_FRESH_WORKERS:
         workers = 1
-    for chunk in map_ordered(scorer, score_or_error, zip(candidates, references), workers):
+    pairs = zip(candidates, references)
+    if workers > 1:
+        pairs = (_picklable(pair, scorer.config.max_references) for pair in pairs)
+    for chunk in map_ordered(scorer, score_or_error, pairs, workers, size=_text_size):
         yield from chunk
+
+
+def _text_size(pair: tuple) -> int:
+    """About how many bytes of text a segment holds (a token counted as 6), for chunking; an
+    iterator is not read (it is counted as nothing)."""
+    candidate, references = pair
+    if isinstance(references, (str, list, tuple)):
+        sides = [candidate, *references] if isinstance(references, (list, tuple)) else [candidate, references]
+    else:
+        sides = [candidate]
+    return sum(len(side) if isinstance(side, str) else 6 * len(side) if isinstance(side, (list, tuple)) else 0
+               for side in sides)
+
+
+def _picklable(pair: tuple, max_references: int) -> tuple:
+    """A segment whose candidate, references or one reference is a generator, as the pool can
+    send it (a generator cannot be pickled: 1 worker scored what 2 refused with a TypeError, a
+    tester), read as score() reads it: the references at most one past the limit, and still an
+    iterator, so that the messages are the same on any number of workers."""
+    candidate, references = pair
+    if isinstance(candidate, Iterator):
+        candidate = list(candidate)
+    if isinstance(references, Iterator):
+        references = iter(list(islice(references, max_references + 1)))
+    elif isinstance(references, (list, tuple)) and any(isinstance(r, Iterator) for r in references):
+        references = [list(r) if isinstance(r, Iterator) else r for r in references]
+    return candidate, references
+
+
+def score_corpus_segments(scorer, candidates, references, progress: Optional[Callable[[int, int], None]],
+                          skip_invalid: bool, workers: Optional[int]) -> tuple[list, list[int], list]:
+    """What every mode's score_corpus shares: the inputs checked (references.corpus_pairs), the
+    segments scored in order, and (results, their indices, SkippedSegment per segment left
+    out); a segment that cannot be scored stops the run unless skip_invalid."""
+    candidates, references = corpus_pairs(candidates, references)
+    segments, indices, skipped = [], [], []
+    for index, result in enumerate(score_segments(scorer, candidates, references, workers)):
+        if isinstance(result, MeteorInputError):
+            if not skip_invalid:
+                raise MeteorInputError(f"segment {index + 1}: {result}") from None
+            skipped.append(SkippedSegment(index, str(result)))
+        else:
+            segments.append(result)
+            indices.append(index)
+        if progress is not None:
+            progress(index + 1, len(candidates))
+    if not segments:
+        raise nothing_scored(skipped)
+    return segments, indices, skipped

@@ -155,3 +155,37 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
         "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
         "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
         "per_reference": tuple(per_reference), "best_index": best_index, "signature": signature})
+
+
+def corpus_pairs(candidates, references) -> tuple[Sequence, Sequence]:
+    """A corpus's candidates and reference entries, checked once for every mode's score_corpus
+    (METEOR 1.5 mode lacked these checks: generators raised a TypeError, and two Series
+    with different labels scored 0.0 where the paper scorer refused them, a tester).
+    Generators are read once, here: their lengths are compared and a pool needs both."""
+    for name, value, instead in (("candidates", candidates, "a list of candidate strings"),
+                                 ("references", references, "one entry per candidate (a string or a list of "
+                                                             "references each)")):
+        if isinstance(value, (str, bytes, bytearray)):
+            # a string is iterable: "abc" was scored as three one-letter candidates (a tester)
+            raise MeteorInputError(f"{name} must be {instead}, not "
+                                   f"{'one string' if isinstance(value, str) else 'bytes'}: wrap it in a list")
+    candidates = candidates if isinstance(candidates, Sized) else list(candidates)
+    references = references if isinstance(references, Sized) else list(references)
+    _refuse_unpaired_labels(candidates, references)
+    if len(candidates) != len(references):
+        raise MeteorInputError(
+            f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
+    return candidates, references
+
+
+def _refuse_unpaired_labels(candidates, references) -> None:
+    """Two pandas Series (anything with a non-callable .index) whose labels differ: this pairs
+    by position, meteor_core.frames.score_series by label, and the same two Series gave 0.8519
+    here and 0 there (a tester). Refused, saying how to choose; the core does not import pandas."""
+    labels = [getattr(x, "index", None) for x in (candidates, references)]
+    if any(label is None or callable(label) for label in labels):
+        return
+    if list(labels[0]) != list(labels[1]):
+        raise MeteorInputError("candidates and references are indexed series with different labels: score_corpus "
+                               "pairs them by position, frames.score_series by label. Pass .tolist() of each to "
+                               "pair by position, or reindex the references to the candidates' labels")

@@ -364,7 +364,7 @@ def test_pycocoevalcap_contract(scorer):
         meteor._score("this is a test", ["this is", "a test"]))
     with pytest.raises(MeteorInputError, match="^image 'a': a caption contains a line break"):
         meteor.compute_score({"a": ["x\ny"]}, {"a": ["x"]})
-    with pytest.raises(MeteorInputError, match="^image 7: reference contains control character U"):
+    with pytest.raises(MeteorInputError, match="^image 7: gts reference contains control character U"):
         meteor.compute_score({6: ["a dog"], 7: ["a dog\x85"]}, {6: ["a dog"], 7: ["a dog"]})
     # Many references, as the original takes them (the library's limit of 100 refused 120)
     many = [f"a dog {k}" for k in range(120)]

@@ -39,7 +39,9 @@ class CaptionsError(MeteorInputError, AssertionError):
 
 
 def _check_captions(image_id, hypotheses, references) -> None:
-    if isinstance(hypotheses, str) or not isinstance(hypotheses, Collection):
+    # A sequence: the original reads res[id][0] (a set passed a Collection check here and
+    # then failed with "'set' object is not subscriptable": a tester).
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
         raise CaptionsError(f"image {image_id!r}: res must map each image to a list of one caption "
                             f"([caption]), not a {type(hypotheses).__name__}")
     if len(hypotheses) != 1:
@@ -53,6 +55,17 @@ def _check_captions(image_id, hypotheses, references) -> None:
     for where, caption in captions:
         if not isinstance(caption, str):
             raise CaptionsError(f"image {image_id!r}: {where} is {type(caption).__name__}, not text")
+
+
+def _in_caption_terms(message: str) -> str:
+    """The scorer's message with its fields named as the caller's dicts name them: the
+    hypothesis is the res caption, reference k the gts caption k ("candidate contains control
+    character U+0000" named no caption of theirs: a tester)."""
+    if message.startswith("candidate"):
+        return "res caption" + message[len("candidate"):]
+    if message.startswith("reference"):
+        return "gts " + message
+    return message
 
 
 class Meteor:
@@ -70,13 +83,17 @@ class Meteor:
             raise CaptionsError("gts and res must hold the same image ids: " + "; ".join(
                 f"only in {name}: {reasons_in_brief(sorted(map(repr, ids)), separator=', ')}"
                 for name, ids in (("gts", gts.keys() - res.keys()), ("res", res.keys() - gts.keys())) if ids))
+        if not gts:
+            # The original's jar has no statistics to score and fails; 0.0 would hide a pipeline
+            # that filtered out every image (a tester).
+            raise CaptionsError("gts and res hold no images: there is nothing to score")
         stats = []
         for image_id in gts.keys():
             _check_captions(image_id, res[image_id], gts[image_id])
             try:
                 stats.append(self._stats(res[image_id][0], gts[image_id]))
             except MeteorInputError as error:  # which of thousands of images (a tester)
-                raise MeteorInputError(f"image {image_id!r}: {error}") from None
+                raise MeteorInputError(f"image {image_id!r}: {_in_caption_terms(str(error))}") from None
         p = self.config.params
         scores = [compute(s, p.alpha, p.beta, p.gamma, p.delta).score for s in stats]
         total = aggregate(stats, tuple(zip(self.config.stages, self.config.weights)))

@@ -11,12 +11,12 @@ import re
 from typing import Callable, Optional, Sequence
 
 from ..align import count_crossings
-from ..errors import MeteorInputError, MeteorParameterError, TooManyCharacters, TooManyTokens
+from ..errors import MeteorParameterError, TooManyCharacters, TooManyTokens
 from ..formula import MeteorBreakdown, MeteorStats
 from ..params import MeteorConfig, refuse_user_synonym_tables
 from ..result import (ChunkSpan, CorpusResult, Link, Meteor15Aggregate, Meteor15Detail, ModuleMatches,
                       MultiReferenceResult, SegmentResult, SkippedSegment, StageSnapshot, StageStatus,
-                      WeightedBreakdown, WeightedStats, nothing_scored)
+                      WeightedBreakdown, WeightedStats)
 from ..references import ReferencesInput, score_each_reference
 from ..tokenize import (TextOrTokens, Token, Tokens, check_text, joined_words, max_chars, refuse_format_only,
                         token_pieces)
@@ -173,25 +173,10 @@ class Meteor15Scorer:
         """Segment results and the jar's corpus score: its statistics summed over segments (each
         at its best reference) and scored once, as `EVAL` and pycocoevalcap compute it.
         workers: processes to score on (None or 0: all cores); the results are the same."""
-        from ..parallel import score_segments
+        from ..parallel import score_corpus_segments
 
-        if len(candidates) != len(references):
-            raise MeteorInputError(
-                f"{len(candidates)} candidates but {len(references)} reference entries; they must pair up")
-        segments, indices, skipped = [], [], []
-        for index, result in enumerate(score_segments(self, candidates, references, workers)):
-            if isinstance(result, MeteorInputError):
-                if not skip_invalid:
-                    raise MeteorInputError(f"segment {index + 1}: {result}") from None
-                skipped.append(SkippedSegment(index, str(result)))
-            else:
-                segments.append(result)
-                indices.append(index)
-            if progress is not None:
-                progress(index + 1, len(candidates))
-        if not segments:
-            raise nothing_scored(skipped)
-        return self.corpus_result(segments, indices, skipped)
+        return self.corpus_result(*score_corpus_segments(self, candidates, references, progress, skip_invalid,
+                                                         workers))
 
     def corpus_result(self, segments: Sequence[MultiReferenceResult], indices: Sequence[int] = (),
                       skipped: Sequence[SkippedSegment] = ()) -> CorpusResult:
