@@ -49,7 +49,8 @@ if exploration is not None:
                 "The diagram shows it instead.")
         view = "diagram"
     if view == "diagram":
-        ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode")
+        ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode",
+                        matrix_view=longest <= figures.MATRIX_MAX_TOKENS)
         st.caption("Candidate above, reference below. Lines: links, coloured by stage"
                    + ("; filled bands: phrase-to-phrase links (paraphrases); italic: function words, which weigh "
                       "less" if segment.meteor15 is not None else "")

@@ -133,9 +133,11 @@ def _link_ends(link) -> tuple[float, float]:
     return _middle(link.candidate, link.candidate_stop), _middle(link.reference, link.reference_stop)
 
 
-def _cut_label(text: str) -> str:
-    """A label cut to SLANTED_LABEL_CHARS with "…" (the whole word stays in the hover)."""
-    return text if len(text) <= SLANTED_LABEL_CHARS else text[:SLANTED_LABEL_CHARS - 1] + "…"
+def _cut_label(text: str, limit: int = 0) -> str:
+    """A label cut to `limit` characters (default SLANTED_LABEL_CHARS) with "…" (the whole word
+    stays in the hover)."""
+    limit = limit or SLANTED_LABEL_CHARS
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _shown_label(text: str) -> str:
@@ -150,9 +152,13 @@ def _span_text(tokens, start: int, stop: int) -> str:
     return esc(span_label(tokens, start, stop))
 
 
+#: Characters of a straight token label: the spacing of tokens makes room for this many.
+STRAIGHT_LABEL_CHARS = 18
+
+
 def _unit_width(result: SegmentResult) -> int:
     longest = max(map(len, result.candidate_tokens.texts + result.reference_tokens.texts), default=1)  # both sides may be empty (METEOR 1.5)
-    return max(44, 8 * min(longest, 18) + 14)
+    return max(44, 8 * min(longest, STRAIGHT_LABEL_CHARS) + 14)
 
 
 #: Width the diagram may take on a page.
@@ -284,7 +290,9 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             # function words (METEOR 1.5): italic, they weigh 1 - delta
             # A slanted label longer than its room is cut, with the whole token in its hover (a
             # German compound ran across the legend and out of the figure: a tester).
-            shown = _cut_label(_shown_label(t.text)) if slanted else _shown_label(t.text)
+            # Straight ones too: the tokens' spacing has room for STRAIGHT_LABEL_CHARS, and a
+            # 272-character word ran over its neighbour when a row had two tokens (a teacher).
+            shown = _cut_label(_shown_label(t.text), 0 if slanted else STRAIGHT_LABEL_CHARS)
             texts.append(f"<i>{esc(shown)}</i>" if is_function else esc(shown))
             kind = "<br>function word (weight 1 − δ)" if is_function else ""
             if l is None:

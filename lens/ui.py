@@ -91,7 +91,10 @@ VIEWS = ("diagram", "matrix")
 #: step: the How METEOR works page's step (a Step.key); resamples, trials, seed: System Comparison's
 #: significance tests (read by that page: link_number); data: a corpus page's data source (read by
 #: lens.corpus_ui: the data itself cannot travel in a link)
-VIEW_PARAMETERS = ("view", "show", "step", "resamples", "trials", "seed", "data")
+VIEW_PARAMETERS = ("view", "show", "step", "resamples", "trials", "seed", "data", "pair")
+#: pair= in a link whose pair was too long for it: opened later (a reload, a shared link), the
+#: page says the pair is not there instead of showing the default example as if nothing was lost.
+PAIR_LEFT_OUT = "too-long"
 #: The corpus pages' data sources as a link names them (no data= is the sample corpus).
 DATA_SOURCES = ("sample", "table", "files", "paste")
 
@@ -107,6 +110,9 @@ class LinkProblem:
 
     @property
     def message(self) -> str:
+        if self.parameter == "pair" and self.value == PAIR_LEFT_OUT:
+            return ("This link's pair was too long for a link, so the link carries the settings only: the page shows "
+                    "the default example. Paste the pair again (the JSON export of a scored pair keeps the whole pair).")
         if self.parameter in TEXT_PARAMETERS and not self.value:
             return f"The link gives no {self.parameter}=: {self.reason}."
         if self.parameter in TEXT_PARAMETERS:  # a text used as given, with a caveat
@@ -217,6 +223,9 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
     if params.get("data") and params["data"][-1] not in DATA_SOURCES:
         problems.append(LinkProblem("data", params["data"][-1], f"data must be {', '.join(DATA_SOURCES[:-1])} or "
                                     f"{DATA_SOURCES[-1]}", DATA_SOURCES[0]))
+    if params.get("pair") and not params.get("cand") and not params.get("ref"):
+        raw = params["pair"][-1]
+        problems.append(LinkProblem("pair", raw, "" if raw == PAIR_LEFT_OUT else f"pair must be {PAIR_LEFT_OUT}", ""))
     if params.get("cand"):
         settings["cand"] = params["cand"][-1]
     if params.get("ref"):
@@ -536,10 +545,33 @@ def _shown_setting(value) -> str:
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
-def _settings_yield(cause: str) -> None:
+def _restore_yielded() -> None:
+    """Settings a mode change sent back to their defaults (_settings_yield with remember) come
+    back with the next mode that takes them, unless changed meanwhile: paper, nltk, paper lost
+    No penalty for one chunk (0.9977 for 1.0000), where the stages and objective came back (a
+    teacher)."""
+    kept = st.session_state.pop("_yielded_settings", None)
+    if not kept:
+        return
+    back = {name: value for name, (value, default) in kept.items() if _v(name) == default}
+    try:
+        current_config(back)
+    except MeteorParameterError:
+        st.session_state["_yielded_settings"] = kept  # still refused: kept for a later mode
+        return
+    for name, value in back.items():
+        _set(name, value)
+    if back and _v("mode") in STAGE_CHOICE_MODES:  # elsewhere the box shows the mode's fixed rule
+        told = ", ".join(f"{_YIELDING[n]} back to {_shown_setting(v)}" for n, v in back.items())
+        st.session_state["_mode_note"] = f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode: {told} (as before the " \
+                                         "mode that did not offer it)."
+
+
+def _settings_yield(cause: str, remember: bool = False) -> None:
     """After `cause` (e.g. "METEOR 1.5 mode"): the fewest of the _YIELDING settings that must go
     back to their defaults for the core to accept the combination do, and the sidebar says
-    which; before, the page showed only the core's refusal in place of a result."""
+    which; before, the page showed only the core's refusal in place of a result. With
+    `remember` (a mode change) their values come back with a mode that takes them."""
     for count in range(len(_YIELDING) + 1):
         for names in combinations([n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n]], count):
             reset = {name: SETTING_DEFAULTS[name] for name in names}
@@ -549,6 +581,8 @@ def _settings_yield(cause: str) -> None:
                 continue
             told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
                              for n, v in reset.items())
+            if remember and reset:
+                st.session_state["_yielded_settings"] = {n: (_v(n), v) for n, v in reset.items()}
             for name, value in reset.items():
                 _set(name, value)
             if reset:
@@ -677,7 +711,8 @@ def _change_mode() -> None:
     old = _v("mode")
     _sync("mode")
     _follow_mode(old)
-    _settings_yield(f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode")
+    _restore_yielded()
+    _settings_yield(f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode", remember=True)
     # The step stays where it was (how_meteor_works maps it onto the new mode's steps).
 
 
@@ -785,7 +820,7 @@ def write_link(references: list[str], **extra: str) -> None:
     before the step was added, which opened on step 1. The link always says what the page
     shows, or, for text too long for a link, the settings."""
     text, length = _text_query(references)
-    if not text:
+    if "cand" not in text:
         st.session_state["_unlinked_pair"] = (_v("cand"), _v("refs"))  # for Back / Forward (see init_state)
         st.caption(f"This pair is too long for a share link ({length:,} characters as a link; the limit is "
                    f"{MAX_LINK_QUERY:,}): the link keeps the settings only. The JSON export of the scored pair "
@@ -799,10 +834,11 @@ def write_link(references: list[str], **extra: str) -> None:
 
 
 def _text_query(references: Sequence[str]) -> tuple[dict, int]:
-    """(the pair's part of a link, or {} when it is too long for one; its length as a link)."""
+    """(the pair's part of a link, or pair=PAIR_LEFT_OUT when it is too long for one; its length as
+    a link). The sidebar's links carry the same, so a page change writes no second entry."""
     text = {"cand": _v("cand"), "ref": list(references)}
     length = len(urlencode(text, doseq=True))
-    return (text if length <= MAX_LINK_QUERY else {}), length
+    return (text if length <= MAX_LINK_QUERY else {"pair": PAIR_LEFT_OUT}), length
 
 
 def _view_query(count: int) -> dict:
@@ -920,7 +956,10 @@ def show_link_problems() -> None:
     """Each rejected link parameter, as long as its setting still holds the default used instead."""
     for problem in st.session_state.get("_link_problems", ()):
         name = problem.parameter
-        if name in TEXT_PARAMETERS and not problem.value:  # "the link gives no cand=": until it is typed
+        if name == "pair" and problem.value == PAIR_LEFT_OUT:  # until a pair is given (or the session had one)
+            if (_v("cand"), _v("refs")) != (SETTING_DEFAULTS["cand"], SETTING_DEFAULTS["refs"]):
+                continue
+        elif name in TEXT_PARAMETERS and not problem.value:  # "the link gives no cand=": until it is typed
             if _v("cand" if name == "cand" else "refs").strip():
                 continue
         elif name in TEXT_PARAMETERS:  # a text with a caveat: until that text is edited
@@ -1204,9 +1243,11 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
 LONGER_TEXT = "for longer text use the command line's --max-tokens or the library's max_tokens."
 
 # -- renderers ------------------------------------------------------------------------------
-def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None, **options) -> None:
+def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None,
+                 matrix_view: bool = False, **options) -> None:
     """The alignment diagram; `options` go to figures.alignment_diagram (show_chunks, new_links,
-    crossings)."""
+    crossings). matrix_view: the page offers the matrix view (the long-pair note names it only
+    then: /how has none, and said "or use the matrix view", a teacher)."""
     fig = figures.alignment_diagram(result, title=title, highlight=highlight, links=links, **options)
     image_format = st.session_state.get("w_image_format", "png")
     config = {**PLOTLY_CONFIG, "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "format": image_format}}
@@ -1214,8 +1255,8 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     shown, n = figures.tokens_in_view(result), max(len(result.candidate_tokens), len(result.reference_tokens))
     if shown < n:
         st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
-                   "move along the pair; double-click to see all of it at once (too dense to read), or use the "
-                   "matrix view.")
+                   "move along the pair; double-click to see all of it at once (too dense to read)"
+                   + (", or use the matrix view." if matrix_view else "."))
     if figures.right_to_left(result):
         st.caption("Drawn right to left, as the text reads: position 0 at the right.")
     elif any(isolate(t.text) != t.text for t in (*result.candidate_tokens, *result.reference_tokens)):
@@ -1240,6 +1281,12 @@ FORMULA_LINES = {
                r"\left(\frac{{{ch}}}{{{m}}}\right)^{{{b:g}}} = {pen:.4f}",
     "score": r"\text{{METEOR}} = F_{{mean}}\,(1-\text{{Penalty}}) = {F:.4f}\cdot{one_minus:.4f} = {S:.4f}",
 }
+
+
+#: The paper's penalty under "No penalty for one chunk" on a one-chunk pair: it read
+#: "0.5 · (1/6)^3 = 0.0000" (a teacher); it is 0 by the rule, not by the arithmetic.
+PENALTY_BY_RULE = (r"\text{{Penalty}} = 0 \quad \text{{(one chunk, No penalty for one chunk on; else }}"
+                   r"{g:g}\cdot\left(\frac{{{ch}}}{{{m}}}\right)^{{{b:g}}} = {unruled:.4f}\text{{)}}")
 
 
 #: METEOR 1.5's formula (result.meteor15.weighted), the same parts.
@@ -1268,6 +1315,9 @@ def formula_latex(result: SegmentResult, parts: Sequence[str] = tuple(FORMULA_LI
                       lr=w.reference_weighted_length, frag=w.fragmentation, P=w.precision, R=w.recall, F=w.fmean,
                       pen=w.penalty, one_minus=1 - w.penalty, S=w.score)
         source = FORMULA_LINES_15
+    if result.meteor15 is None and b.single_chunk_rule:
+        source = {**source, "penalty": PENALTY_BY_RULE}
+        values["unruled"] = p.gamma * b.fragmentation ** p.beta  # what the rule replaced (the note's number)
     lines = [line.format(**values) for part in parts
              for line in ((source[part],) if isinstance(source[part], str) else source[part])]
     # A last row with a strut keeps a fraction's denominator in the last line from being clipped
@@ -1448,8 +1498,9 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
         st.caption(md_escape(w.note))
     st.caption(f"METEOR 1.5 weighs words: content words δ = {d:g}, function words (the jar's English list, italic on "
                f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. "
-               f"{_beta_in_words(result.config.params.beta)}; every word of both sides matched in one chunk costs "
-               "nothing.")
+               f"{_beta_in_words(result.config.params.beta)}; every word of both sides matched in one chunk makes the "
+               "fragmentation 0" + (", so it costs nothing." if result.config.params.beta > 0 else
+                                   " (with β = 0 the penalty is γ even then: 0^0 = 1)."))
 
 
 #: After the mode's name in the "Which METEOR?" table, on the row of the mode this view shows.

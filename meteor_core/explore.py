@@ -398,9 +398,13 @@ def _single_chunk_cause(chosen: SegmentResult, other: SegmentResult) -> Optional
         # chunk(s), 0 matches)" where Keep case had linked nothing: a teacher).
         return None
     rule = ("its rule" if zeroed.config.mode == "meteor15" else "the option No penalty for one chunk")
+    # METEOR 1.5's rule zeroes the fragmentation: with beta = 0 its penalty is still gamma (0^0 = 1).
+    what = ("sets the penalty to 0 then" if zeroed.breakdown.penalty == 0 else
+            f"sets the fragmentation to 0 then (with beta = 0 its penalty is still gamma, "
+            f"{zeroed.breakdown.penalty:.4f})")
     return Cause("single chunk",
                  f"One chunk: every word on both sides matched in one chunk, and {MODE_NAMES[zeroed.config.mode]} "
-                 f"sets the penalty to 0 then ({rule}); {MODE_NAMES[charged.config.mode]} charges "
+                 f"{what} ({rule}); {MODE_NAMES[charged.config.mode]} charges "
                  f"{charged.breakdown.penalty:.4f} ({charged.stats.chunks} chunk(s), {charged.stats.matches} matches).")
 
 

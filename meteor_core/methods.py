@@ -460,12 +460,18 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     steps.append(Step(
         "Fmean", "Fmean", f"Fmean = P R / (alpha P + (1 - alpha) R) = {b.fmean:.4f}.{weight}",
         links=links, show_chunks=True, formula="Fmean"))
-    penalty_text = (f"Penalty = gamma (chunks / matches)^beta = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} "
-                    f"= {b.penalty:.4f}. chunks / matches is the fragmentation: 1 when every matched word is a "
-                    f"chunk of its own, 1/m when all are one chunk. gamma = {p.gamma:g} is the largest share of the "
-                    f"score the penalty can take; beta = {p.beta:g} sets how fast it falls as chunks get longer. The "
-                    "denominator is the matched words, not the candidate length.")
-    if b.note:
+    if b.single_chunk_rule:
+        # "0.5 × (1/6)^3 = 0.0000" was false arithmetic (a teacher): 0 by the rule, the formula's value beside it
+        penalty_text = (f"Penalty = 0: every word matched in one chunk and the option No penalty for one chunk is on "
+                        f"(METEOR 1.5's convention). Without it: gamma (chunks / matches)^beta = {p.gamma:g} × "
+                        f"({s.chunks}/{s.matches})^{p.beta:g} = {p.gamma * b.fragmentation ** p.beta:.4f}.")
+    else:
+        penalty_text = (f"Penalty = gamma (chunks / matches)^beta = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} "
+                        f"= {b.penalty:.4f}.")
+    penalty_text += (f" chunks / matches is the fragmentation: 1 when every matched word is a chunk of its own, 1/m "
+                     f"when all are one chunk. gamma = {p.gamma:g} is the largest share of the score the penalty can "
+                     f"take; {_beta_effect(p.beta)}. The denominator is the matched words, not the candidate length.")
+    if b.note and not b.single_chunk_rule:
         penalty_text += f" {b.note[0].upper()}{b.note[1:]}."
     steps.append(Step("penalty", "penalty", penalty_text, links=links, show_chunks=True, formula="penalty"))
     steps.append(Step(
@@ -473,6 +479,19 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         f"METEOR = Fmean × (1 - Penalty) = {b.fmean:.4f} × {1 - b.penalty:.4f} = {b.score:.4f}.",
         links=links, show_chunks=True, formula="score"))
     return tuple(steps)
+
+
+def _beta_effect(beta: float) -> str:
+    """What beta does to the penalty ("beta = 0 sets how fast it falls", and "with beta = 0 < 1
+    even a little fragmentation costs much", were said of a penalty that is gamma whatever the
+    fragmentation: a teacher)."""
+    if beta == 0:
+        return "beta = 0 makes the penalty gamma whatever the fragmentation (x^0 = 1)"
+    if beta < 1:
+        return f"beta = {beta:g} (below 1) makes even a little fragmentation cost much"
+    if beta == 1:
+        return "beta = 1 makes the penalty grow in proportion to the fragmentation"
+    return f"beta = {beta:g} sets how fast the penalty falls as chunks get longer: a little fragmentation costs little"
 
 
 #: Pairs up to this many tokens (both sides together) get the other objective's alignment on
@@ -493,8 +512,12 @@ def objective_contrast(shown: SegmentResult, other: SegmentResult) -> str:
         return ""
     matched = ("" if other.stats.matches == shown.stats.matches else
                f" ({plural(other.stats.matches, 'matched word')} instead of {shown.stats.matches})")
-    return (f"With fewest {other.config.objective} instead (the sidebar's Alignment objective), the pair "
-            f"aligns in {plural(other.stats.chunks, 'chunk')} with {plural(other.crossings, 'crossing')}{matched}: "
+    # An alignment the search did not prove was presented as the objective's answer ("2 chunks
+    # with 39 crossings" where the optimum has fewer chunks: a teacher).
+    found = ("the best alignment found within the search budget (not proven optimal: the objective's optimum may "
+             "score higher) has" if not other.optimal else "the pair aligns in")
+    return (f"With fewest {other.config.objective} instead (the sidebar's Alignment objective), {found} "
+            f"{plural(other.stats.chunks, 'chunk')} with {plural(other.crossings, 'crossing')}{matched}: "
             f"METEOR {other.score:.4f} instead of {shown.score:.4f}. The 2005 paper takes fewest crossings; "
             "METEOR 1.5 prefers fewer chunks.")
 
@@ -557,7 +580,7 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
         penalty = (f"Fragmentation = chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
                    f"{s.reference_matches}) / 2) = {w.fragmentation:.4f}; penalty = gamma × frag^beta = {p.gamma:g} × "
                    f"{w.fragmentation:.4f}^{p.beta:g} = {w.penalty:.4f}."
-                   + (f" With beta = {p.beta:g} < 1 even a little fragmentation costs much (2005: beta 3, where it "
+                   + (f" {_beta_effect(p.beta)[0].upper()}{_beta_effect(p.beta)[1:]} (2005: beta 3, where a little "
                       f"costs little)." if p.beta < 1 else ""))
     steps.append(Step("penalty", "penalty", penalty, links=links, show_chunks=True, formula="penalty"))
     note = f" {w.note[0].upper()}{w.note[1:]}." if w.note else ""

@@ -608,12 +608,22 @@ def test_a_pair_too_long_for_a_link_leaves_its_text_out_of_the_link(wordnet_read
     on reload. Past MAX_LINK_QUERY the link keeps the settings only, and the page says so."""
     from urllib.parse import urlencode
 
+    from lens.examples import DEFAULT_EXAMPLE
     from lens.ui import MAX_LINK_QUERY
 
     words = " ".join(f"слово{k % 40}" for k in range(1200))
     at = _app(cand=words, ref=words, mode="nltk")
     assert "cand" not in at.query_params and "ref" not in at.query_params and at.query_params["mode"] == "nltk"
     assert any("too long for a share link" in c.value for c in at.caption)
+    # Opened again (a reload, a shared link): the page says the pair is not in the link; it showed
+    # the default example as if nothing was lost (a teacher)
+    assert at.query_params["pair"] == "too-long"
+    again = _app(**{k: v for k, v in at.query_params.items()})
+    said = [w for w in _plain_warnings(again) if w.startswith("This link's pair was too long for a link")]
+    assert said and "the page shows the default example" in said[0] and not again.exception
+    assert again.text_area(key="w_cand").value == DEFAULT_EXAMPLE.candidate and "pair" not in again.query_params
+    again.text_area(key="w_cand").input("a new candidate").run()
+    assert not [w for w in _plain_warnings(again) if w.startswith("This link's pair")]
     short = _app(cand="кот сидит", ref="кот сидел")
     assert short.query_params["cand"] == "кот сидит" and short.query_params["ref"] == "кот сидел"
     assert len(urlencode({"cand": words, "ref": [words]}, doseq=True)) > MAX_LINK_QUERY
@@ -1221,6 +1231,47 @@ def test_a_setting_the_new_mode_or_language_refuses_goes_back_with_a_note(start,
     assert at.query_params[key[2:]] == value
 
 
+def test_a_setting_a_mode_refused_comes_back_with_the_mode_that_takes_it(wordnet_reader, meteor15_data):
+    """A teacher: paper with No penalty for one chunk (1.0000), nltk, paper again: 0.9977 and the
+    box unticked, where stages and objective came back. A setting changed meanwhile stays."""
+    same = "the cat sat on the mat"
+    at = _app(cand=same, ref=same, zero_pen="true")
+    assert _metric(at, "METEOR") == "1.0000"
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    assert at.query_params["zero_pen"] == "false"
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert not at.exception and at.query_params["zero_pen"] == "true" and _metric(at, "METEOR") == "1.0000"
+    assert any("No penalty for one chunk back to on" in i for i in _infos(at)), _infos(at)
+    # through METEOR 1.5 (which takes it) it was never changed; a round trip via nltk then METEOR 1.5 to
+    # paper brings it back too
+    for mode in ("nltk", "meteor15", "paper"):
+        at.sidebar.radio(key="w_mode").set_value(mode).run()
+    assert at.query_params["zero_pen"] == "true" and _metric(at, "METEOR") == "1.0000"
+    # ticked off by hand in between: it stays off
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    at.sidebar.toggle(key="w_show_options").set_value(True).run()
+    at.checkbox(key="w_zero_pen").set_value(False).run()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert at.query_params["zero_pen"] == "false" and _metric(at, "METEOR") == f"{1 - 0.5 / 6 ** 3:.4f}"
+
+
+def test_the_long_pair_note_offers_the_matrix_only_where_there_is_one(wordnet_reader):
+    """A teacher: /how said "or use the matrix view" and has none; nor is a pair over
+    MATRIX_MAX_TOKENS drawn as a matrix on the Segment Explorer."""
+    from lens.figures import MATRIX_MAX_TOKENS
+
+    def note(at):
+        return next(c.value for c in at.caption if c.value.startswith("A long pair"))
+
+    text = " ".join(f"w{k}" for k in range(40))  # 40 tokens: more than the 30 the diagram opens on
+    assert note(_app(cand=text, ref=text)).endswith("(too dense to read), or use the matrix view.")
+    assert note(_app(HOW, cand=text, ref=text)).endswith("(too dense to read).")
+    longer = " ".join(f"w{k}" for k in range(MATRIX_MAX_TOKENS + 1))
+    assert note(_app(cand=longer, ref=longer, stages="exact")).endswith("(too dense to read).")
+
+
 def test_a_worked_example_in_another_language_says_why_the_mode_changed(wordnet_reader):
     """A tester's find: nltk mode, then the Portuguese example, switched to paper mode without a
     word (the example notes the code relied on are not shown on this page)."""
@@ -1447,6 +1498,12 @@ def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
     words = [f"w{k}" for k in range(20)]  # slanted (20 positions), every label within its room: whole
     short = figures.alignment_diagram(score(" ".join(words), [" ".join(words)]).best)
     assert [a.text for a in short.layout.annotations if a.textangle == -60] == words * 2
+    # Straight labels (few tokens) too: a 272-character word ran over its neighbour "cat" (a teacher)
+    word = "Supercalifragilisticexpialidocious" * 8
+    two = figures.alignment_diagram(score(f"{word} cat", [f"{word} cat"]).best)
+    row = next(t for t in two.data if (t.meta or {}).get("row") == "candidate")
+    assert list(row.text) == [word[:figures.STRAIGHT_LABEL_CHARS - 1] + "…", "cat"]
+    assert any(word in h for h in row.hovertext)
 
 
 def test_a_token_with_nothing_visible_is_labelled_by_its_code_points(meteor15_data):

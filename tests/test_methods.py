@@ -4,10 +4,12 @@ objective prefers chunks), chunks appear only from the chunks step on, every ste
 is drawn, and crossing pairs are exactly the pairs with (i - k)(j - l) < 0."""
 import itertools
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meteor_core import MODES, MeteorConfig, score
+from meteor_core import MODES, MeteorConfig, MeteorParams, score
 from meteor_core.methods import METHODS, crossing_pairs, describe, objective_contrast, walkthrough
 from meteor_core.result import Link
 
@@ -189,10 +191,30 @@ def test_teaching_texts_define_their_terms_and_fit_the_pair(wordnet_reader):
     assert "With m = 6 matched words: precision P" in steps["P and R"].text
     penalty = steps["penalty"].text
     assert "chunks / matches is the fragmentation" in penalty and "gamma = 0.5 is the largest share" in penalty
-    assert "beta = 3 sets how fast it falls" in penalty
+    assert "beta = 3 sets how fast the penalty falls" in penalty
     assert "pulled toward R." in steps["Fmean"].text  # P 1, R 6/7
     equal = {s.key: s for s in _steps("the car stopped", "the car halted", stages=("exact",))}
     assert "here P = R, so Fmean equals both." in equal["Fmean"].text and "pulled" not in equal["Fmean"].text
+
+
+def test_penalty_texts_tell_the_truth_at_beta_0_and_under_the_one_chunk_rule(meteor15_data):
+    """A teacher: with beta = 0 "sets how fast it falls" (it does not fall) and METEOR 1.5's
+    "penalty 0: every word matched in one chunk" beside a penalty of 0.6 (gamma * 0^0); and
+    paper mode's one-chunk rule shown as "0.5 × (1/6)^3 = 0.0000"."""
+    same = "the cat sat on the mat"
+    flat = {s.key: s.text for s in _steps(same, same + " now", params=MeteorParams(0.9, 0.0, 0.5))}["penalty"]
+    assert "beta = 0 makes the penalty gamma whatever the fragmentation" in flat and "falls" not in flat
+    ruled = {s.key: s.text for s in _steps(same, same, zero_penalty_single_chunk=True)}["penalty"]
+    # 0.5 * (1/6)^3 = 1/432 = 0.0023, the value the rule replaced
+    assert ruled.startswith("Penalty = 0: every word matched in one chunk and the option No penalty")
+    assert "0.5 × (1/6)^3 = 0.0023" in ruled and "= 0.0000" not in ruled
+    jar_beta_0 = MeteorParams(0.85, 0.0, 0.6, 0.75)
+    jar = score(same, [same], mode="meteor15", params=jar_beta_0).best.meteor15.weighted
+    assert (jar.penalty, jar.score) == (0.6, pytest.approx(0.4))  # the jar: 0.4 with -p "0.85 0 0.6 0.75"
+    assert jar.note.startswith("fragmentation 0: every word matched in one chunk") and "gamma = 0.6" in jar.note
+    assert score(same, [same], mode="meteor15").best.meteor15.weighted.note.startswith("penalty 0:")
+    steps = {s.key: s.text for s in _steps(same, same, mode="meteor15", params=jar_beta_0)}
+    assert "Penalty 0" not in steps["score"] and "the penalty is gamma * 0^0 = gamma = 0.6" in steps["score"]
 
 
 def test_meteor15_texts_say_why_a_proposal_is_not_kept_and_when_nothing_is_left(meteor15_data):
@@ -262,6 +284,15 @@ def test_objective_contrast_names_the_other_alignment_with_hand_checked_numbers(
     same = [score("the president spoke to the audience", ["the president then spoke to the audience"],
                   config=MeteorConfig(objective=o)).best for o in ("crossings", "chunks")]
     assert objective_contrast(*same) == ""
+    # A teacher: under a small budget the fewest-chunks search stops at 7 chunks (brute force over the
+    # 2,880 maximum alignments: 6 chunks, 0.9606) and the box said "the pair aligns in 7 chunks"
+    cand = "the cat and the dog and the bird saw the cat and the dog"
+    ref = "the dog and the cat saw the bird and the cat and the dog"
+    shown = score(cand, [ref], node_budget=50).best
+    stopped = score(cand, [ref], objective="chunks", node_budget=50).best
+    assert shown.optimal and not stopped.optimal and stopped.stats.chunks == 7
+    assert "the best alignment found within the search budget (not proven optimal" in objective_contrast(shown, stopped)
+    assert score(cand, [ref], objective="chunks").best.stats.chunks == 6
 
 
 def test_the_crossings_step_lists_each_crossing_pair_in_words(wordnet_reader):

@@ -1,6 +1,7 @@
 """sacreBLEU beside METEOR: the numbers are sacreBLEU's own (checked against its command line,
 an independent path through the package: files in, text out), the CLI JSON carries them, and
 the one-line explanation attributes the difference to the setting that causes it."""
+import math
 import json
 import re
 import subprocess
@@ -95,6 +96,28 @@ def test_difference_is_the_smoothing_when_only_smoothing_differs():
     assert by_factor["case"] == 0.0 and by_factor["tokenization"] == pytest.approx(0.0, abs=1e-9)
     assert by_factor["smoothing"] == pytest.approx(view.sentence.score, abs=1e-9)
     assert "smoothing" in view.why_different and "case" not in view.why_different
+
+
+@pytest.mark.parametrize("candidate, smoothing", [("the cat sat", "method1"), ("the cat", "method1"),
+                                                  ("the cat sat", "method3")])
+def test_a_candidate_too_short_for_4_grams_names_the_orders_not_the_tokens(candidate, smoothing):
+    """A teacher: "the cat sat" with method1 said "smoothing +36.79; tokenization -20.69", and
+    both tokenizations are the same. sacreBLEU stops at the first order without n-grams, nltk
+    counts it 0 of 1: that step is named, and the tokens add nothing."""
+    result = score(candidate, ["the cat sat on the mat"], stages=("exact",), bleu_smoothing=smoothing)
+    ours = bleu_for(result)
+    view = sv.view(result, ours)
+    by_factor = {d.factor: d.points for d in view.differences}
+    assert by_factor["tokenization"] == pytest.approx(0.0, abs=1e-9)
+    assert by_factor["n-gram orders"] < 0 and "tokenization" not in view.why_different
+    assert sum(by_factor.values()) == pytest.approx(view.sentence.score - 100.0 * ours.score, abs=1e-9)
+    # nltk's method1 by hand on "the cat sat": p1..p3 = 1 (every n-gram matches), p4 = 0.1 / 1 (its
+    # epsilon over max(1, 0) 4-grams); brevity 3 vs 6 tokens: exp(1 - 6/3); BLEU = BP * 0.1^(1/4)
+    if (candidate, smoothing) == ("the cat sat", "method1"):
+        assert 100 * ours.score == pytest.approx(100 * math.exp(1 - 6 / 3) * 0.1 ** 0.25, abs=1e-9)
+        # sacreBLEU's floor smoothing without effective order scores it 0 (the 4-gram order has no
+        # n-grams, its precision stays 0): the whole way from 0 to nltk's score is the orders step
+        assert by_factor["n-gram orders"] == pytest.approx(-100 * ours.score, abs=1e-9)
 
 
 def test_difference_is_the_case_when_only_case_differs():

@@ -85,7 +85,12 @@ def compute(stats: WeightedStats, alpha: float, beta: float, gamma: float, delta
     else:
         score = max(score, 0.0)
         if perfect:
-            note = "penalty 0: every word matched in one chunk (METEOR 1.5 convention)"
+            # The rule zeroes the fragmentation, not the penalty: gamma * 0^0 is gamma (Java's
+            # Math.pow(0, 0) = 1), so with beta = 0 the jar still charges gamma (it said
+            # "penalty 0" beside a penalty of 0.6000: a teacher).
+            note = ("penalty 0: every word matched in one chunk (METEOR 1.5 convention)" if penalty == 0 else
+                    f"fragmentation 0: every word matched in one chunk (METEOR 1.5 convention), yet with beta = 0 "
+                    f"the penalty is gamma * 0^0 = gamma = {penalty:g}")
     # The Java arithmetic above decides the score; the values shown and exported are finite
     # (NaN is not JSON and never equal to itself): an undefined quantity is reported as 0 and
     # the note says why, as paper mode does for m = 0.
