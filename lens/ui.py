@@ -30,7 +30,8 @@ from meteor_core.languages import LANGUAGES as ALL_LANGUAGES
 from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
-from meteor_core.methods import CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, describe, other_objective, recall_weight, search_of
+from meteor_core.methods import (CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, beta_effect, describe, other_objective,
+                                 recall_weight, search_of)
 from meteor_core.methods import objective_contrast as methods_objective_contrast
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number)
@@ -1371,18 +1372,6 @@ def _weights_in_words(alpha: float) -> str:
     return f"with α = {alpha:g}, Fmean is {'R' if alpha == 1 else 'P'} alone"
 
 
-def _beta_in_words(beta: float) -> str:
-    """What β does to a little fragmentation (the METEOR 1.5 note said "even a little is
-    expensive" whatever β was; true only below 1)."""
-    if beta == 0:
-        return "Its β = 0 makes the penalty γ whatever the fragmentation"
-    if beta < 1:
-        return f"Its β = {beta:g} (below 1) makes even a little fragmentation expensive"
-    if beta == 1:
-        return "Its β = 1 makes the penalty grow in proportion to the fragmentation"
-    return f"Its β = {beta:g} (above 1) makes a little fragmentation cheap and much of it expensive"
-
-
 def _fmean_lean(alpha: float, precision: float, recall: float) -> str:
     """Which of P and R the weighted harmonic mean leans toward (at 0.5 it is the plain one).
     With P = R there is nothing to lean to: "pulled toward R" on the default pair read as if it
@@ -1498,7 +1487,7 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
         st.caption(md_escape(w.note))
     st.caption(f"METEOR 1.5 weighs words: content words δ = {d:g}, function words (the jar's English list, italic on "
                f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. "
-               f"{_beta_in_words(result.config.params.beta)}; every word of both sides matched in one chunk makes the "
+               f"Its {beta_effect(result.config.params.beta, 'β', 'γ')}; every word of both sides matched in one chunk makes the "
                "fragmentation 0" + (", so it costs nothing." if result.config.params.beta > 0 else
                                    " (with β = 0 the penalty is γ even then: 0^0 = 1)."))
 

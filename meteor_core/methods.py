@@ -470,7 +470,7 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
                         f"= {b.penalty:.4f}.")
     penalty_text += (f" chunks / matches is the fragmentation: 1 when every matched word is a chunk of its own, 1/m "
                      f"when all are one chunk. gamma = {p.gamma:g} is the largest share of the score the penalty can "
-                     f"take; {_beta_effect(p.beta)}. The denominator is the matched words, not the candidate length.")
+                     f"take; {beta_effect(p.beta)}. The denominator is the matched words, not the candidate length.")
     if b.note and not b.single_chunk_rule:
         penalty_text += f" {b.note[0].upper()}{b.note[1:]}."
     steps.append(Step("penalty", "penalty", penalty_text, links=links, show_chunks=True, formula="penalty"))
@@ -481,17 +481,19 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _beta_effect(beta: float) -> str:
-    """What beta does to the penalty ("beta = 0 sets how fast it falls", and "with beta = 0 < 1
-    even a little fragmentation costs much", were said of a penalty that is gamma whatever the
-    fragmentation: a teacher)."""
+def beta_effect(beta: float, beta_name: str = "beta", gamma_name: str = "gamma") -> str:
+    """What beta does to the penalty, for /how and the breakdown's note ("beta = 0 sets how fast
+    it falls", and "with beta = 0 < 1 even a little fragmentation costs much", were said of a
+    penalty that is gamma whatever the fragmentation: a teacher). The names: "β", "γ" where the
+    page writes symbols."""
     if beta == 0:
-        return "beta = 0 makes the penalty gamma whatever the fragmentation (x^0 = 1)"
+        return f"{beta_name} = 0 makes the penalty {gamma_name} whatever the fragmentation (x^0 = 1)"
     if beta < 1:
-        return f"beta = {beta:g} (below 1) makes even a little fragmentation cost much"
+        return f"{beta_name} = {beta:g} (below 1) makes even a little fragmentation cost much"
     if beta == 1:
-        return "beta = 1 makes the penalty grow in proportion to the fragmentation"
-    return f"beta = {beta:g} sets how fast the penalty falls as chunks get longer: a little fragmentation costs little"
+        return f"{beta_name} = 1 makes the penalty grow in proportion to the fragmentation"
+    return (f"{beta_name} = {beta:g} sets how fast the penalty falls as chunks get longer: a little fragmentation "
+            "costs little")
 
 
 #: Pairs up to this many tokens (both sides together) get the other objective's alignment on
@@ -580,7 +582,7 @@ def _meteor15_steps(result: SegmentResult, method: MethodDescription) -> list[St
         penalty = (f"Fragmentation = chunks / mean matched words = {s.chunks} / (({s.candidate_matches} + "
                    f"{s.reference_matches}) / 2) = {w.fragmentation:.4f}; penalty = gamma × frag^beta = {p.gamma:g} × "
                    f"{w.fragmentation:.4f}^{p.beta:g} = {w.penalty:.4f}."
-                   + (f" {_beta_effect(p.beta)[0].upper()}{_beta_effect(p.beta)[1:]} (2005: beta 3, where a little "
+                   + (f" {beta_effect(p.beta)[0].upper()}{beta_effect(p.beta)[1:]} (2005: beta 3, where a little "
                       f"costs little)." if p.beta < 1 else ""))
     steps.append(Step("penalty", "penalty", penalty, links=links, show_chunks=True, formula="penalty"))
     note = f" {w.note[0].upper()}{w.note[1:]}." if w.note else ""

@@ -1370,8 +1370,11 @@ def test_notes_on_the_parameters_follow_the_parameters(wordnet_reader, meteor15_
     assert "recall weighs 9 times as much as precision with α = 0.9 (Fmean = 10PR/(R+9P))" in default
     assert "with γ = 0.5 the penalty cuts at most 50%" in default
     meteor15 = captions(_app(**pair, mode="meteor15", alpha="0.5", beta="2", gamma="0.3"))
-    assert "Its β = 2 (above 1) makes a little fragmentation cheap and much of it expensive" in meteor15
-    assert "even a little fragmentation expensive" in captions(_app(**pair, mode="meteor15"))  # its own β = 0.2
+    assert "Its β = 2 sets how fast the penalty falls as chunks get longer: a little fragmentation costs little" \
+        in meteor15
+    assert "Its β = 0.2 (below 1) makes even a little fragmentation cost much" in captions(_app(**pair, mode="meteor15"))
+    flat = captions(_app(cand="the cat sat", ref="the cat sat", mode="meteor15", beta="0"))
+    assert "Its β = 0 makes the penalty γ whatever the fragmentation" in flat and "costs nothing" not in flat
     assert recall_weight(0.25) == "precision weighs 3 times as much as recall"
     result = Scorer(MeteorConfig(params=MeteorParams(alpha=0.5, beta=1, gamma=0.2))).score(
         pair["cand"], [pair["ref"]]).best
