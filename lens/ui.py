@@ -112,8 +112,9 @@ class LinkProblem:
     @property
     def message(self) -> str:
         if self.parameter == "pair" and self.value == PAIR_LEFT_OUT:
-            return ("This link's pair was too long for a link, so the link carries the settings only: the page shows "
-                    "the default example. Paste the pair again (the JSON export of a scored pair keeps the whole pair).")
+            return ("This link's pair was too long for a link, so the link carries the settings only: the page "
+                    "shows the default example. Paste the pair again (the JSON export of a scored pair keeps the "
+                    "whole pair).")
         if self.parameter in TEXT_PARAMETERS and not self.value:
             return f"The link gives no {self.parameter}=: {self.reason}."
         if self.parameter in TEXT_PARAMETERS:  # a text used as given, with a caveat
@@ -1343,10 +1344,10 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], alig
 
 
 def formula_table(rows: Sequence[tuple[object, object, str, str]]) -> str:
-    """Rows of (name, value, bar or "", where it comes from) as a three-column table: the bar
+    """Rows of (name, value, bar or "", where it comes from) as a three-column table. The bar
     shares the value's cell, before it so the numbers stay aligned right, and on a phone the
-    cell wraps (as a column of its own,
-    an unbreakable 20-cell bar left the "from" column one word a line at 390 px)."""
+    cell wraps: as a column of its own, the unbreakable 20-cell bar left the "from" column one
+    word a line at 390 px."""
     return markdown_table(("", "value", "from"), [(name, f"{bar} {value}" if bar else value, source)
                                                   for name, value, bar, source in rows], align="lrl")
 
@@ -1487,8 +1488,8 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
         st.caption(md_escape(w.note))
     st.caption(f"METEOR 1.5 weighs words: content words δ = {d:g}, function words (the jar's English list, italic on "
                f"the diagram) 1 − δ = {1 - d:g}, and each module's matches by its weight. "
-               f"Its {beta_effect(result.config.params.beta, 'β', 'γ')}; every word of both sides matched in one chunk makes the "
-               "fragmentation 0" + (", so it costs nothing." if result.config.params.beta > 0 else
+               f"Its {beta_effect(result.config.params.beta, 'β', 'γ')}; every word of both sides matched in one "
+               "chunk makes the fragmentation 0" + (", so it costs nothing." if result.config.params.beta > 0 else
                                    " (with β = 0 the penalty is γ even then: 0^0 = 1)."))
 
 

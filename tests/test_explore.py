@@ -190,7 +190,8 @@ def test_identical_sentences_name_the_single_chunk_rule_not_the_stages(wordnet_r
     # ("sets the penalty to 0" beside a penalty of 0.6: a teacher)
     flat = MeteorConfig(mode="meteor15", params=MeteorParams(0.85, 0.0, 0.6, 0.75))
     (cause, *_) = explore(sentence, [sentence], flat).comparison_with("paper").causes
-    assert "METEOR 1.5 sets the fragmentation to 0 then (with beta = 0 its penalty is still gamma, 0.6000)" in cause.text
+    assert ("METEOR 1.5 sets the fragmentation to 0 then (with beta = 0 its penalty is still gamma, 0.6000)"
+            in cause.text)
     # paper with the option on and nltk without it (nltk has no such rule)
     comparison = explore(sentence, [sentence], MeteorConfig(zero_penalty_single_chunk=True)).comparison_with("nltk")
     assert [c.kind for c in comparison.causes] == ["single chunk"]  # not again as a parameter
