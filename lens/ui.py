@@ -359,6 +359,7 @@ def init_state() -> None:
     if ss.get("_initialized") and not bare_back and not (history_navigation() and read_link(_query_params())[0]):
         return
     settings, problems = read_link(_query_params())
+    ss.pop("_yielded_settings", None)  # the link's settings replace the session's (see _restore_yielded)
     # Back or Forward to an entry without the pair (a corpus page's, or a pair too long for a
     # link) keeps the pair, and the sidebar's open panels are no setting: a 1,500-word pair was
     # replaced by the default example after Back (a tester).
@@ -442,6 +443,9 @@ def _browser_widget_keys() -> frozenset:
 
 
 def _sync(name: str) -> None:
+    kept = st.session_state.get("_yielded_settings")
+    if kept and name in kept:  # changed by hand: not brought back later (a tester: unticked, then back on)
+        st.session_state["_yielded_settings"] = {n: v for n, v in kept.items() if n != name}
     value = st.session_state[f"w_{name}"]
     if name == "stages":  # in pipeline order, whatever order they were clicked in
         value = [s for s in BUILTIN_STAGES if s in value]
@@ -549,9 +553,10 @@ def _shown_setting(value) -> str:
 
 def _restore_yielded() -> None:
     """Settings a mode change sent back to their defaults (_settings_yield with remember) come
-    back with the next mode that takes them, unless changed meanwhile: paper, nltk, paper lost
-    No penalty for one chunk (0.9977 for 1.0000), where the stages and objective came back (a
-    teacher)."""
+    back with the next mode that takes them, unless changed by hand meanwhile (_sync): paper,
+    nltk, paper lost No penalty for one chunk (0.9977 for 1.0000), where the stages and objective
+    came back (a teacher). Only over consecutive mode changes in a session: a link (Back, a
+    reload), a language or an example forgets them."""
     kept = st.session_state.pop("_yielded_settings", None)
     if not kept:
         return
@@ -583,8 +588,9 @@ def _settings_yield(cause: str, remember: bool = False) -> None:
                 continue
             told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
                              for n, v in reset.items())
-            if remember and reset:
-                st.session_state["_yielded_settings"] = {n: (_v(n), v) for n, v in reset.items()}
+            if remember and reset:  # added to what an earlier mode change kept (a tester lost Keep case)
+                st.session_state["_yielded_settings"] = {**st.session_state.get("_yielded_settings", {}),
+                                                         **{n: (_v(n), v) for n, v in reset.items()}}
             for name, value in reset.items():
                 _set(name, value)
             if reset:
@@ -618,6 +624,7 @@ def _change_case_or_tokenizer(name: str) -> None:
 
 def _change_language() -> None:
     _sync("lang")
+    st.session_state.pop("_yielded_settings", None)  # only consecutive mode changes bring settings back
     _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for {language}.")
     _settings_yield(LANGUAGES.get(_v("lang"), _v("lang")))
     reset_how_step()
@@ -637,6 +644,7 @@ def _example_edited() -> bool:
 def _reload_example() -> None:
     example = BY_KEY.get(_v("example"))
     if example is not None:
+        st.session_state.pop("_yielded_settings", None)
         _set("cand", example.candidate)
         _set("refs", "\n".join(example.references))
         _set("lang", example.language)

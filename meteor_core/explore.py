@@ -397,14 +397,15 @@ def _single_chunk_cause(chosen: SegmentResult, other: SegmentResult) -> Optional
         # Nothing matched on the other side: no penalty to compare ("paper charges 0.0000 (0
         # chunk(s), 0 matches)" where Keep case had linked nothing: a teacher).
         return None
+    if zeroed.breakdown.penalty != 0:
+        # METEOR 1.5's rule zeroes the fragmentation, and with beta = 0 its penalty is gamma
+        # whatever the rule does: not a cause ("sets the penalty to 0" beside 0.6000, then a
+        # cause that changed nothing: a teacher, a tester). The parameters cause say the rest.
+        return None
     rule = ("its rule" if zeroed.config.mode == "meteor15" else "the option No penalty for one chunk")
-    # METEOR 1.5's rule zeroes the fragmentation: with beta = 0 its penalty is still gamma (0^0 = 1).
-    what = ("sets the penalty to 0 then" if zeroed.breakdown.penalty == 0 else
-            f"sets the fragmentation to 0 then (with beta = 0 its penalty is still gamma, "
-            f"{zeroed.breakdown.penalty:.4f})")
     return Cause("single chunk",
                  f"One chunk: every word on both sides matched in one chunk, and {MODE_NAMES[zeroed.config.mode]} "
-                 f"{what} ({rule}); {MODE_NAMES[charged.config.mode]} charges "
+                 f"sets the penalty to 0 then ({rule}); {MODE_NAMES[charged.config.mode]} charges "
                  f"{charged.breakdown.penalty:.4f} ({charged.stats.chunks} chunk(s), {charged.stats.matches} matches).")
 
 

@@ -84,7 +84,9 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     penalty = params.gamma * fragmentation ** params.beta
     if single_chunk_rule:
         note = ("penalty set to 0: every word matched in one chunk (METEOR 1.5 convention); "
-                f"gamma * (chunks / m)^beta would give {penalty:.6f}")
+                f"gamma * (chunks / m)^beta would give {penalty:.6f}"
+                # the jar zeroes the fragmentation instead, and gamma * 0^0 is gamma (a tester)
+                + ("; with beta = 0 the METEOR 1.5 jar itself would still charge gamma" if params.beta == 0 else ""))
         penalty = 0.0
     score = (1 - penalty) * fmean
     # frozen.build: once per scored pair, where the generated __init__ was a tenth of building a result

@@ -463,7 +463,10 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     if b.single_chunk_rule:
         # "0.5 × (1/6)^3 = 0.0000" was false arithmetic (a teacher): 0 by the rule, the formula's value beside it
         penalty_text = (f"Penalty = 0: every word matched in one chunk and the option No penalty for one chunk is on "
-                        f"(METEOR 1.5's convention). Without it: gamma (chunks / matches)^beta = {p.gamma:g} × "
+                        f"(METEOR 1.5's convention"
+                        + ("; with beta = 0 the jar itself would still charge gamma, as it zeroes the fragmentation"
+                           if p.beta == 0 else "")
+                        + f"). Without it: gamma (chunks / matches)^beta = {p.gamma:g} × "
                         f"({s.chunks}/{s.matches})^{p.beta:g} = {p.gamma * b.fragmentation ** p.beta:.4f}.")
     else:
         penalty_text = (f"Penalty = gamma (chunks / matches)^beta = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} "

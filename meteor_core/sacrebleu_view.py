@@ -270,20 +270,22 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
         lowered = _bleu(statistics).score
         found.append(Difference("case", "sacreBLEU keeps case, this BLEU lowercases", previous - lowered))
         previous = lowered
+    if 0 in statistics.totals:
+        # A candidate shorter than 4 tokens: sacreBLEU stops at the first order without n-grams
+        # (its effective order), nltk counts it as 0 matches of 1, then smooths it. Taken before
+        # smoothing, with sacreBLEU's own smoothing: left to "tokenization" it was blamed on the
+        # tokens where both tokenizations were the same (a teacher: "the cat sat", smoothing
+        # +36.79, tokenization -20.69), and after the smoothing step that step took the credit
+        # for it (a tester).
+        statistics = _Statistics(statistics.counts, tuple(max(1, total) for total in statistics.totals),
+                                 statistics.sys_len, statistics.ref_len)
+        counted = _bleu(statistics, effective_order=False).score
+        found.append(Difference("n-gram orders", "the candidate has no n-grams of some order: sacreBLEU leaves the "
+                                "order out, nltk counts it as 0 matches of 1", previous - counted))
+        previous = counted
     matched = _bleu(statistics, smooth, effective_order=False).score  # the pair as a one-segment corpus
     found.append(Difference("smoothing", f"sacreBLEU: exp with effective order; this BLEU: {ours.smoothing}",
                             previous - matched))
-    if 0 in statistics.totals:
-        # A candidate shorter than 4 tokens: sacreBLEU stops at the first order without n-grams,
-        # nltk counts it as 0 matches of 1 (then smooths it). Left to "tokenization", it was
-        # blamed on the tokens where both tokenizations were the same (a teacher: "the cat sat",
-        # smoothing +36.79, tokenization -20.69).
-        padded = _Statistics(statistics.counts, tuple(max(1, total) for total in statistics.totals),
-                             statistics.sys_len, statistics.ref_len)
-        counted = _bleu(padded, smooth, effective_order=False).score
-        found.append(Difference("n-gram orders", "the candidate has no n-grams of some order: sacreBLEU leaves the "
-                                "order out, nltk counts 0 matches of 1", matched - counted))
-        matched = counted
     found.append(Difference("tokenization", "sacreBLEU's 13a tokens vs METEOR's tokens", matched - 100.0 * ours.score))
     return tuple(found)
 

@@ -337,7 +337,9 @@ class SynonymTable:
         for number, group in enumerate(self.groups, start=1):
             label = f"{self.name}#{number}: {' ~ '.join(group)}"
             for word in group:
-                index.setdefault(word, []).append(label)
+                # in the form tokens are matched by, as from_text keeps them: a table built
+                # directly with "ZORP" never matched "zorp" (a tester)
+                index.setdefault(matching_form(word), []).append(label)
         frozen = {word: tuple(labels) for word, labels in index.items()}
         # The signature names the table's content too: two tables of one name and size gave
         # 0.9375 and 0.25 under the same signature (a tester).

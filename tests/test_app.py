@@ -1257,6 +1257,27 @@ def test_a_setting_a_mode_refused_comes_back_with_the_mode_that_takes_it(wordnet
     assert at.query_params["zero_pen"] == "false" and _metric(at, "METEOR") == f"{1 - 0.5 / 6 ** 3:.4f}"
 
 
+def test_settings_two_modes_refused_come_back_together(wordnet_reader, meteor15_data):
+    """A tester: Keep case and No penalty for one chunk on (0.6615), METEOR 1.5 (Keep case off),
+    nltk (No penalty off), paper: only No penalty came back (1.0000). A setting changed by hand in
+    between stays as set; a language change forgets what a mode change kept."""
+    cand, ref = "The Cat sat on the mat", "the cat sat on the mat"
+    at = _app(cand=cand, ref=ref, keep_case="true", zero_pen="true")
+    start = _metric(at, "METEOR")
+    assert start == f"{score(cand, [ref], keep_case=True, zero_penalty_single_chunk=True).score:.4f}" == "0.6615"
+    for mode in ("meteor15", "nltk", "paper"):
+        at.sidebar.radio(key="w_mode").set_value(mode).run()
+    assert (at.query_params["keep_case"], at.query_params["zero_pen"]) == ("true", "true")
+    assert _metric(at, "METEOR") == start and not at.exception
+    # kept by nltk mode, then a language change: forgotten, not brought back two changes later
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    at.selectbox(key="w_lang").set_value("de").run()  # nltk is English only: paper mode
+    at.selectbox(key="w_lang").set_value("en").run()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    at.sidebar.radio(key="w_mode").set_value("paper").run()
+    assert at.query_params["zero_pen"] == "false" and not any("back to on" in i for i in _infos(at))
+
+
 def test_the_long_pair_note_offers_the_matrix_only_where_there_is_one(wordnet_reader):
     """A teacher: /how said "or use the matrix view" and has none; nor is a pair over
     MATRIX_MAX_TOKENS drawn as a matrix on the Segment Explorer."""

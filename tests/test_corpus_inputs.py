@@ -91,12 +91,18 @@ def test_signature_names_the_budget_and_the_synonym_tables_content():
     assert car_auto.signature() != car_bus.signature()
     assert "table:mine(1groups,sha256:" in car_auto.signature()
     assert car_auto.signature() == Scorer(config, [SynonymTable("mine", (("car", "auto"),))]).signature()
+    # built directly with capitals, a table matched nothing (0.3333) where from_text's matched (0.9815)
+    table = Scorer(MeteorConfig(stages=("exact", "table:t")), [SynonymTable("t", (("ZORP", "Blick"),))])
+    assert table.score("a zorp dog", ["a blick dog"]).score == pytest.approx(0.9814814814814815)
 
 
 def test_dropin_refuses_what_the_original_cannot_score(meteor15_data):
     meteor = Meteor()
     with pytest.raises(CaptionsError, match="image 1: res must map each image to a list of one caption"):
         meteor.compute_score({1: ["a dog"]}, {1: {"a dog"}})  # a set: TypeError before
+    with pytest.raises(CaptionsError, match="image 1: gts must map each image to a list of reference captions, "
+                                            "not a dict"):
+        meteor.compute_score({1: {"x": "a"}}, {1: ["a"]})  # its keys were scored: 0.0
     with pytest.raises(CaptionsError, match="no images"):
         meteor.compute_score({}, {})  # (0.0, []) before; the jar fails
     with pytest.raises(MeteorInputError, match="image 1: res caption contains control character U"):

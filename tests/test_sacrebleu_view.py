@@ -103,21 +103,25 @@ def test_difference_is_the_smoothing_when_only_smoothing_differs():
 def test_a_candidate_too_short_for_4_grams_names_the_orders_not_the_tokens(candidate, smoothing):
     """A teacher: "the cat sat" with method1 said "smoothing +36.79; tokenization -20.69", and
     both tokenizations are the same. sacreBLEU stops at the first order without n-grams, nltk
-    counts it 0 of 1: that step is named, and the tokens add nothing."""
+    counts it 0 of 1: that step is named, before smoothing (after it, the smoothing step took the
+    credit: a tester), and the tokens add nothing."""
     result = score(candidate, ["the cat sat on the mat"], stages=("exact",), bleu_smoothing=smoothing)
     ours = bleu_for(result)
     view = sv.view(result, ours)
     by_factor = {d.factor: d.points for d in view.differences}
     assert by_factor["tokenization"] == pytest.approx(0.0, abs=1e-9)
-    assert by_factor["n-gram orders"] < 0 and "tokenization" not in view.why_different
+    assert by_factor["n-gram orders"] > 0 and "tokenization" not in view.why_different
+    if smoothing == "method3":  # sacreBLEU's exp smoothing: once the orders agree, nothing is left
+        assert by_factor["smoothing"] == pytest.approx(0.0, abs=1e-9)
     assert sum(by_factor.values()) == pytest.approx(view.sentence.score - 100.0 * ours.score, abs=1e-9)
     # nltk's method1 by hand on "the cat sat": p1..p3 = 1 (every n-gram matches), p4 = 0.1 / 1 (its
     # epsilon over max(1, 0) 4-grams); brevity 3 vs 6 tokens: exp(1 - 6/3); BLEU = BP * 0.1^(1/4)
     if (candidate, smoothing) == ("the cat sat", "method1"):
         assert 100 * ours.score == pytest.approx(100 * math.exp(1 - 6 / 3) * 0.1 ** 0.25, abs=1e-9)
-        # sacreBLEU's floor smoothing without effective order scores it 0 (the 4-gram order has no
-        # n-grams, its precision stays 0): the whole way from 0 to nltk's score is the orders step
-        assert by_factor["n-gram orders"] == pytest.approx(-100 * ours.score, abs=1e-9)
+        # sacreBLEU: p1..p3 = 1 over 3 orders: 100 BP. Every order counted, its exp smoothing gives
+        # the empty 4-gram order 1 / (2 * 1): 100 BP 0.5^(1/4). The orders step is the difference.
+        assert view.sentence.score == pytest.approx(100 * math.exp(1 - 6 / 3), abs=1e-9)
+        assert by_factor["n-gram orders"] == pytest.approx(100 * math.exp(-1) * (1 - 0.5 ** 0.25), abs=1e-9)
 
 
 def test_difference_is_the_case_when_only_case_differs():

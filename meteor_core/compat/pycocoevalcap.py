@@ -47,7 +47,7 @@ def _check_captions(image_id, hypotheses, references) -> None:
     if len(hypotheses) != 1:
         raise CaptionsError(f"image {image_id!r}: res holds {len(hypotheses)} captions; pycocoevalcap scores "
                             "one per image")
-    if isinstance(references, str) or not isinstance(references, Collection):
+    if isinstance(references, (str, Mapping)) or not isinstance(references, Collection):  # a dict: its keys
         raise CaptionsError(f"image {image_id!r}: gts must map each image to a list of reference captions, not a "
                             f"{type(references).__name__}" + (" (each character would be a reference)"
                                                               if isinstance(references, str) else ""))
