@@ -28,7 +28,7 @@ from itertools import islice
 from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
 from .errors import MeteorInputError, MeteorParameterError
-from .references import corpus_pairs
+from .references import corpus_pairs, read_references
 from .result import SkippedSegment, nothing_scored
 
 Item = TypeVar("Item")
@@ -369,7 +369,7 @@ def _picklable(pair: tuple, max_references: int) -> tuple:
     if isinstance(candidate, Iterator):
         candidate = list(candidate)
     if isinstance(references, Iterator):
-        references = iter(list(islice(references, max_references + 1)))
+        references = iter(read_references(references, max_references))
     elif isinstance(references, (list, tuple)) and any(isinstance(r, Iterator) for r in references):
         references = [list(r) if isinstance(r, Iterator) else r for r in references]
     return candidate, references

@@ -291,6 +291,12 @@ class SynonymTable:
     name: str
     groups: tuple[tuple[str, ...], ...]
 
+    def __post_init__(self) -> None:
+        # Held in the form tokens are matched by, however the table was made: one built directly
+        # with "ZORP" never matched "zorp" (a tester); from_text's words are in that form already.
+        object.__setattr__(self, "groups", tuple(tuple(form for form in map(matching_form, group) if form)
+                                                 for group in self.groups))
+
     @classmethod
     def from_text(cls, text: str, name: str = "user", source: str = "") -> "SynonymTable":
         """CSV or TSV, one group per row (two or more words: a pair is a group of two).
@@ -337,9 +343,7 @@ class SynonymTable:
         for number, group in enumerate(self.groups, start=1):
             label = f"{self.name}#{number}: {' ~ '.join(group)}"
             for word in group:
-                # in the form tokens are matched by, as from_text keeps them: a table built
-                # directly with "ZORP" never matched "zorp" (a tester)
-                index.setdefault(matching_form(word), []).append(label)
+                index.setdefault(word, []).append(label)
         frozen = {word: tuple(labels) for word, labels in index.items()}
         # The signature names the table's content too: two tables of one name and size gave
         # 0.9375 and 0.25 under the same signature (a tester).
