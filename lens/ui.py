@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations
+from itertools import combinations, product
 from typing import Mapping, Optional, Sequence
 from urllib.parse import urlencode
 
@@ -77,14 +77,14 @@ DEFAULTS: dict[str, str] = {
     "mode": DEFAULT_CONFIG.mode, "objective": DEFAULT_CONFIG.objective, "stages": ",".join(DEFAULT_CONFIG.stages),
     "alpha": repr(DEFAULT_CONFIG.params.alpha), "beta": repr(DEFAULT_CONFIG.params.beta),
     "gamma": repr(DEFAULT_CONFIG.params.gamma), "lang": DEFAULT_CONFIG.language, "tok": DEFAULT_CONFIG.tokenizer,
-    "keep_case": "false", "zero_pen": "false", "smoothing": DEFAULT_CONFIG.bleu_smoothing,
+    "keep_case": "false", "drop_punct": "false", "zero_pen": "false", "smoothing": DEFAULT_CONFIG.bleu_smoothing,
     "budget": str(DEFAULT_CONFIG.node_budget),
 }
 #: The largest node budget the app takes (per stage and reference): its time bound, about 4 s
 #: of search per stage on a long pair. The command line's --node-budget has no such limit.
 APP_MAX_NODE_BUDGET = 1_000_000
 #: Link parameters that are switches, written "true" / "false".
-SWITCHES = ("keep_case", "zero_pen")
+SWITCHES = ("keep_case", "drop_punct", "zero_pen")
 TEXT_PARAMETERS = ("cand", "ref")
 #: What the Segment Explorer shows of a result, kept in its link (a tester's shared link opened
 #: on the best reference's diagram, not the matrix of reference 2 the sender was looking at).
@@ -289,7 +289,8 @@ def read_link(params: Mapping[str, Sequence[str]]) -> tuple[dict, tuple[LinkProb
 
 
 #: Link parameters that give way to the mode when the two contradict, in this order.
-_LINK_YIELDING = ("tok", "keep_case", "zero_pen", "objective", "smoothing", "alpha", "beta", "gamma", "lang")
+_LINK_YIELDING = ("tok", "keep_case", "drop_punct", "zero_pen", "objective", "smoothing", "alpha", "beta", "gamma",
+                  "lang")
 
 
 def _combination_error(settings: Mapping[str, object]) -> Optional[str]:
@@ -312,9 +313,9 @@ SETTING_DEFAULTS = {
     "cand": DEFAULT_EXAMPLE.candidate, "refs": "\n".join(DEFAULT_EXAMPLE.references), "example": DEFAULT_EXAMPLE.key,
     "mode": DEFAULT_CONFIG.mode, "objective": DEFAULT_CONFIG.objective, "stages": list(DEFAULT_CONFIG.stages),
     "lang": DEFAULT_EXAMPLE.language, "tok": DEFAULT_CONFIG.tokenizer, "keep_case": DEFAULT_CONFIG.keep_case,
-    "preset": "2005", "alpha": DEFAULT_CONFIG.params.alpha, "beta": DEFAULT_CONFIG.params.beta,
-    "gamma": DEFAULT_CONFIG.params.gamma, "zero_pen": DEFAULT_CONFIG.zero_penalty_single_chunk,
-    "smoothing": DEFAULT_CONFIG.bleu_smoothing, "budget": DEFAULT_CONFIG.node_budget,
+    "drop_punct": DEFAULT_CONFIG.drop_punctuation, "preset": "2005", "alpha": DEFAULT_CONFIG.params.alpha,
+    "beta": DEFAULT_CONFIG.params.beta, "gamma": DEFAULT_CONFIG.params.gamma,
+    "zero_pen": DEFAULT_CONFIG.zero_penalty_single_chunk, "smoothing": DEFAULT_CONFIG.bleu_smoothing, "budget": DEFAULT_CONFIG.node_budget,
     # Sidebar panels, open or closed: settings too, so they stay open across pages.
     "show_capabilities": False, "show_options": False,
     # The Segment Explorer's view, and the reference it draws when not the best: (the
@@ -535,7 +536,8 @@ def _english_only_mode_yields(note: str) -> None:
 #: Settings that go back to their defaults when a change of mode, language or example leaves a
 #: combination the core refuses (METEOR 1.5 keeps case only with the whitespace tokenizer, the
 #: segmenter is for zh and ja, nltk has no single-chunk rule), with their labels for the note.
-_YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "zero_pen": "No penalty for one chunk"}
+_YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "drop_punct": "Drop punctuation",
+             "zero_pen": "No penalty for one chunk"}
 
 
 ZERO_PENALTY_LABEL = "No penalty when everything matches in one chunk (METEOR 1.5)"
@@ -600,26 +602,41 @@ def _settings_yield(cause: str, remember: bool = False) -> None:
             return
 
 
+#: What the other normalisation settings may change to when one changed leaves a combination
+#: METEOR 1.5 mode refuses (it offers the jar's four: -norm, -norm -noPunct, -lower, none).
+_NORMALISATION_FALLBACKS = {"tok": ("whitespace", "default"), "keep_case": (False,), "drop_punct": (False,)}
+
+
 def _change_case_or_tokenizer(name: str) -> None:
-    """Keep case and the tokenizer depend on each other in METEOR 1.5 mode (case is kept only on
-    whitespace tokens, the jar without -norm): the one changed stays, the other follows, and the
-    sidebar says so. Ticking Keep case there showed only the core's refusal, no result (a tester)."""
+    """Keep case, Drop punctuation and the tokenizer depend on each other in METEOR 1.5 mode
+    (case is kept only on whitespace tokens, the jar without -norm; punctuation is dropped only
+    with -norm): the one changed stays, the fewest others follow, and the sidebar says so.
+    Ticking Keep case there showed only the core's refusal, no result (a tester)."""
     _sync(name)
     try:
         current_config()
         return
     except MeteorParameterError:
         pass
-    other, value = ("tok", "whitespace") if name == "keep_case" else ("keep_case", False)
-    try:
-        current_config({other: value})
-    except MeteorParameterError:
-        return  # the page says what is wrong
-    old = _v(other)
-    _set(other, value)
-    st.session_state["_mode_note"] = (f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode keeps case only on whitespace "
-                                      f"tokens (the jar without -norm): {_YIELDING[other]} {_shown_setting(old)} "
-                                      f"changed to {_shown_setting(value)}.")
+    others = [other for other in _NORMALISATION_FALLBACKS if other != name]
+    for count in (1, 2):
+        for names in combinations(others, count):
+            for values in product(*[[v for v in _NORMALISATION_FALLBACKS[n] if v != _v(n)] for n in names]):
+                change = dict(zip(names, values))
+                try:
+                    current_config(change)
+                except MeteorParameterError:
+                    continue
+                told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
+                                 for n, v in change.items())
+                for other, value in change.items():
+                    _set(other, value)
+                rule = ("drops punctuation only with the default tokenizer, lowercased (the jar's -norm -noPunct)"
+                        if "drop_punct" in (name, *change) else
+                        "keeps case only on whitespace tokens (the jar without -norm)")
+                st.session_state["_mode_note"] = f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode {rule}: {told}."
+                return
+    # nothing accepted: the page says what is wrong
 
 
 def _change_language() -> None:
@@ -755,16 +772,19 @@ def write_settings_link(**extra: str) -> None:
     _write_query({**_settings_query(), **extra}, extra)
 
 
-def _tokenizer_name(mode: str, tokenizer: str, keep_case: bool) -> str:
+def _tokenizer_name(mode: str, tokenizer: str, keep_case: bool, drop_punctuation: bool) -> str:
     """The tokenizer as the sidebar names it: in METEOR 1.5 mode the jar's normalisation the
     choice stands for ("tokenizer default" there read as ours, a tester)."""
     if mode != "meteor15":
         return tokenizer
     try:
-        level = MeteorConfig(mode="meteor15", tokenizer=tokenizer, keep_case=keep_case).meteor15_normalization
+        level = MeteorConfig(mode="meteor15", tokenizer=tokenizer, keep_case=keep_case,
+                             drop_punctuation=drop_punctuation).meteor15_normalization
     except MeteorParameterError:
         return tokenizer
-    return f"{tokenizer} (the jar without normalisation)" if level == "none" else f"{tokenizer} (the jar's -{level})"
+    if level == "none":
+        return f"{tokenizer} (the jar without normalisation)"
+    return f"{tokenizer} (the jar's {' '.join('-' + part for part in level.replace('nopunct', 'noPunct').split('-'))})"
 
 
 def _write_query(query: dict, extra: Mapping[str, str]) -> None:
@@ -994,7 +1014,8 @@ def current_config(overrides: Optional[Mapping[str, object]] = None) -> MeteorCo
         mode=mode, objective=v("objective"), stages=stages,
         params=MeteorParams(float(v("alpha")), float(v("beta")), float(v("gamma")), default_params(mode).delta),
         tokenizer=v("tok"),
-        keep_case=v("keep_case"), zero_penalty_single_chunk=v("zero_pen"), bleu_smoothing=v("smoothing"),
+        keep_case=v("keep_case"), drop_punctuation=v("drop_punct"), zero_penalty_single_chunk=v("zero_pen"),
+        bleu_smoothing=v("smoothing"),
         language=v("lang"), node_budget=checked_budget(v("budget")))
 
 
@@ -1061,6 +1082,12 @@ def _sidebar(segment_page: bool) -> None:
                          "segmenter: jieba (zh) or janome (ja) word segmentation; nltk: nltk's word_tokenize "
                          "(English), the tokens Hugging Face evaluate's meteor scores")
             _widget(st.checkbox, "Keep case", "keep_case", on_change=_change_case_or_tokenizer, args=("keep_case",))
+            _widget(st.checkbox, "Drop punctuation", "drop_punct", on_change=_change_case_or_tokenizer,
+                    args=("drop_punct",),
+                    help="Leave out tokens of punctuation and symbols only (no letter or digit), on both "
+                         "sides, before matching: the command line's --drop-punctuation (in METEOR 1.5 mode the "
+                         "jar's -noPunct). Close to, not equal to, COCO captioning scores, whose PTB tokenizer "
+                         "drops punctuation first.")
             _widget(st.selectbox, "Parameter preset", "preset", on_change=_apply_preset, options=[*PRESETS, CUSTOM],
                     format_func=lambda k: "custom values" if k == CUSTOM else PRESETS[k].label)
             c1, c2, c3 = st.columns(3)
@@ -1088,9 +1115,10 @@ def _sidebar(segment_page: bool) -> None:
                              f"{DEFAULT_NODE_BUDGET:,}; at most {APP_MAX_NODE_BUDGET:,} here, a few seconds of "
                              "search per stage). Only long pairs (about 150 tokens and more) need more.")
         else:
-            tokenizer = _tokenizer_name(mode, _v("tok"), _v("keep_case"))
+            tokenizer = _tokenizer_name(mode, _v("tok"), _v("keep_case"), _v("drop_punct"))
             st.caption(f"tokenizer {tokenizer} · case {'kept' if _v('keep_case') else 'lowercased'} · "
-                       f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
+                       + ("punctuation dropped · " if _v("drop_punct") else "")
+                       + f"alpha {float(_v('alpha')):g} · beta {float(_v('beta')):g} · gamma {float(_v('gamma')):g}"
                        + (f" · delta {default_params(mode).delta:g}" if default_params(mode).delta is not None else "")
                        + (" · no penalty for one chunk" if _zero_penalty_applies(mode) else "")
                        + f" · BLEU smoothing {_v('smoothing')}"

@@ -69,8 +69,9 @@ class ModeComparison:
     Like with like: when paper and nltk mode are compared and the chosen configuration uses
     other stages than the other mode runs (nltk always runs exact, stem, synonym), the chosen
     mode is also scored with the other mode's stages (`same_stages`), so the stage choice and
-    the method are told apart. METEOR 1.5 is compared as it is run by default (`-l en -norm`),
-    and paper and nltk with their defaults when compared with it: the "Which METEOR?" view."""
+    the method are told apart. METEOR 1.5 is compared as it is run by default (`-l en -norm`,
+    with `-noPunct` when punctuation is dropped), and paper and nltk with their defaults when
+    compared with it: the "Which METEOR?" view."""
 
     other_mode: str
     other: MultiReferenceResult
@@ -111,10 +112,14 @@ def _config_for(config: MeteorConfig, mode: str) -> MeteorConfig:
     tokenizer, the other's stages. With METEOR 1.5 on either side: each mode as it is usually
     run (its default stages and parameters), so the panel answers "which METEOR is this?"."""
     if "meteor15" in (mode, config.mode):
+        # Punctuation dropped on one side is dropped on the other (the jar's -noPunct): a row
+        # that kept it differed by tokens nobody asked to score (its -norm takes only lowercase).
         if mode == "meteor15":
-            return MeteorConfig(mode="meteor15", language=config.language, bleu_smoothing=config.bleu_smoothing)
+            return MeteorConfig(mode="meteor15", language=config.language, bleu_smoothing=config.bleu_smoothing,
+                                drop_punctuation=config.drop_punctuation)
         return MeteorConfig(mode=mode, language=config.language, bleu_smoothing=config.bleu_smoothing,
-                            tokenizer=config.tokenizer, keep_case=config.keep_case)
+                            tokenizer=config.tokenizer, keep_case=config.keep_case,
+                            drop_punctuation=config.drop_punctuation)
     # nltk charges the penalty for a single chunk too: it has no single-chunk rule to keep.
     rule = {"zero_penalty_single_chunk": False} if mode == "nltk" else {}
     return config.with_changes(mode=mode, stages=BUILTIN_STAGES, **rule)

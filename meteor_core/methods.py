@@ -274,6 +274,8 @@ def _tokens_text(result: SegmentResult) -> str:
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
            "char": "single characters", "segmenter": "words found by a word segmenter",
            "nltk": "words and punctuation as nltk's word_tokenize splits them (\"don't\" is do + n't)"}.get(tokenizer, tokenizer)
+    if config.drop_punctuation:  # "words and punctuation marks" said so with the marks left out
+        how = f"{how}; tokens of punctuation or symbols only are then left out"
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
     if result.meteor15 is not None:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]

@@ -502,6 +502,51 @@ def test_invalid_link_values_are_reported_and_replaced_by_the_default(name, valu
     assert _metric(at, "METEOR") == f"{score(cand, [ref]).score:.4f}"
 
 
+def test_drop_punctuation_box_scores_as_the_core_and_travels_in_the_link(wordnet_reader):
+    """The app had no way to drop punctuation, so a command-line score with --drop-punctuation
+    could not be reproduced in it. The box gives the core's number, the signature says it, the
+    diagram leaves the marks out, and a link carries it."""
+    cand, ref = "the cat , sat .", "the cat sat on the mat !"
+    at = _app(cand=cand, ref=ref)
+    assert at.query_params["drop_punct"] == "false"
+    kept = score(cand, [ref]).best
+    assert _metric(at, "METEOR") == f"{kept.score:.4f}" and (kept.stats.matches, kept.stats.chunks) == (3, 2)
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.checkbox(key="w_drop_punct").check().run()
+    dropped = score(cand, [ref], drop_punctuation=True).best
+    # by hand: 3 matches, 1 chunk; P = 3/3, R = 3/6, Fmean = 10 P R / (R + 9 P) = 5/9.5,
+    # penalty 0.5 (1/3)^3 = 1/54
+    assert (dropped.stats.matches, dropped.stats.chunks, dropped.stats.candidate_length) == (3, 1, 3)
+    assert dropped.score == pytest.approx(5 / 9.5 * (1 - 1 / 54))
+    assert _metric(at, "METEOR") == f"{dropped.score:.4f}" != f"{kept.score:.4f}"
+    assert "punct:dropped" in _signature(at) and at.query_params["drop_punct"] == "true"
+    labels = [str(t) for f in _figures(at) for trace in f["data"] if isinstance(trace.get("text"), list)
+              for t in trace["text"]]
+    assert "cat" in labels and "mat" in labels and not {"!", ",", "."} & set(labels), labels
+    opened = _app(cand=cand, ref=ref, drop_punct="true")
+    opened.toggle(key="w_show_options").set_value(True).run()
+    assert _metric(opened, "METEOR") == f"{dropped.score:.4f}" and opened.checkbox(key="w_drop_punct").value
+
+
+def test_drop_punctuation_in_meteor15_mode_takes_the_jars_norm(meteor15_data):
+    """METEOR 1.5 drops punctuation only with -norm (default tokenizer, lowercased): ticking it
+    after Keep case (whitespace tokens, case kept) brings both back, and the sidebar says so."""
+    at = _app(mode="meteor15", cand="The Cat , sat .", ref="the cat sat on the mat !")
+    at.toggle(key="w_show_options").set_value(True).run()
+    at.checkbox(key="w_keep_case").check().run()
+    assert at.selectbox(key="w_tok").value == "whitespace"
+    at.checkbox(key="w_drop_punct").check().run()
+    assert (at.selectbox(key="w_tok").value, at.checkbox(key="w_keep_case").value) == ("default", False)
+    assert any("drops punctuation only with the default tokenizer" in i and "Keep case on changed to off" in i
+               and "tokenizer whitespace changed to default" in i for i in _infos(at)), _infos(at)
+    expected = score("The Cat , sat .", ["the cat sat on the mat !"], mode="meteor15", drop_punctuation=True)
+    assert _metric(at, "METEOR") == f"{expected.score:.4f}"
+    assert expected.best.config.meteor15_normalization == "norm-nopunct"
+    at.selectbox(key="w_tok").set_value("whitespace").run()  # -lower keeps punctuation: the box follows
+    assert at.checkbox(key="w_drop_punct").value is False and not [e.value for e in at.error]
+    assert any("Drop punctuation on changed to off" in i for i in _infos(at)), _infos(at)
+
+
 def test_link_carries_case_single_chunk_rule_and_smoothing(wordnet_reader):
     """A tester's find: the link dropped keep case, the single-chunk rule and BLEU smoothing,
     so whoever opened it saw another score. Now a link with them gives the core's numbers for

@@ -385,3 +385,24 @@ def test_the_parameters_cause_says_how_far_the_parameters_alone_move_the_score(w
                 MeteorConfig(mode="meteor15"))
     text = next(c.text for c in e.comparison_with("paper").causes if c.kind == "parameters")
     assert "alone" not in text
+
+
+@pytest.mark.parametrize("mode", ["paper", "meteor15"])
+def test_every_mode_compared_drops_punctuation_when_this_view_does(mode, wordnet_reader, meteor15_data):
+    """With punctuation dropped, the other modes' rows kept it: METEOR 1.5 was compared on
+    "the cat , sat ." as five tokens, a difference of tokens nobody asked to score."""
+    from meteor_core import score
+    from meteor_core.methods import _tokens_text
+
+    cand, ref = "the cat , sat .", "the cat sat on the mat !"
+    found = explore(cand, [ref], MeteorConfig(mode=mode, drop_punctuation=True))
+    assert found.result.best.candidate_tokens.texts == ("the", "cat", "sat")
+    for comparison in found.comparisons:
+        assert comparison.other.best.candidate_tokens.texts == ("the", "cat", "sat"), comparison.other_mode
+        assert comparison.other.score == score(cand, [ref], mode=comparison.other_mode, drop_punctuation=True).score
+    # by hand, paper: 3 matches in 1 chunk of 3 candidate and 6 reference tokens
+    assert found.comparison_with("paper" if mode == "meteor15" else "nltk") is not None
+    paper = found.result if mode == "paper" else found.comparison_with("paper").other
+    assert paper.score == pytest.approx(5 / 9.5 * (1 - 1 / 54))
+    text = _tokens_text(found.result.best)
+    assert ("left out" in text) if mode == "paper" else ("-noPunct" in text)
