@@ -276,12 +276,37 @@ class _StreamProgress:
             self.stream.flush()
 
     def close(self) -> None:
+        """The last count on its own line, once (a second close writes nothing)."""
         if self.enabled and self.last != self.start:
             self.stream.write(f"\r{self.label}: {self.done:,} lines in {time.monotonic() - self.start:.1f} s\n")
             self.stream.flush()
+        self.enabled = False
 
 
-def _terminated(owner: int, signum, frame) -> None:
+class _Written:
+    """How many output lines batch has written whole, so that a message on Ctrl-C or SIGTERM
+    says exactly where the output ends. The signals are blocked in the main thread while lines
+    are written, but Python runs its handlers in the main thread whichever thread received the
+    signal, between any two steps: one ran after a write and before its count (a test: 10
+    lines said, 11 written). So while `writing`, the CLI's handlers note the signal
+    (`stop`, _CtrlC.seen) and _write_lines acts on it once the lines are out and counted."""
+
+    __slots__ = ("lines", "writing", "stop")
+
+    def __init__(self):
+        self.lines = 0
+        self.writing = False
+        self.stop: Optional[Callable[[], None]] = None  # a termination that waits for the write
+
+    def where(self, stopped: str) -> str:
+        """The message of a batch that stopped: output line k answers input line k."""
+        if not self.lines:
+            return f"{stopped}: no line written"
+        return (f"{stopped}: {self.lines:,} line(s) written, each whole, for input lines 1-{self.lines:,}; "
+                f"input from line {self.lines + 1:,} on was not scored (tail -n +{self.lines + 1} gives it)")
+
+
+def _terminated(owner: int, signum, frame, written: Optional[_Written] = None) -> None:
     """SIGTERM (a supervisor, `kill`, a job timeout): "terminated", exit code 143. The default
     action ended the process silently wherever it was. os._exit, not an exception: an `except
     Exception` or a __del__ on the way swallowed one and the run went on. Whole lines only:
@@ -293,8 +318,12 @@ def _terminated(owner: int, signum, frame) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
         return
+    if written is not None and written.writing:  # see _Written: ends once the lines are counted
+        written.stop = partial(_terminated, owner, signum, None, written)
+        return
     try:
-        os.write(2, b"terminated\n")  # not through sys.stderr: its buffer may be mid-write
+        message = "terminated" if written is None else written.where("terminated")
+        os.write(2, message.encode() + b"\n")  # not through sys.stderr: its buffer may be mid-write
     finally:
         os._exit(143)  # 128 + SIGTERM, what a shell reports for a terminated command
 
@@ -309,9 +338,12 @@ class _CtrlC:
     def __init__(self):
         self.seen = False
         self.stopping = False  # the command has ended and the process is exiting (see main)
+        self.written: Optional[_Written] = None  # batch's count of lines written (see _Written)
 
     def __call__(self, signum, frame):
         self.seen = True
+        if self.written is not None and self.written.writing:
+            return  # the note stands: _write_lines raises it once the lines are out and counted
         if self.stopping:
             # Ctrl-C again while the interpreter shuts down (it joins the pool's queue threads at
             # exit): a KeyboardInterrupt there printed a traceback after "interrupted" (1 of 884
@@ -353,33 +385,44 @@ def _interrupted() -> bool:
     return isinstance(handler, _CtrlC) and handler.seen
 
 
-def _write_lines(stream, text: str) -> None:
+def _write_lines(stream, text: str, written: Optional[_Written] = None) -> None:
     """Write and flush whole lines with SIGTERM and SIGINT blocked; a signal that came meanwhile
     is handled right after. A signal interrupting a write to a full pipe made Python drop the
     rest of the buffer (a tester saw the line cut), so a reader that stops reading keeps the
-    writer waiting; SIGKILL still ends it. A Ctrl-C that was lost (_CtrlC) stops it first."""
+    writer waiting; SIGKILL still ends it. A Ctrl-C that was lost (_CtrlC) stops it first.
+    `written` counts the lines once they are out, before a signal that came is acted on."""
     if _interrupted():
         raise KeyboardInterrupt
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT}) \
         if hasattr(signal, "pthread_sigmask") else None
+    if written is not None:
+        written.writing = True
     try:
         binary = getattr(stream, "buffer", None)
         if binary is None:  # a text-only stream (a test's StringIO)
             stream.write(text)
             stream.flush()
-            return
-        # Bytes, with the count checked: when the reader closes a pipe mid-write, the buffered
-        # writer returns a partial count and the text layer drops the rest without an error
-        # (a 200 KB corpus report cut at 64 KB, exit 0). Writing the rest raises
-        # BrokenPipeError, which the CLI reports as a closed pipe (exit 141).
-        stream.flush()
-        data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
-        while data:
-            data = data[binary.write(data):]
-        binary.flush()
+        else:
+            # Bytes, with the count checked: when the reader closes a pipe mid-write, the buffered
+            # writer returns a partial count and the text layer drops the rest without an error
+            # (a 200 KB corpus report cut at 64 KB, exit 0). Writing the rest raises
+            # BrokenPipeError, which the CLI reports as a closed pipe (exit 141).
+            stream.flush()
+            data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+            while data:
+                data = data[binary.write(data):]
+            binary.flush()
+        if written is not None:
+            written.lines += text.count("\n")
     finally:
+        if written is not None:
+            written.writing = False
         if blocked is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if written is not None and written.stop is not None:
+        written.stop()  # SIGTERM came while writing: ends the process
+    if _interrupted():
+        raise KeyboardInterrupt  # Ctrl-C came while writing
 
 
 def _report_buffer() -> tuple[io.StringIO, Callable[..., None]]:
@@ -428,6 +471,15 @@ def _cmd_batch(args) -> int:
     progress.enabled = progress.enabled and not _isatty(sys.stdout)
     not_proven, not_scored = _LineNumbers(), _LineNumbers()  # {"error": ...} lines are not scored
     number = 0
+    # Ctrl-C and SIGTERM say how many lines were written ("interrupted" alone left the user to
+    # count them before going on): the CLI's SIGTERM handler is given the count while batch runs
+    # (main puts its own back after the command).
+    written = _Written()
+    on_sigterm, on_sigint = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    if isinstance(on_sigterm, partial) and on_sigterm.func is _terminated:
+        signal.signal(signal.SIGTERM, partial(_terminated, *on_sigterm.args, written=written))
+    if isinstance(on_sigint, _CtrlC):
+        on_sigint.written = written
     try:
         line_function = batch_line if args.bleu else partial(batch_line, with_bleu=False)  # partial: picklable
         if args.bleu and workers > 1:
@@ -436,7 +488,7 @@ def _cmd_batch(args) -> int:
             sacrebleu_view.preload()
         for outputs in map_ordered(scorer, line_function, _numbered_lines(stdin), workers, size=_line_bytes,
                                    ready=_input_waiting(stdin)):
-            _write_lines(sys.stdout, "".join(line + "\n" for line in outputs))
+            _write_lines(sys.stdout, "".join(line + "\n" for line in outputs), written)
             progress.add(len(outputs))
             for line in outputs:
                 number += 1
@@ -444,6 +496,10 @@ def _cmd_batch(args) -> int:
                     not_scored.add(number)
                 elif not _proven(line):
                     not_proven.add(number)
+    except KeyboardInterrupt:
+        progress.close()
+        print(written.where("interrupted"), file=sys.stderr)
+        return 130
     finally:
         progress.close()
     if not_proven.count:
