@@ -215,10 +215,12 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit
         raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
     if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
-        raise _LineProblem('expected {"candidate": str, "references": [str, ...]}')
+        raise _LineProblem('expected {"candidate": str, "references": [str, ...] or str}')
     refs = item.get("references")
-    if isinstance(refs, str) or not isinstance(refs, list) or not all(r is None or isinstance(r, str) for r in refs):
-        raise _LineProblem('"references" must be a list of strings (null or "" for a missing one)')
+    if isinstance(refs, str):  # one reference, as corpus reads the same JSONL file (batch refused it)
+        refs = [refs]
+    if not isinstance(refs, list) or not all(r is None or isinstance(r, str) for r in refs):
+        raise _LineProblem('"references" must be a string or a list of strings (null or "" for a missing one)')
     return item["candidate"], ["" if r is None else r for r in refs]
 
 

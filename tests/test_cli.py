@@ -90,7 +90,7 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
         json.dumps({"candidate": "the cat", "references": ["the cat"]}),
         "not json",
         json.dumps({"candidate": "x", "references": ["   "]}),
-        json.dumps({"candidate": "a dog", "references": "a dog"}),
+        json.dumps({"candidate": "a dog", "references": {"text": "a dog"}}),
         "",
         json.dumps({"candidate": "a dog", "references": ["the dog", "a dog"]}),
     ]
@@ -484,7 +484,8 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     lines = [json.dumps({"candidate": "a b", "references": ["", "a b"]}),
              json.dumps({"candidate": "a b", "references": [None, "x", "a b", " "]}),
              json.dumps({"candidate": "a b", "references": [" ", None]}),  # nothing left: said
-             json.dumps({"candidate": "a b", "references": [1, "a b"]})]
+             json.dumps({"candidate": "a b", "references": [1, "a b"]}),
+             json.dumps({"candidate": "a b", "references": "a b"})]  # one string: one reference, as corpus
     feed(monkeypatch, ("\n".join(lines) + "\n").encode())
     code, out, _ = run(capsys, "batch", "--stages", "exact", "--no-bleu")
     rows = [json.loads(line) for line in out.splitlines()]
@@ -493,7 +494,8 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     assert [r if r is None else r["score"] for r in rows[0]["references"]] == [None, pytest.approx(alone)]
     assert rows[1]["best_reference"] == 2 and [r is None for r in rows[1]["references"]] == [True, False, False, True]
     assert rows[2]["error"] == "line 3: reference 1 is empty (no tokens after tokenization)"
-    assert rows[3]["error"] == 'line 4: "references" must be a list of strings (null or "" for a missing one)'
+    assert rows[3]["error"] == 'line 4: "references" must be a string or a list of strings (null or "" for a missing one)'
+    assert rows[4]["score"] == pytest.approx(alone) and len(rows[4]["references"]) == 1  # it was refused
 
 
 def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, capsys):
