@@ -73,6 +73,10 @@ def _scorer(args) -> Scorer:
     tables = [_synonym_table(path) for path in args.synonyms]
     stages = None
     if args.stages is not None:
+        if "," in args.stages and any(not piece.strip() for piece in args.stages.split(",")):
+            # "exact,,stem" ran exact and stem without a word (a tester): a name left out is a typo
+            raise MeteorParameterError(f"--stages {args.stages!r} has an empty name between commas; give names "
+                                       "separated by commas, e.g. exact,stem")
         stages = tuple(s for s in args.stages.replace(",", " ").split())
     if args.mode == "paper" and tables:
         stages = (stages or BUILTIN_STAGES) + tuple(f"table:{t.name}" for t in tables)
@@ -106,10 +110,16 @@ def _synonym_table(path: str) -> SynonymTable:
 
 
 def _warn_unavailable_stages(scorer: Scorer) -> None:
-    """A missing resource is said on stderr once, not only inside each result's signature."""
+    """A missing resource is said on stderr once, not only inside each result's signature:
+    stages missing for the same reason in one line (METEOR 1.5's synonym and paraphrase modules
+    gave the same long warning twice, a tester)."""
+    stages_by_reason: dict[str, list[str]] = {}
     for status in scorer.stage_status:
         if not status.available:
-            print(f"warning: {status.stage} stage unavailable: {status.message}", file=sys.stderr)
+            stages_by_reason.setdefault(status.message, []).append(status.stage)
+    for reason, stages in stages_by_reason.items():
+        named = f"{stages[0]} stage" if len(stages) == 1 else f"{' and '.join(stages)} stages"
+        print(f"warning: {named} unavailable: {reason}", file=sys.stderr)
 
 
 def _json_line(out: dict) -> str:
@@ -216,6 +226,8 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
         raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
     if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
         raise _LineProblem('expected {"candidate": str, "references": [str, ...] or str}')
+    if "references" not in item:
+        raise _LineProblem('"references" is missing: give a string or a list of strings')
     refs = item.get("references")
     if isinstance(refs, str):  # one reference, as corpus reads the same JSONL file (batch refused it)
         refs = [refs]
@@ -306,6 +318,10 @@ class _Written:
             return f"{stopped}: no line written"
         return (f"{stopped}: {self.lines:,} line(s) written, each whole, for input lines 1-{self.lines:,}; "
                 f"input from line {self.lines + 1:,} on was not scored (tail -n +{self.lines + 1} gives it)")
+
+
+#: Said when a pool's worker died (concurrent.futures' BrokenProcessPool).
+WORKER_DIED = "error: a worker process ended before its work was done (killed, or out of memory)"
 
 
 def _terminated(owner: int, signum, frame, written: Optional[_Written] = None) -> None:
@@ -502,6 +518,12 @@ def _cmd_batch(args) -> int:
         progress.close()
         print(written.where("interrupted"), file=sys.stderr)
         return 130
+    except Exception as error:
+        if type(error).__name__ != "BrokenProcessPool":  # by name: see _run
+            raise
+        progress.close()
+        print(written.where(WORKER_DIED), file=sys.stderr)  # where to go on, as on Ctrl-C (a tester)
+        return 1
     finally:
         progress.close()
     if not_proven.count:
@@ -1221,10 +1243,7 @@ def _run(args) -> int:
         # multiprocessing (about 20 ms) into every command's start-up.
         if type(error).__name__ != "BrokenProcessPool":
             raise
-        # batch streams (what it wrote is whole lines); corpus and compare write their report
-        # at the end, so nothing was written ("the lines written so far" misled: a tester).
-        written = ("the lines written so far are whole" if getattr(args, "command", "") == "batch"
-                   else "no report was written")
-        print(f"error: a worker process ended before its work was done (killed, or out of memory); {written}",
-              file=sys.stderr)
+        # batch says where its output ends itself (_cmd_batch); corpus and compare write their
+        # report at the end, so nothing was written ("the lines written so far" misled: a tester).
+        print(f"{WORKER_DIED}; no report was written", file=sys.stderr)
         return 1

@@ -332,6 +332,11 @@ class MeteorConfig:
                 changes["stages"] = None
             if "params" not in changes and self.params == default_params(self.mode):
                 changes["params"] = None
+            elif "params" not in changes and new_mode != "meteor15" and self.params.delta is not None \
+                    and self.params.delta == PRESETS["meteor-1.5-en"].params.delta:
+                # the delta METEOR 1.5 mode filled in, not one the user chose: it goes, the user's
+                # alpha, beta and gamma stay (the new mode refused the filled-in delta: a tester)
+                changes["params"] = replace(self.params, delta=None)
             if "weights" not in changes:
                 changes["weights"] = None
         elif "stages" in changes and "weights" not in changes and self.mode == "meteor15" \

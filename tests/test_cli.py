@@ -1075,3 +1075,15 @@ def test_help_gives_the_exit_codes_and_the_limits(command, capsys):
     assert "2 when an input or option is refused or no segment could be scored" in text
     if command == "compare":
         assert "paired bootstrap resamples, 1..1,000,000" in text and "randomization trials, 1..1,000,000" in text
+
+
+def test_an_empty_stage_name_is_refused_and_a_missing_references_key_is_named(capsys, monkeypatch):
+    """A tester: --stages "exact,,stem" ran exact and stem without a word, and a batch line
+    without "references" was told they "must be a string or a list of strings"."""
+    code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact,,stem")
+    assert code == 2 and "empty name between commas" in err
+    code, out, _ = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact, stem")
+    assert code == 0 and "stages:exact+stem(porter)|" in out
+    feed(monkeypatch, b'{"candidate": "a b"}\n')
+    code, out, _ = run(capsys, "batch", "--no-bleu")
+    assert json.loads(out)["error"] == 'line 1: "references" is missing: give a string or a list of strings'

@@ -263,6 +263,12 @@ def test_config_defaults_and_mode_switch():
     assert config.with_changes(mode="paper") == paper
     custom = MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5))
     assert custom.params.delta == 0.75
+    # leaving METEOR 1.5 mode, the delta it filled in goes and the user's values stay (a tester:
+    # "delta ... is a METEOR 1.5 parameter" for a delta nobody gave); a delta given is refused
+    assert custom.with_changes(mode="paper").params == MeteorParams(0.5, 1.0, 0.5)
+    assert custom.with_changes(mode="nltk").params == MeteorParams(0.5, 1.0, 0.5)
+    with pytest.raises(MeteorParameterError, match="delta"):
+        MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5, 0.4)).with_changes(mode="paper")
 
 
 @pytest.mark.parametrize("changes, message", [
@@ -442,7 +448,7 @@ def test_a_document_of_a_thousand_words_is_scored(scorer):
     assert 0.4 < best.score < 0.5
 
 
-def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch):
+def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch, capsys):
     """The synonym and paraphrase modules share the reason they are unavailable: the CLI
     printed it twice (a tester)."""
     from meteor_core.meteor15 import data as m15data
@@ -455,6 +461,12 @@ def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch):
         missing = [w for w in best.warnings if "METEOR 1.5 data not found" in w]
         assert len(missing) == 1
         assert sum(not s.available for s in best.stage_status) == 2
+        from meteor_core.cli import _warn_unavailable_stages  # the CLI's stderr too (twice there)
+
+        _warn_unavailable_stages(Meteor15Scorer(MeteorConfig(mode="meteor15")))
+        err = capsys.readouterr().err
+        assert err.count("METEOR 1.5 data not found") == 1 and err.startswith(
+            "warning: synonym and paraphrase stages unavailable: METEOR 1.5 data not found"), err
     finally:
         monkeypatch.delenv("METEOR15_DATA")
         m15data.reset()

@@ -256,7 +256,7 @@ def _lines_said_written(message: str, stopped: str) -> int:
     """The count in batch's message when stopped ("interrupted", "terminated"), checked whole."""
     if message == f"{stopped}: no line written\n":
         return 0
-    found = re.fullmatch(rf"{stopped}: ([\d,]+) line\(s\) written, each whole, for input lines 1-([\d,]+); input "
+    found = re.fullmatch(rf"{re.escape(stopped)}: ([\d,]+) line\(s\) written, each whole, for input lines 1-([\d,]+); input "
                          rf"from line ([\d,]+) on was not scored \(tail -n \+(\d+) gives it\)\n", message)
     assert found, message
     count = int(found[1].replace(",", ""))
@@ -459,7 +459,9 @@ def test_a_worker_killed_alone_gives_one_clear_error(tmp_path):
     assert process.wait(timeout=180) == 1  # a liveness bound: 60 s ran out once with the machine at load 10+
     message = errors.read_text()
     assert message.startswith("error: a worker process ended before its work was done") and "Traceback" not in message
-    assert message.endswith("the lines written so far are whole\n")
+    # where the output ends, as on Ctrl-C (output discarded here: the count is checked in form)
+    assert _lines_said_written(message, "error: a worker process ended before its work was done "
+                                        "(killed, or out of memory)") >= 0
     assert "terminated" not in message
 
 
@@ -570,11 +572,11 @@ def test_shutdown_ends_a_worker_left_waiting_after_another_ended():
     assert not stuck.is_alive() and stuck.exitcode == -9
 
 
-@pytest.mark.parametrize("command, said", [("batch", "the lines written so far are whole"),
-                                           ("corpus", "no report was written"), ("compare", "no report was written")])
+@pytest.mark.parametrize("command, said", [("corpus", "no report was written"), ("compare", "no report was written")])
 def test_a_dead_worker_message_says_what_was_written(command, said, capsys):
     """A tester's find: corpus, which writes its report at the end, said "the lines written so
-    far are whole" when it had written nothing."""
+    far are whole" when it had written nothing (batch says where its output ends: see
+    test_a_worker_killed_alone_gives_one_clear_error)."""
     import argparse
 
     from meteor_core.cli import _run
