@@ -6,8 +6,8 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import (CHANGES_2005_TO_15, POSITIONS, corresponding_step, crossing_pairs, describe, terms,
-                                 walkthrough)
+from meteor_core.methods import (CHANGES_2005_TO_15, POSITIONS, corresponding_step, crossing_pairs, describe, plural,
+                                 terms, walkthrough)
 
 
 def _move(labels: list[str], by: int) -> None:
@@ -119,16 +119,19 @@ if exploration is not None and exploration.comparisons:
 st.header("What a crossing is")
 example = BY_KEY["objectives"]
 st.write("Two links cross when one goes to the right of the other on one row and to the left on the other; each "
-         "x marks a crossing pair. " + md_escape(example.note))
+         "x marks a crossing pair. " + md_escape(example.note) + " Scored in paper mode with the 2005 parameters, "
+         "whatever the sidebar says: the two objectives are paper mode's (METEOR 1.5 prefers fewest chunks in its "
+         "own search).")
 runs = {objective: ui.cached_explore(example.candidate, example.references,
                                      MeteorConfig(objective=objective)).result.best
         for objective in ("crossings", "chunks")}
 objective = st.radio("Alignment objective for this example", list(runs), horizontal=True, key="w_how_objective",
-                     format_func=lambda o: f"fewest {o}: {runs[o].stats.chunks} chunks, {runs[o].crossings} crossings, "
-                                           f"METEOR {runs[o].score:.4f}")
+                     format_func=lambda o: f"fewest {o}: {plural(runs[o].stats.chunks, 'chunk')}, "
+                                           f"{plural(runs[o].crossings, 'crossing')}, METEOR {runs[o].score:.4f}")
 r = runs[objective]
 ui.show_diagram(r, key="objective-diagram", crossings=crossing_pairs(r.links),
-                title=f"fewest {objective}: {r.stats.chunks} chunks, {r.crossings} crossings, {r.score:.4f}")
+                title=f"fewest {objective}: {plural(r.stats.chunks, 'chunk')}, {plural(r.crossings, 'crossing')}, "
+                      f"{r.score:.4f}")
 
 st.header("The glossary example: “The feline sat on a mat”")
 cat = BY_KEY["cat-feline"]
@@ -136,6 +139,6 @@ st.write(md_escape(cat.note))
 glossary = ui.cached_explore(cat.candidate, cat.references, MeteorConfig())
 g = glossary.result.best
 st.write(f"What METEOR (2005, exact + stem + WordNet) really gives: **{g.score:.4f}** with "
-         f"{g.stats.matches} matches in {g.stats.chunks} chunks, not 0.830.")
+         f"{plural(g.stats.matches, 'match')} in {plural(g.stats.chunks, 'chunk')}, not 0.830.")
 if st.toggle("Show its alignment", key="w_how_glossary"):
     ui.show_diagram(g, key="glossary-diagram")

@@ -14,7 +14,7 @@ from .align import align_paper
 from .bleu import BleuResult
 from .errors import MeteorInputError
 from .formula import compute
-from .methods import search_of
+from .methods import plural, search_of
 from .nltk_mode import align_nltk
 from .params import BUILTIN_STAGES, MODES, MeteorConfig
 from .report import bleu_for
@@ -56,6 +56,7 @@ class Cause:
 
     # "single chunk" | "stages" | "parameters" | "tokens" | "paraphrase" | "case" (a word in another case, kept
     # apart by Keep case) | "relation" (stemmer, synonym source)
+    # | "weight" (a one-word stem or synonym link METEOR 1.5's search counts 0)
     # | "alignment" (both could relate the words: the search chose differently)
     kind: str
     text: str  # plain text (quotes the user's words)
@@ -207,7 +208,7 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     stemmer or synonym source); one it could relate but did not choose (its search)."""
     mode, other_mode = like.config.mode, other.config.mode
     mine, theirs = _differing(like, other, by_position)
-    paraphrase, relation, alignment, tokens, covered = [], [], [], [], []
+    paraphrase, relation, alignment, tokens, covered, weighed_zero = [], [], [], [], [], []
     case: dict[tuple[str, str], list[str]] = {}  # (linking mode, mode that keeps case) -> links
     for links, source, target, source_mode, target_mode in ((mine, like, other, mode, other_mode),
                                                             (theirs, other, like, other_mode, mode)):
@@ -259,6 +260,12 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                     # named beside it: a teacher).
                     covered.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, whose words "
                                    f"{MODE_NAMES[target_mode]} links in its paraphrase {_describe_link(target, phrase)}")
+                elif target_mode == "meteor15" and link.stage != "exact" and \
+                        link.candidate_stop - link.candidate == 1 == link.reference_stop - link.reference:
+                    # Not a search that missed it: the jar's search counts such a link 0 ("running
+                    # dogs" / "run dog": paper 0.9375, METEOR 1.5 0 was said to be "Search: choose
+                    # differently", a teacher)
+                    weighed_zero.append(_describe_link(source, link))
                 else:
                     alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
     causes = []
@@ -275,6 +282,11 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                             f"with Keep case on; {CASE_FOLDING[source_mode]}."))
     if relation:
         causes.append(Cause("relation", "Stemmer / synonym source: " + _listed(relation) + "."))
+    if weighed_zero:
+        causes.append(Cause("weight", f"{MODE_NAMES['meteor15']}'s search weighs a stem, synonym or paraphrase "
+                            "match 0.5 per word, rounded down on each side, so a one-word one counts 0 there and "
+                            "its search may leave it out, where the other mode counts it as a whole match: "
+                            + _listed(weighed_zero) + "."))
     if alignment:
         causes.append(Cause(
             "alignment",
@@ -297,11 +309,13 @@ def _parameters_alone(chosen: SegmentResult, other_config: MeteorConfig, theirs:
     alone = compute(s, other_config.params,
                     other_config.zero_penalty_single_chunk or other_config.mode == "meteor15")
     other = MODE_NAMES[other_config.mode]
-    rest = (f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is {other}'s weighting of words and modules "
-            "and its alignment." if other_config.mode == "meteor15" else
-            f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is the alignment." if abs(alone.score - theirs.score)
-            > 5e-5 else "")
-    return (f" Its alpha, beta and gamma alone, on this view's {s.matches} matches in {s.chunks} chunks: Fmean "
+    # Nothing left to explain, nothing said ("The rest, 1.0000 -> 1.0000, is ...": a teacher)
+    rest = "" if abs(alone.score - theirs.score) <= 5e-5 else (
+        f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is {other}'s weighting of words and modules "
+        "and its alignment." if other_config.mode == "meteor15" else
+        f" The rest, {alone.score:.4f} -> {theirs.score:.4f}, is the alignment.")
+    return (f" Its alpha, beta and gamma alone, on this view's {plural(s.matches, 'match')} in "
+            f"{plural(s.chunks, 'chunk')}: Fmean "
             f"{alone.fmean:.4f} (here {here.fmean:.4f}), penalty {alone.penalty:.4f} (here {here.penalty:.4f}), "
             f"METEOR {alone.score:.4f} (here {chosen.score:.4f}).{rest}")
 
@@ -411,7 +425,8 @@ def _single_chunk_cause(chosen: SegmentResult, other: SegmentResult) -> Optional
     return Cause("single chunk",
                  f"One chunk: every word on both sides matched in one chunk, and {MODE_NAMES[zeroed.config.mode]} "
                  f"sets the penalty to 0 then ({rule}); {MODE_NAMES[charged.config.mode]} charges "
-                 f"{charged.breakdown.penalty:.4f} ({charged.stats.chunks} chunk(s), {charged.stats.matches} matches).")
+                 f"{charged.breakdown.penalty:.4f} ({plural(charged.stats.chunks, 'chunk')}, "
+                 f"{plural(charged.stats.matches, 'match')}).")
 
 
 def _compare(candidate: TextOrTokens, references: ReferencesInput, config: MeteorConfig,

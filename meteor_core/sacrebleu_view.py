@@ -298,7 +298,14 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
                        language: str = "en") -> str:
     """The one line shown beside the two scores."""
     target = 100.0 * ours.score
-    parts = [f"{d.factor} ({d.explanation}) {d.points:+.2f}" for d in found or () if abs(d.points) >= 0.005]
+    # Each step as the difference of the rounded scores before and after it, so the steps shown
+    # add up to the two scores shown ("+9.05" and "+13.27" beside 22.31 and 0.00: a teacher).
+    parts, score = [], sacre.score
+    for d in found or ():
+        shown = round(score, 2) - round(score - d.points, 2)
+        score -= d.points
+        if abs(shown) >= 0.005:
+            parts.append(f"{d.factor} ({d.explanation}) {shown:+.2f}")
     equal = abs(sacre.score - target) < 0.005
     if equal and found is not None and not parts:
         # Said of the path the differences take, which is all they measure: on Chinese both were 0,

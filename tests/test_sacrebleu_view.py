@@ -384,3 +384,17 @@ def test_13a_long_lines_are_tokenized_alike_but_not_cached():
     assert len(line) > CACHED_LINE_CHARS
     assert tokenize_13a(line) == _sacrebleu_13a()(line)
     assert _cached_13a.cache_info().currsize == before
+
+
+def test_the_steps_shown_add_up_to_the_scores_shown():
+    """A teacher: "the dog" against "the cat and the dog" said sacreBLEU 22.31 vs 0.00, orders
+    +9.05, smoothing +13.27: 22.32. Each step is now the difference of the rounded scores before
+    and after it."""
+    result = score("the dog", ["the cat and the dog"], stages=("exact",))
+    ours = bleu_for(result)
+    view = sv.view(result, ours)
+    shown = [float(x) for x in re.findall(r" ([+-]\d+\.\d\d)(?=[;.])", view.why_different)]
+    assert len(shown) == 2 and f"{view.sentence.score:.2f}" == "22.31" and f"{100 * ours.score:.2f}" == "0.00"
+    assert round(sum(shown), 2) == 22.31
+    by_factor = {d.factor: d.points for d in view.differences}  # unrounded: orders 9.0449..., shown 9.04
+    assert round(by_factor["n-gram orders"], 2) == 9.05 and shown[0] == 9.04
