@@ -23,16 +23,24 @@ class Language:
     debian_package: Optional[str] = None
     segmenter: Optional[str] = None  # PyPI package for word segmentation (zh, ja)
     char_level: bool = False  # default tokens are characters (no spaces between words)
+    # Elided words written onto the next one with an apostrophe ("l'automobile", "dell'anno"):
+    # the default tokens split them off, so the word itself can match ("voiture" / "automobile"
+    # matched, "la voiture" / "l'automobile" scored 0: a teacher). Lowercase, without apostrophe.
+    elisions: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (
     Language("en", "English"),
     Language("pt-BR", "Portuguese (Brazil)", "portuguese", "th_pt_BR.dat", "mythes-pt-br"),
     Language("pt-PT", "Portuguese (Portugal)", "portuguese", "th_pt_PT_v2.dat", "mythes-pt-pt"),
-    Language("fr", "French", "french", "thes_fr.dat", "mythes-fr"),
+    Language("fr", "French", "french", "thes_fr.dat", "mythes-fr",
+             elisions=("l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu",
+                       "presqu", "quelqu")),
     Language("es", "Spanish", "spanish"),
     Language("de", "German", "german"),
-    Language("it", "Italian", "italian"),
+    Language("it", "Italian", "italian",
+             elisions=("l", "un", "d", "dell", "all", "dall", "nell", "sull", "coll", "quest", "quell", "c", "m",
+                       "t", "s", "v", "n")),
     Language("nl", "Dutch", "dutch"),
     Language("ru", "Russian", "russian"),
     Language("da", "Danish", "danish"),

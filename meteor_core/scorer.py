@@ -20,8 +20,10 @@ from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-
 
 # Versions that change scores under the same signature: 0.2.0 numbers stay whole ("3.5"); 0.3.0 an
 # emoji is one token; 0.4.0 with case:kept the synonym stage leaves out words written in different
-# case, and paper mode scores an empty candidate 0 instead of refusing it.
-__version__ = "0.4.0"
+# case, and paper mode scores an empty candidate 0 instead of refusing it; 0.5.0 French and Italian
+# split an elided word off the next ("l'automobile" is "l'" + "automobile"), and a capital dotted I
+# (Turkish İ) matches i.
+__version__ = "0.5.0"
 
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).
 _ZERO_ABOVE = (0).__gt__

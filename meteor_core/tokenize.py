@@ -234,7 +234,9 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     if form and _TAG_SEQUENCE.search(surface):  # a subdivision flag: its tags tell Scotland from Wales
         form = _FORMAT_BUT_TAGS.sub("", surface)
     if not keep_case:
-        form = form.lower()
+        # Capital dotted I lowercases to i + COMBINING DOT ABOVE, which never matched the "i" of
+        # the same word in lowercase ("İstanbul" / "istanbul": a teacher); it is that i.
+        form = form.replace("\u0130", "I").lower()
     return unicodedata.normalize("NFC", form)
 
 
@@ -425,6 +427,31 @@ def refuse_format_only(pieces: Sequence[str], field: str) -> None:
             raise MeteorInputError(f"{field} token {position} ({piece!r}) has only invisible format characters")
 
 
+@lru_cache(maxsize=64)
+def _elision_pattern(language: str):
+    """The language's elided words before an apostrophe and a word (Language.elisions), or None."""
+    from .languages import resolve
+
+    lang = resolve(language)
+    if lang is None or not lang.elisions:
+        return None
+    return regex.compile(r"(?i)(?:" + "|".join(sorted(lang.elisions, key=len, reverse=True)) + r")['\u2019](?=\w)")
+
+
+def _split_elisions(spans: list, pattern) -> list:
+    """Each token that starts with an elided word ("l'", "dell'") as two: the elision, with its
+    apostrophe, and the word. Offsets stay in the text."""
+    split = []
+    for token, start, end in spans:
+        found = pattern.match(token)
+        if found is None:
+            split.append((token, start, end))
+        else:
+            cut = found.end()
+            split += [(token[:cut], start, start + cut), (token[cut:], start + cut, end)]
+    return split
+
+
 def tokenize(
     text: TextOrTokens,
     *,
@@ -462,6 +489,10 @@ def tokenize(
         else:
             spans = _split(text, tokenizer, language)
             forms = None  # matching forms: computed below, per token kept
+        elided = _elision_pattern(language) if tokenizer == "default" else None
+        if elided is not None and ("'" in text or "\u2019" in text):
+            spans = _split_elisions(list(zip(texts, starts, ends)) if spans is None else spans, elided)
+            forms = None
     else:
         pieces = token_pieces(text, field)
         if len(pieces) > max_tokens:

@@ -154,3 +154,37 @@ def test_no_script_hint_for_spaced_text_or_a_lone_character():
         assert not [w for w in score(candidate, [reference]).best.warnings if "without spaces" in w]
     assert not [w for w in score("猫坐在垫子上", ["猫坐在垫子上面"], tokenizer="char").best.warnings
                 if "without spaces" in w]
+
+
+@pytest.mark.parametrize("language, text, expected", [
+    ("fr", "l'automobile d\u2019Anne qu'il jusqu'à aujourd'hui",
+     ("l'", "automobile", "d\u2019", "Anne", "qu'", "il", "jusqu'", "à", "aujourd'hui")),
+    ("it", "dell'anno l'amico un'amica", ("dell'", "anno", "l'", "amico", "un'", "amica")),
+    ("en", "l'automobile don't", ("l'automobile", "don't")),  # English keeps inner apostrophes
+    ("de", "l'automobile", ("l'automobile",)),
+])
+def test_french_and_italian_split_an_elided_word_off(language, text, expected):
+    """A teacher: "la voiture" against "l'automobile" scored 0 in French, "l'automobile" being
+    one token, though voiture ~ automobile; "aujourd'hui" is one word, not an elision."""
+    tokens = tokenize(text, language=language)
+    assert tokens.texts == expected
+    assert [text[start:end] for start, end in zip(tokens.starts, tokens.ends)] == list(expected)
+    assert tokenize(["l'automobile"], language="fr").texts == ("l'automobile",)  # token lists as given
+
+
+def test_an_elided_article_no_longer_hides_a_french_synonym():
+    require_thesaurus("fr")
+    result = score("la voiture", ["l'automobile"], language="fr").best
+    # voiture ~ automobile (synonym), la / l' unmatched: P = R = 1/2, Fmean 1/2, one chunk of one
+    # match: penalty 0.5 (1/1)^3; METEOR 0.25
+    assert [(l.candidate, l.reference, l.stage) for l in result.links] == [(1, 1, "synonym")]
+    assert result.score == pytest.approx(0.25)
+    italian = score("l'amico di Marco", ["amico di Marco"], language="it").best
+    assert (italian.stats.matches, italian.stats.chunks, italian.stats.candidate_length) == (3, 1, 4)
+
+
+def test_a_capital_dotted_i_matches_i():
+    """A teacher: "İstanbul" lowercased to i + COMBINING DOT ABOVE and never matched "istanbul"."""
+    result = score("İstanbul ISTANBUL", ["istanbul istanbul"]).best
+    assert [(l.candidate, l.reference, l.stage) for l in result.links] == [(0, 0, "exact"), (1, 1, "exact")]
+    assert score("İstanbul", ["istanbul"], keep_case=True).best.stats.matches == 0  # case kept: apart
