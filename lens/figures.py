@@ -375,9 +375,11 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         # In the figure, not only in the caption under it, which a projected page leaves below the
         # screen: a class saw the pair end at "coffee" and links run off the edge (a teacher). At
         # the foot: at the top the toolbar and a three-row legend ran over it (a teacher).
-        bottom_room = 22
+        # Two short lines: one long one ran off a phone's screen (390 px) after "drag sideways".
+        bottom_room = 38
         annotations.append(dict(
-            text=f"{n} tokens on the longer side, {window} in view: drag sideways for the rest, double-click for all",
+            text=f"{n} tokens on the longer side, {window} in view:<br>drag sideways for the rest, double-click for all",
+            align="left",
             x=0, xref="paper", xanchor="left", y=0, yref="paper", yanchor="top", yshift=-4, showarrow=False,
             font=dict(size=12, color="#555555"), name="pan-note"))
     title_room = 45 if title else 0  # the title sits above the legend, which may take two rows

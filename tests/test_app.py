@@ -1201,7 +1201,7 @@ def test_a_long_pair_opens_on_a_readable_window_of_the_diagram(wordnet_reader):
     # said in the figure too (the caption under it was below a projected screen: a teacher), at its
     # foot (at the top the toolbar and the legend ran over it: a teacher)
     (note,) = [a for a in fig.layout.annotations if a.name == "pan-note"]
-    assert note.text.startswith("170 tokens on the longer side, 30 in view: drag sideways for the rest")
+    assert note.text.startswith("170 tokens on the longer side, 30 in view:<br>drag sideways for the rest")
     assert (note.yref, note.y, note.yanchor) == ("paper", 0, "top") and fig.layout.margin.b >= 40
     titled = figures.alignment_diagram(long_pair, title="nltk mode: 0.1234")
     assert titled.layout.title.text == "nltk mode: 0.1234" and any(a.name == "pan-note" for a in titled.layout.annotations)
