@@ -1204,12 +1204,19 @@ def show_pair(candidate: str, references: Sequence[str]) -> None:
 
 @st.cache_data(show_spinner=False, ttl=300)
 def _capability_rows() -> list[dict]:
-    return [{"code": c.code, "language": c.name, "stemmer": c.stemmer, "synonyms": c.synonyms,
-             "tokenizers": c.tokenizers} for c in capabilities()]
+    # What each language gets next to its code: in the sidebar's width the name came second and
+    # the stemmer and synonym columns were out of view (a teacher)
+    return [{"code": c.code, "stemmer": c.stemmer, "synonyms": c.synonyms, "tokenizers": c.tokenizers,
+             "language": c.name} for c in capabilities()]
 
 
 def show_capabilities() -> None:
-    """Per language, what this machine really has (stemmer, synonym source, tokenizers)."""
+    """Per language, what this machine really has (stemmer, synonym source, tokenizers): the
+    chosen language's in words, then every language's table."""
+    chosen = next((c for c in capabilities() if c.code == _v("lang")), None)
+    if chosen is not None:
+        st.caption(md_escape(f"{chosen.name} ({chosen.code}): stems {chosen.stemmer}; synonyms {chosen.synonyms}; "
+                             f"tokens {chosen.tokenizers}."))
     st.dataframe(_capability_rows(), hide_index=True, width="stretch")
 
 

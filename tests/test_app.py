@@ -972,6 +972,8 @@ def test_language_from_url_and_capabilities():
     at.toggle(key="w_show_capabilities").set_value(True).run()
     capability = next(d.value for d in at.dataframe if "stemmer" in d.value.columns)
     assert "Snowball portuguese (nltk)" in list(capability["stemmer"])
+    assert list(capability.columns)[:3] == ["code", "stemmer", "synonyms"]  # in view in the sidebar
+    assert any("stems Snowball portuguese (nltk)" in c.value.replace("\\", "") for c in at.caption)
     assert "lang:pt-BR" in _signature(at)
 
 
