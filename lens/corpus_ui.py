@@ -22,7 +22,7 @@ from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
                                    CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
-                                   read_table, reference_columns_of)
+                                   output_columns, read_table, reference_columns_of)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -421,8 +421,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE
-    system_like = [c for c in columns if c not in ref_default and c.lower().startswith(
-        ("candidate", "system", "hyp", "mt", "output"))]
+    system_like = output_columns(table, ref_default)
     other = [c for c in columns if c not in ref_default and c != id_default
              and not c.lower().startswith(("human", "score", "da", "line"))]
     if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off

@@ -891,3 +891,25 @@ def test_corpus_pages_say_which_stages_the_language_lacks(page):
     assert len([w for w in said if "stemmer for Chinese" in w]) == 1  # once, not per system
     signature = next(html.unescape(c.value) for c in at.caption if c.value.startswith("Signature: "))
     assert "lang:zh" in signature and "stem(unavailable)" in signature.replace("\\", "")
+
+
+def test_a_wmt_table_takes_its_candidate_column_not_its_system_name():
+    """A tester: a WMT table (lp, system, ..., candidate, reference, ...) opened on "system",
+    "Online-A" on every row, and scored it against each reference: 0.0000 on 1,377 rows, no
+    warning. The candidate column comes first, and a column with one value on every row is no
+    system's output (here and on System Comparison)."""
+    from meteor_core import MeteorConfig, Scorer
+
+    rows = [("the cat sat on the mat", "the cat sat on the mat"), ("a dog barked", "the dog barked loudly"),
+            ("on the mat sat the cat", "the cat sat on the mat")]
+    data = ("lp\tsystem\tseg_id\tcandidate\treference\n"
+            + "".join(f"de-en\tOnline-A\t{k}\t{c}\t{r}\n" for k, (c, r) in enumerate(rows))).encode()
+    at = _upload(_page("corpus_explorer.py"), "wmt.tsv", data)
+    assert next(w.value for w in at.selectbox if w.label == "Candidate column") == "candidate"
+    expected = Scorer(MeteorConfig()).score_corpus([c for c, _ in rows], [r for _, r in rows])
+    table = _segments_table(at)
+    assert list(table["meteor"]) == pytest.approx([s.score for s in expected.segments])
+    assert table["meteor"].iloc[0] == pytest.approx(1 - 0.5 / 216)
+    compare = _upload(_page("system_comparison.py"), "wmt.tsv", data, page="compare")
+    chosen = next(w.value for w in compare.multiselect if w.label.startswith("System columns"))
+    assert chosen == ["candidate"]
