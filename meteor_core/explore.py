@@ -190,11 +190,12 @@ def _keys(result: SegmentResult, by_position: bool) -> dict[tuple, Link]:
     return out
 
 
-def _contains(tokens, words: tuple[str, ...], folded: bool = False) -> bool:
-    """True when `words` occur as consecutive tokens (`folded`: once case is folded)."""
+def _contains(tokens, words: tuple[str, ...], folded: bool = False, times: int = 1) -> bool:
+    """True when `words` occur as consecutive tokens at least `times` times (`folded`: once case
+    is folded)."""
     norms, n = [t.norm.lower() if folded else t.norm for t in tokens], len(words)
     words = tuple(w.lower() for w in words) if folded else words
-    return any(tuple(norms[k:k + n]) == words for k in range(len(norms) - n + 1))
+    return sum(tuple(norms[k:k + n]) == words for k in range(len(norms) - n + 1)) >= times
 
 
 def _differing(like: SegmentResult, other: SegmentResult, by_position: bool) -> tuple[list[Link], list[Link]]:
@@ -212,6 +213,10 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
     case: dict[tuple[str, str], list[str]] = {}  # (linking mode, mode that keeps case) -> links
     for links, source, target, source_mode, target_mode in ((mine, like, other, mode, other_mode),
                                                             (theirs, other, like, other_mode, mode)):
+        # The how-manieth link of its words each link is (as _keys numbers them): the third "."
+        # linked where the other mode's tokens hold one "." ("..." is one token there) is a
+        # tokens difference, not a search's choice (a tester).
+        occurrence = {id(link): key[-1] for key, link in _keys(source, False).items()}
         for link in sorted(links, key=lambda l: (l.candidate, l.reference)):
             words = (_words(source.candidate_tokens, link.candidate, link.candidate_stop),
                      _words(source.reference_tokens, link.reference, link.reference_stop))
@@ -226,7 +231,8 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                                   f"{MODE_NAMES[target_mode]} mode matches as {isolate(' '.join(map(_visible, forms[0])))} "
                                   f"and {isolate(' '.join(map(_visible, forms[1])))}")
                     continue
-            elif not (_contains(target.candidate_tokens, words[0]) and _contains(target.reference_tokens, words[1])):
+            elif not (_contains(target.candidate_tokens, words[0], times=occurrence[id(link)])
+                      and _contains(target.reference_tokens, words[1], times=occurrence[id(link)])):
                 if target.config.keep_case and (_contains(target.candidate_tokens, words[0], folded=True)
                                                 and _contains(target.reference_tokens, words[1], folded=True)):
                     # the other mode has these words, in another case: case, not tokens (a teacher:

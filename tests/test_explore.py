@@ -420,3 +420,16 @@ def test_a_one_word_stem_link_meteor15_counts_zero_is_named_not_a_search_miss(wo
         assert "running [0] → run [0] (stem); dogs [1] → dog [1] (stem)" in kinds["weight"]
         assert "0.5 per word, rounded down" in kinds["weight"]
     assert explore("running dogs", ["run dog"], MeteorConfig(mode="meteor15")).result.score == 0.0
+
+
+def test_a_link_beyond_the_other_modes_count_of_its_words_is_a_tokens_difference(wordnet_reader, meteor15_data):
+    """A tester: "... for 249€." against "...for €249." listed three "." links under "Search:
+    both modes can relate these words but choose differently", beside "17 vs 17 matches, 4 vs 4
+    chunks": paper splits "..." into three ".", METEOR 1.5 keeps "..." whole, so its tokens hold
+    one "." where paper links four."""
+    cand, ref = "I ordered the #PRS_ORG# a few days ago... for 249€.", "I ordered the #PRS_ORG# a few days ago...for €249."
+    comparison = explore(cand, [ref], MeteorConfig(mode="paper")).comparison_with("meteor15")
+    kinds = {cause.kind: cause.text for cause in comparison.causes}
+    assert "alignment" not in kinds, kinds["alignment"]
+    assert ". [11] → . [11] (exact) in paper; . [12] → . [12] (exact) in paper; . [16] → . [16] (exact) in paper" \
+        in kinds["tokens"]
