@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations, product
-from typing import Mapping, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -576,30 +576,41 @@ def _restore_yielded() -> None:
                                          "mode that did not offer it)."
 
 
+def _first_accepted(changes: Iterable[dict]) -> Optional[dict]:
+    """The first of `changes` (settings in place of the current ones) the core accepts, or None."""
+    for change in changes:
+        try:
+            current_config(change)
+        except MeteorParameterError:
+            continue
+        return change
+    return None
+
+
+def _told(change: Mapping[str, object]) -> str:
+    """What a change does to the _YIELDING settings, as the sidebar says it."""
+    return ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}" for n, v in change.items())
+
+
 def _settings_yield(cause: str, remember: bool = False) -> None:
     """After `cause` (e.g. "METEOR 1.5 mode"): the fewest of the _YIELDING settings that must go
     back to their defaults for the core to accept the combination do, and the sidebar says
     which; before, the page showed only the core's refusal in place of a result. With
     `remember` (a mode change) their values come back with a mode that takes them."""
-    for count in range(len(_YIELDING) + 1):
-        for names in combinations([n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n]], count):
-            reset = {name: SETTING_DEFAULTS[name] for name in names}
-            try:
-                current_config(reset)
-            except MeteorParameterError:
-                continue
-            told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
-                             for n, v in reset.items())
-            if remember and reset:  # added to what an earlier mode change kept (a tester lost Keep case)
-                st.session_state["_yielded_settings"] = {**st.session_state.get("_yielded_settings", {}),
-                                                         **{n: (_v(n), v) for n, v in reset.items()}}
-            for name, value in reset.items():
-                _set(name, value)
-            if reset:
-                note = f"{cause} does not offer the earlier settings: {told}."
-                previous = st.session_state.get("_mode_note")
-                st.session_state["_mode_note"] = f"{previous} {note}" if previous else note
-            return
+    changed = [n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n]]
+    reset = _first_accepted({name: SETTING_DEFAULTS[name] for name in names}
+                            for count in range(len(_YIELDING) + 1) for names in combinations(changed, count))
+    if not reset:
+        return
+    told = _told(reset)
+    if remember:  # added to what an earlier mode change kept (a tester lost Keep case)
+        st.session_state["_yielded_settings"] = {**st.session_state.get("_yielded_settings", {}),
+                                                 **{n: (_v(n), v) for n, v in reset.items()}}
+    for name, value in reset.items():
+        _set(name, value)
+    note = f"{cause} does not offer the earlier settings: {told}."
+    previous = st.session_state.get("_mode_note")
+    st.session_state["_mode_note"] = f"{previous} {note}" if previous else note
 
 
 #: What the other normalisation settings may change to when one changed leaves a combination
@@ -619,24 +630,17 @@ def _change_case_or_tokenizer(name: str) -> None:
     except MeteorParameterError:
         pass
     others = [other for other in _NORMALISATION_FALLBACKS if other != name]
-    for count in (1, 2):
-        for names in combinations(others, count):
-            for values in product(*[[v for v in _NORMALISATION_FALLBACKS[n] if v != _v(n)] for n in names]):
-                change = dict(zip(names, values))
-                try:
-                    current_config(change)
-                except MeteorParameterError:
-                    continue
-                told = ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}"
-                                 for n, v in change.items())
-                for other, value in change.items():
-                    _set(other, value)
-                rule = ("drops punctuation only with the default tokenizer, lowercased (the jar's -norm -noPunct)"
-                        if "drop_punct" in (name, *change) else
-                        "keeps case only on whitespace tokens (the jar without -norm)")
-                st.session_state["_mode_note"] = f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode {rule}: {told}."
-                return
-    # nothing accepted: the page says what is wrong
+    change = _first_accepted(dict(zip(names, values)) for count in (1, 2) for names in combinations(others, count)
+                             for values in product(*[[v for v in _NORMALISATION_FALLBACKS[n] if v != _v(n)]
+                                                     for n in names]))
+    if change is None:
+        return  # the page says what is wrong
+    told = _told(change)
+    for other, value in change.items():
+        _set(other, value)
+    rule = ("drops punctuation only with the default tokenizer, lowercased (the jar's -norm -noPunct)"
+            if "drop_punct" in (name, *change) else "keeps case only on whitespace tokens (the jar without -norm)")
+    st.session_state["_mode_note"] = f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode {rule}: {told}."
 
 
 def _change_language() -> None:

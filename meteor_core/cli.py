@@ -320,6 +320,12 @@ class _Written:
                 f"input from line {self.lines + 1:,} on was not scored (tail -n +{self.lines + 1} gives it)")
 
 
+def _broken_pool(error: Exception) -> bool:
+    """concurrent.futures' BrokenProcessPool, matched by name: importing it would load
+    multiprocessing (about 20 ms) into every command's start-up."""
+    return type(error).__name__ == "BrokenProcessPool"
+
+
 #: Said when a pool's worker died (concurrent.futures' BrokenProcessPool).
 WORKER_DIED = "error: a worker process ended before its work was done (killed, or out of memory)"
 
@@ -519,7 +525,7 @@ def _cmd_batch(args) -> int:
         print(written.where("interrupted"), file=sys.stderr)
         return 130
     except Exception as error:
-        if type(error).__name__ != "BrokenProcessPool":  # by name: see _run
+        if not _broken_pool(error):
             raise
         progress.close()
         print(written.where(WORKER_DIED), file=sys.stderr)  # where to go on, as on Ctrl-C (a tester)
@@ -1239,9 +1245,7 @@ def _run(args) -> int:
         print(f"error: the output could not be written: {error.strerror}", file=sys.stderr)
         return 1
     except Exception as error:
-        # concurrent.futures' BrokenProcessPool, matched by name: importing it here would load
-        # multiprocessing (about 20 ms) into every command's start-up.
-        if type(error).__name__ != "BrokenProcessPool":
+        if not _broken_pool(error):
             raise
         # batch says where its output ends itself (_cmd_batch); corpus and compare write their
         # report at the end, so nothing was written ("the lines written so far" misled: a tester).
