@@ -34,11 +34,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
-from heapq import heapify, heappop, heappush, heapreplace
+from heapq import heappush, heapreplace
 from itertools import combinations, permutations, product, repeat
 from math import comb, perm
-import re
-from operator import eq, itemgetter, le
+from operator import itemgetter, le
 from typing import Optional, Sequence
 
 from .params import DEFAULT_NODE_BUDGET
@@ -120,11 +119,6 @@ _PTR_SHIFT = 12
 _SKIP_MASK = (1 << _PTR_SHIFT) - 1
 # How position t changes the tuple of unfinished components' progress.
 _ALONE, _STARTS, _GOES_ON, _ENDS = range(4)
-#: Position pairs scanned for diagonal runs per unit of work (_LinksFirst._longest_runs): a
-#: unit is about the time of a search node, and a pair costs one C-level comparison.
-_RUN_SCAN_PAIRS = 64
-_LONGER_RUN = re.compile(b"\x01{3,}")  # three or more agreeing pairs in a row
-_RUN_OF_TWO = re.compile(b"(?<!\x01)\x01\x01(?!\x01)")  # exactly two
 
 
 class _Component:
@@ -845,95 +839,43 @@ class _LinksFirst:
         where a longer run took a position; runs of one pair are left to the completion. A
         floor for the search, and the answer past the budget when it beats the beam's:
         on "x y" x 40 against "y x" x 40 the beam's best was the in-order alignment (80
-        chunks) while two runs cover everything (2 chunks). Runs of 3 and more are taken
-        first, then runs of 2 (most of the runs on repetitive text) if the budget allows: per
-        word in a Python loop the runs cost 2 units per 8 position pairs and did not fit the
-        budget at 1,000 tokens, where the answer was then the in-order alignment (984 chunks
-        on "a b" x 500 against a shuffle of it; now 892 at the default budget, a tester)."""
-        lo_c = min(comp.cands[0] for comp in self.components)
-        hi_c = max(comp.cands[-1] for comp in self.components) + 1
-        lo_r = min(comp.refs[0] for comp in self.components)
-        hi_r = max(comp.refs[-1] for comp in self.components) + 1
-        # Component labels; positions outside every component get labels that never agree.
-        cand_label = [-1] * (hi_c - lo_c)
-        ref_label = [-2] * (hi_r - lo_r)
-        for k, comp in enumerate(self.components):
+        chunks) while two runs cover everything (2 chunks). Work: a scan, counted 1/8 as in
+        _link_sets, of each related pair (at most twice); past `budget`, the runs found so far."""
+        component_of_candidate = {c: k for k, comp in enumerate(self.components) for c in comp.cands}
+        component_of_reference = {r: k for k, comp in enumerate(self.components) for r in comp.refs}
+        on_candidate, on_reference = component_of_candidate.get, component_of_reference.get
+        runs = []
+        work = 0
+        for comp in self.components:
+            cost = (2 * comp.p * comp.q) >> 3  # p * q start checks, at most p * q steps along runs
+            if work + cost > budget:
+                continue  # this word's runs do not fit; a smaller word's may (a break skipped them all)
+            work += cost
             for c in comp.cands:
-                cand_label[c - lo_c] = k
-            for r in comp.refs:
-                ref_label[r - lo_r] = k
-
-        def scan(pattern, work: int):
-            """(runs as (-length, c, r), work) of the pattern on every diagonal, in C-level
-            passes (a comparison of labels, a regular expression over the bytes): a unit per
-            _RUN_SCAN_PAIRS position pairs and per 4 runs found; None past the budget."""
-            width_c, width_r = hi_c - lo_c, hi_r - lo_r
-            work += width_c * width_r // _RUN_SCAN_PAIRS + 1
-            if work > budget:
-                return None, work
-            found_runs = []
-            for shift in range(-(width_c - 1), width_r):  # reference index - candidate index, in the windows
-                first = max(0, -shift)
-                last = min(width_c, width_r - shift)
-                if last - first < 2:
-                    continue
-                before = len(found_runs)
-                agree = bytes(map(eq, cand_label[first:last], ref_label[first + shift:last + shift]))
-                for found in pattern.finditer(agree):
-                    c = lo_c + first + found.start()
-                    found_runs.append((found.start() - found.end(), c, c - lo_c + shift + lo_r))
-                work += (len(found_runs) - before + 3) // 4
-                if work > budget:
-                    return None, work
-            return found_runs, work
-
-        # Longest first (then leftmost in the candidate, then in the reference). A run cut
-        # where a longer one took a position goes back as its free pieces, each in its place
-        # by its own length: taken whole at once, a 10-run cut to 7 went before the 8-runs.
-        # Runs of two cannot be cut into pieces that count: they come last, in order, in a
-        # plain pass. A unit per run taken from the heap (about the time of a search node);
-        # past the budget, the runs taken so far (the longest).
-        longer, work = scan(_LONGER_RUN, 0)
-        if longer is None:
-            return [], min(work, budget)
-        heapify(longer)
+                before = on_candidate(c - 1, -1)
+                for r in comp.refs:
+                    if before == on_reference(r - 1, -2):
+                        continue  # (c - 1, r - 1) is related too: not where a run starts
+                    length = 1
+                    while on_candidate(c + length, -1) == on_reference(r + length, -2):
+                        length += 1
+                    if length > 1:
+                        runs.append((-length, c, r))
+        runs.sort()  # longest first; then leftmost in the candidate, then in the reference
         used_candidates, used_references = set(), set()
         linked: list[tuple[int, int]] = []
-        twos: list[tuple[int, int]] = []  # pieces of two left of cut runs
-        while longer and work < budget:
-            work += 1
-            negative_length, c, r = heappop(longer)
-            length = -negative_length
-            free = [c + d not in used_candidates and r + d not in used_references for d in range(length)]
-            if all(free):
-                linked += [(c + d, r + d) for d in range(length)]
-                used_candidates.update(range(c, c + length))
-                used_references.update(range(r, r + length))
-                continue
-            start = None
-            for d, is_free in enumerate(free + [False]):
-                if is_free and start is None:
-                    start = d
-                elif not is_free and start is not None:
-                    if d - start > 2:
-                        heappush(longer, (start - d, c + start, r + start))
-                    elif d - start == 2:
-                        twos.append((c + start, r + start))
-                    start = None
-        if longer:
-            return sorted(linked), work
-        pairs, work = scan(_RUN_OF_TWO, work)
-        if pairs is None:
-            return sorted(linked), min(work, budget)
-        twos += [run[1:] for run in pairs]
-        work += len(twos) // 8
-        twos.sort()
-        for c, r in twos:
-            if c in used_candidates or c + 1 in used_candidates or r in used_references or r + 1 in used_references:
-                continue
-            linked += ((c, r), (c + 1, r + 1))
-            used_candidates.update((c, c + 1))
-            used_references.update((r, r + 1))
+        for negative_length, c, r in runs:
+            piece: list[tuple[int, int]] = []
+            for d in range(1 - negative_length):  # one step past the end closes the last piece
+                free = d < -negative_length and c + d not in used_candidates and r + d not in used_references
+                if free:
+                    piece.append((c + d, r + d))
+                    continue
+                if len(piece) > 1:
+                    linked += piece
+                    used_candidates.update(i for i, _ in piece)
+                    used_references.update(j for _, j in piece)
+                piece = []
         return sorted(linked), work
 
     def _give_up(self, budget: int):
@@ -949,8 +891,8 @@ class _LinksFirst:
         # The fewest-crossings alignment of the blocks first (within half the budget; nothing
         # when every block is square): on "x y" x 500 against "y x" x 501 it is one chunk,
         # where the in-order fallback had 1,000 and the runs did not fit the budget (a tester).
-        runs, spent = self._longest_runs(budget * 3 // 4)  # first: on long repetitive pairs they are the answer
-        chosen, _, _ = self._complete((), budget - spent)
+        chosen, _, spent = self._complete((), budget // 2)
+        runs, _ = self._longest_runs(budget - spent)
         if runs:
             completed = self._complete(runs, 0)[0]
             if links(completed) > links(chosen):
