@@ -34,7 +34,7 @@ from meteor_core.methods import (CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, beta_
                                  recall_weight, search_of)
 from meteor_core.methods import objective_contrast as methods_objective_contrast
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
-                                number)
+                                number, stage_names)
 from meteor_core.report import result_to_dict
 from meteor_core.result import SegmentResult, isolate
 from meteor_core.scorer import scorer_for
@@ -144,7 +144,7 @@ def _check_one(name: str, raw: str, language: str) -> object:
     if name == "objective":
         return MeteorConfig(objective=raw).objective
     if name == "stages":
-        stages = tuple(s.strip() for s in raw.split(",") if s.strip())
+        stages = stage_names(raw)
         MeteorConfig(stages=stages)
         extra = [s for s in stages if s not in BUILTIN_STAGES]
         if extra:

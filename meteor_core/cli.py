@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Optional, Sequence
 from . import sacrebleu_view
 from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, is_token_limit_reason
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
-                     number, parse_weights, refuse_user_synonym_tables, resolve_params)
+                     number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
 from .references import references_to_score
 from .scorer import Scorer
@@ -73,11 +73,7 @@ def _scorer(args) -> Scorer:
     tables = [_synonym_table(path) for path in args.synonyms]
     stages = None
     if args.stages is not None:
-        if "," in args.stages and any(not piece.strip() for piece in args.stages.split(",")):
-            # "exact,,stem" ran exact and stem without a word (a tester): a name left out is a typo
-            raise MeteorParameterError(f"--stages {args.stages!r} has an empty name between commas; give names "
-                                       "separated by commas, e.g. exact,stem")
-        stages = tuple(s for s in args.stages.replace(",", " ").split())
+        stages = stage_names(args.stages, "--stages")
     if args.mode == "paper" and tables:
         stages = (stages or BUILTIN_STAGES) + tuple(f"table:{t.name}" for t in tables)
     if args.weights is not None and args.mode != "meteor15":

@@ -388,7 +388,9 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult, same_tokens: bool
         return None
     mine, theirs = norms(chosen), norms(other)
     if "meteor15" in (chosen.config.mode, other.config.mode):
-        how = "METEOR 1.5 uses the jar's normalizer (-norm), the others their tokenizer"
+        jar = chosen if chosen.config.mode == "meteor15" else other
+        flags = "-norm -noPunct" if jar.config.drop_punctuation else "-norm"  # as run: a tester
+        how = f"METEOR 1.5 uses the jar's normalizer ({flags}), the others their tokenizer"
     else:  # paper and nltk share the tokenizer: only the matching form differs (said as the jar's: a tester)
         how = ("paper mode matches words in Unicode NFC form without format characters (zero-width joiner, "
                "soft hyphen, ...), nltk mode as written, lowercased only (invisible characters shown as \\u codes)")

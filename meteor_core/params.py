@@ -104,6 +104,18 @@ def default_stages(mode: str) -> tuple[str, ...]:
     return METEOR15_STAGES if mode == "meteor15" else BUILTIN_STAGES
 
 
+def stage_names(text: str, field: str = "stages") -> tuple[str, ...]:
+    """Stage names from a comma- (or space-) separated list, as the CLI and app links give them.
+    A name left out ("exact,,stem", "exact,stem,") is a typo, refused with where it is: both ran
+    the stages named without a word (a tester; the app's links still did)."""
+    pieces = [piece.strip() for piece in text.split(",")]
+    if len(pieces) > 1 and not all(pieces):
+        where = ("at the start" if not pieces[0] else "at the end" if not pieces[-1] else "between two commas")
+        raise MeteorParameterError(f"{field} {text!r} has an empty name {where}; give names separated by "
+                                   "commas, e.g. exact,stem")
+    return tuple(text.replace(",", " ").split())
+
+
 def refuse_user_synonym_tables(mode: str) -> None:
     """User synonym tables are a paper-mode stage: the other modes' refusal, said before any
     table is read (the CLI read the file first, and an empty one got "synonym table 'null'

@@ -233,11 +233,19 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     form = _FORMAT.sub("", surface)
     if form and _TAG_SEQUENCE.search(surface):  # a subdivision flag: its tags tell Scotland from Wales
         form = _FORMAT_BUT_TAGS.sub("", surface)
+    # A typographic apostrophe is the same mark as the typed one: "l’auto" / "l'auto",
+    # "don’t" / "don't" never matched (a tester), and French elisions made it common.
+    form = unicodedata.normalize("NFC", form.translate(_APOSTROPHES))
     if not keep_case:
         # Capital dotted I lowercases to i + COMBINING DOT ABOVE, which never matched the "i" of
-        # the same word in lowercase ("İstanbul" / "istanbul": a teacher); it is that i.
-        form = form.replace("\u0130", "I").lower()
-    return unicodedata.normalize("NFC", form)
+        # the same word in lowercase ("İstanbul" / "istanbul": a teacher); it is that i. After
+        # NFC, so a decomposed I + U+0307 is that letter too.
+        form = unicodedata.normalize("NFC", form.replace("\u0130", "I").lower())
+    return form
+
+
+#: RIGHT SINGLE QUOTATION MARK and MODIFIER LETTER APOSTROPHE, the apostrophes of typeset text.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
 
 
 #: matching_form per distinct token (NFC and the format-character scan are the costly part of

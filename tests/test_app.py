@@ -1130,6 +1130,10 @@ def test_a_link_with_stages_in_a_mode_with_its_own_says_they_are_not_used(wordne
     expected = score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], mode="meteor15")
     assert _metric(at, "METEOR") == f"{expected.score:.4f}"
     assert _app(cand="a b", ref="a b c", stages="exact").query_params["stages"] == "exact"
+    # A name left out is refused as the CLI refuses it (links ran "exact,,stem" silently: a tester).
+    settings, problems = read_link({"mode": ["paper"], "stages": ["exact,,stem"]})
+    assert "stages" not in settings and [p.parameter for p in problems] == ["stages"]
+    assert "'exact,,stem' has an empty name between two commas" in problems[0].reason
 
 
 def test_meteor15_without_its_data_says_how_to_install_it(tmp_path, monkeypatch, wordnet_reader):

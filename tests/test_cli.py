@@ -1081,7 +1081,9 @@ def test_an_empty_stage_name_is_refused_and_a_missing_references_key_is_named(ca
     """A tester: --stages "exact,,stem" ran exact and stem without a word, and a batch line
     without "references" was told they "must be a string or a list of strings"."""
     code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact,,stem")
-    assert code == 2 and "empty name between commas" in err
+    assert code == 2 and "--stages 'exact,,stem' has an empty name between two commas" in err
+    code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact,stem,")
+    assert code == 2 and "has an empty name at the end" in err  # it said "between commas": a tester
     code, out, _ = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact, stem")
     assert code == 0 and "stages:exact+stem(porter)|" in out
     feed(monkeypatch, b'{"candidate": "a b"}\n')

@@ -406,6 +406,11 @@ def test_every_mode_compared_drops_punctuation_when_this_view_does(mode, wordnet
     assert paper.score == pytest.approx(5 / 9.5 * (1 - 1 / 54))
     text = _tokens_text(found.result.best)
     assert ("left out" in text) if mode == "paper" else ("-noPunct" in text)
+    # The tokens cause names the jar's flags as they were run (it said "-norm" alone: a tester).
+    causes = explore("the U.S. cat sat.", ["the U.S. cat sat ."], MeteorConfig(mode=mode, drop_punctuation=True))
+    other = causes.comparison_with("meteor15" if mode == "paper" else "paper")
+    tokens = next(c.text for c in other.causes if c.kind == "tokens")
+    assert "the jar's normalizer (-norm -noPunct)" in tokens and "4 + 4 tokens (the us cat sat" in tokens
 
 
 def test_a_one_word_stem_link_meteor15_counts_zero_is_named_not_a_search_miss(wordnet_reader, meteor15_data):

@@ -188,3 +188,20 @@ def test_a_capital_dotted_i_matches_i():
     result = score("İstanbul ISTANBUL", ["istanbul istanbul"]).best
     assert [(l.candidate, l.reference, l.stage) for l in result.links] == [(0, 0, "exact"), (1, 1, "exact")]
     assert score("İstanbul", ["istanbul"], keep_case=True).best.stats.matches == 0  # case kept: apart
+
+
+def test_a_decomposed_capital_dotted_i_matches_i_too():
+    """A tester: I + COMBINING DOT ABOVE (NFD) still missed "istanbul" (the İ rule ran before NFC)."""
+    result = score("I\u0307stanbul", ["istanbul"]).best
+    assert [(l.candidate, l.reference, l.stage) for l in result.links] == [(0, 0, "exact")]
+
+
+def test_a_typographic_apostrophe_is_the_typed_one():
+    """A tester: ' and \u2019 never matched, so every French elision typed one way missed the other."""
+    english = score("I don\u2019t know", ["I don't know"]).best
+    assert (english.stats.matches, english.stats.chunks) == (3, 1)
+    french = score("l\u2019automobile", ["l'automobile"], language="fr").best
+    assert [(l.candidate, l.reference, l.stage) for l in french.links] == [(0, 0, "exact"), (1, 1, "exact")]
+    assert score("don\u02bct", ["don't"]).best.stats.matches == 1  # MODIFIER LETTER APOSTROPHE
+    # nltk mode keeps nltk's matching (str.lower only): apart there, as in nltk.
+    assert score("I don\u2019t know", ["I don't know"], mode="nltk").best.stats.matches == 2
