@@ -22,7 +22,7 @@ from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, i
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
-from .references import references_to_score
+from .references import EMPTY_LIST, references_to_score
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -225,10 +225,12 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     if "references" not in item:
         raise _LineProblem('"references" is missing: give a string or a list of strings')
     refs = item.get("references")
-    if isinstance(refs, str):  # one reference, as corpus reads the same JSONL file (batch refused it)
+    if isinstance(refs, str) or refs is None:  # one reference (null: an empty one), as corpus reads the line
         refs = [refs]
+    if refs == []:  # worded as corpus words it (it said "at least one reference is needed": a tester)
+        raise _LineProblem(f'"references" {EMPTY_LIST}')
     if not isinstance(refs, list) or not all(r is None or isinstance(r, str) for r in refs):
-        raise _LineProblem('"references" must be a string or a list of strings (null or "" for a missing one)')
+        raise _LineProblem('"references" must be a string or a list of strings (in a list, null or "" is a missing one)')
     return item["candidate"], ["" if r is None else r for r in refs]
 
 

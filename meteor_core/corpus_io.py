@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
-from .references import without_blank
+from .references import EMPTY_LIST, without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 #: 20 MB in decimal, as the app's uploader counts them on Linux and macOS (1 MB = 1,000,000
@@ -434,6 +434,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 segment_refs.append("")
                 sources.append(f"{column!r}{_NO_KEY}")
                 absent_keys += 1
+            elif value == []:
+                bad = bad or f"{column!r} {EMPTY_LIST}"
             else:
                 bad = bad or f"{column!r} is missing or not text"
         if absent_keys == len(reference_columns):

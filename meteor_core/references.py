@@ -13,6 +13,9 @@ from .frozen import build
 from .result import MultiReferenceResult, SegmentResult
 from .tokenize import MAX_REFERENCES, MAX_TOKENS, UNORDERED, TextOrTokens, Token, token_pieces
 
+#: Said of a JSON references list with nothing in it, by corpus and batch alike.
+EMPTY_LIST = "is an empty list: give at least one reference"
+
 #: The tokens of all references of one candidate together may be those of this many
 #: references of the longest allowed (max_tokens). Each pair's work is bounded; this bounds a
 #: call's (a few seconds).

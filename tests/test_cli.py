@@ -494,8 +494,26 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     assert [r if r is None else r["score"] for r in rows[0]["references"]] == [None, pytest.approx(alone)]
     assert rows[1]["best_reference"] == 2 and [r is None for r in rows[1]["references"]] == [True, False, False, True]
     assert rows[2]["error"] == "line 3: reference 1 is empty (no tokens after tokenization)"
-    assert rows[3]["error"] == 'line 4: "references" must be a string or a list of strings (null or "" for a missing one)'
+    assert rows[3]["error"] == 'line 4: "references" must be a string or a list of strings (in a list, null or "" is a missing one)'
     assert rows[4]["score"] == pytest.approx(alone) and len(rows[4]["references"]) == 1  # it was refused
+
+
+def test_batch_and_corpus_say_the_same_of_an_empty_or_null_references_field(capsys, monkeypatch, tmp_path):
+    """A tester: "references": [] was "at least one reference is needed" in batch and "is missing
+    or not text" in corpus; null was "must be a string or a list of strings" in batch and an
+    empty reference in corpus. Now both: an empty list is said so, null is an empty reference."""
+    lines = b'{"candidate": "a b", "references": []}\n{"candidate": "a b", "references": null}\n'
+    feed(monkeypatch, lines)
+    code, out, _ = run(capsys, "batch", "--no-bleu")
+    assert [json.loads(line)["error"] for line in out.splitlines()] == [
+        'line 1: "references" is an empty list: give at least one reference',
+        "line 2: reference is empty (no tokens after tokenization)"]
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(lines)
+    code, _, err = run(capsys, "corpus", "--candidates", str(path))
+    assert code == 2
+    assert f"{path}, line 1: 'references' is an empty list: give at least one reference" in err
+    assert f"{path}, line 2: reference is empty (no tokens after tokenization)" in err
 
 
 def test_corpus_table_ids_and_human_scores_are_found_as_in_the_app(tmp_path, capsys):
