@@ -362,8 +362,10 @@ class SystemComparison:
         sig = self.significance
         return {
             "systems": self.ranking(),
-            "pairs": [p.__dict__ | {"p_value": p.p_value, "verdict": p.verdict()} for p in sig.pairs],
-            "significance": sig.to_dict(), "segments_compared": len(self.common_lines),
+            # the pairs once, at the top (they were also under "significance", named otherwise)
+            "pairs": [p.to_dict() for p in sig.pairs],
+            "significance": {k: v for k, v in sig.to_dict().items() if k != "pairs"},
+            "segments_compared": len(self.common_lines),
             "lines_left_out": list(self.left_out),
             "lines_scored_nowhere": self.scored_nowhere,
             "systems_input": {name: a.summary() | {"segments_note": a.counts_sentence()}

@@ -153,6 +153,16 @@ class PairTest:
         """The larger of the two tests' p-values: significant only if both agree."""
         return max(self.p_value_bootstrap, self.p_value_randomization)
 
+    def to_dict(self) -> dict:
+        """One naming wherever a pair is written (compare --json wrote each pair twice, with
+        "difference" in one place and "difference_b_minus_a" in the other: a tester)."""
+        return {"metric": self.metric, "system_a": self.system_a, "system_b": self.system_b,
+                "score_a": self.score_a, "score_b": self.score_b, "difference_b_minus_a": self.difference,
+                "difference_ci_95": [self.difference_ci_low, self.difference_ci_high],
+                "p_value": self.p_value, "p_value_bootstrap": self.p_value_bootstrap,
+                "p_value_approximate_randomization": self.p_value_randomization,
+                "b_better_share_of_resamples": self.b_better_share, "verdict": self.verdict()}
+
     def verdict(self, level: float = 0.05) -> str:
         by_bootstrap, by_randomization = self.p_value_bootstrap < level, self.p_value_randomization < level
         if by_bootstrap and by_randomization:
@@ -195,12 +205,7 @@ class SignificanceReport:
             "signature": self.signature, "notes": list(self.notes),
             "systems": [{"system": s.system, "metric": s.metric, "score": s.score,
                          "ci_95": [s.ci_low, s.ci_high]} for s in self.scores],
-            "pairs": [{"metric": p.metric, "system_a": p.system_a, "system_b": p.system_b,
-                       "score_a": p.score_a, "score_b": p.score_b, "difference_b_minus_a": p.difference,
-                       "difference_ci_95": [p.difference_ci_low, p.difference_ci_high],
-                       "p_value_bootstrap": p.p_value_bootstrap,
-                       "p_value_approximate_randomization": p.p_value_randomization,
-                       "b_better_share_of_resamples": p.b_better_share} for p in self.pairs],
+            "pairs": [p.to_dict() for p in self.pairs],
         }
 
 

@@ -235,11 +235,15 @@ def test_compare_cli_json_gives_a_p_value_per_pair_and_metric(tmp_path):
     assert {(p["system_a"], p["system_b"], p["metric"]) for p in data["pairs"]} == {
         ("good.txt", "bad.txt", "METEOR"), ("good.txt", "bad.txt", "BLEU")}
     for pair in data["pairs"]:
-        assert {k for k in pair if "p_value" in k} >= {"p_value_bootstrap", "p_value_randomization"}
-        assert 0 < pair["p_value_bootstrap"] <= 1 and pair["p_value_randomization"] < 0.05
+        assert {k for k in pair if "p_value" in k} == {"p_value", "p_value_bootstrap", "p_value_approximate_randomization"}
+        assert 0 < pair["p_value_bootstrap"] <= 1 and pair["p_value_approximate_randomization"] < 0.05
+        assert pair["p_value"] == max(pair["p_value_bootstrap"], pair["p_value_approximate_randomization"])
     assert data["significance"]["seed"] == 7 and data["significance"]["bootstrap_resamples"] == 200
+    # Each pair once, one naming (they were written twice, "difference" and "difference_b_minus_a": a tester)
+    assert "pairs" not in data["significance"]
     for pair in data["pairs"]:  # what the app's JSON export lacked (it now writes the same dict)
-        assert {"p_value", "b_better_share", "verdict", "difference"} <= set(pair)
+        assert {"b_better_share_of_resamples", "verdict", "difference_b_minus_a", "difference_ci_95"} <= set(pair)
+        assert pair["difference_b_minus_a"] == pytest.approx(pair["score_b"] - pair["score_a"])
     again = _cli("compare", "--references", str(tmp_path / "ref.txt"), "--candidates", str(tmp_path / "good.txt"),
                  str(tmp_path / "bad.txt"), "--json", "--resamples", "200", "--trials", "500", "--seed", "7",
                  "--stages", "exact")
