@@ -1292,16 +1292,28 @@ def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> 
 LONGER_TEXT = "for longer text use the command line's --max-tokens or the library's max_tokens."
 
 # -- renderers ------------------------------------------------------------------------------
+#: The diagram's width on a phone: 9 token positions in view at first (MIN_UNIT apart). The
+#: server cannot know the screen's width; a phone says "Mobi" in its User-Agent (as MDN
+#: advises to test), and on a 390 px screen 30 positions crowded their labels (a tester).
+PHONE_DIAGRAM_WIDTH = 420
+
+
+def diagram_width(user_agent: str) -> int:
+    return PHONE_DIAGRAM_WIDTH if "Mobi" in user_agent else figures.MAX_DIAGRAM_WIDTH
+
+
 def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None,
                  matrix_view: bool = False, **options) -> None:
     """The alignment diagram; `options` go to figures.alignment_diagram (show_chunks, new_links,
     crossings). matrix_view: the page offers the matrix view (the long-pair note names it only
     then: /how has none, and said "or use the matrix view", a teacher)."""
-    fig = figures.alignment_diagram(result, title=title, highlight=highlight, links=links, **options)
+    max_width = diagram_width(st.context.headers.get("User-Agent") or "")
+    fig = figures.alignment_diagram(result, title=title, highlight=highlight, links=links, max_width=max_width,
+                                    **options)
     image_format = st.session_state.get("w_image_format", "png")
     config = {**PLOTLY_CONFIG, "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "format": image_format}}
     st.plotly_chart(fig, width="content", config=config, key=key)
-    shown, n = figures.tokens_in_view(result), max(len(result.candidate_tokens), len(result.reference_tokens))
+    shown, n = figures.tokens_in_view(result, max_width), max(len(result.candidate_tokens), len(result.reference_tokens))
     if shown < n:
         st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
                    "move along the pair; double-click to see all of it at once (too dense to read)"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from lens import figures
-from lens.ui import markdown_table, md_escape, read_link, references_box_height
+from lens.ui import diagram_width, markdown_table, md_escape, read_link, references_box_height
 from meteor_core import MeteorConfig, MeteorParams, score
 from meteor_core.methods import Step, corresponding_step, walkthrough
 from meteor_core.report import bleu_for, explain
@@ -2073,3 +2073,17 @@ def test_an_arabic_pair_is_drawn_right_to_left():
     assert any("Drawn right to left, as the text reads" in c.value for c in at.caption)
     matrix = _app(cand="القط جلس على الحصيرة", ref="القط يجلس على الحصيرة الكبيرة", view="matrix")
     assert any("run in token order from the left here" in c.value for c in matrix.caption)  # a tester: no word
+
+
+def test_a_phone_opens_a_long_pair_on_fewer_positions():
+    """A tester: on a 390 px phone the diagram opened on 30 positions and their labels crowded.
+    A phone (its User-Agent says "Mobi") gets a 420 px diagram, 9 positions; a desktop 1,100."""
+    iphone = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+              "Version/17.0 Mobile/15E148 Safari/604.1")
+    desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+    result = score(" ".join(["the cat sat"] * 20), [" ".join(["a cat sat"] * 20)], stages=("exact",)).best
+    assert figures.tokens_in_view(result, diagram_width(iphone)) == (420 - 120) // figures.MIN_UNIT == 9
+    assert figures.tokens_in_view(result, diagram_width(desktop)) == (1100 - 120) // figures.MIN_UNIT == 30
+    assert figures.tokens_in_view(result, diagram_width("")) == 30  # no header (a script): the desktop's
+    layout = figures.alignment_diagram(result, max_width=diagram_width(iphone)).layout
+    assert layout.width == 420 and list(layout.xaxis.range) == [-0.8, 8.8]
