@@ -337,17 +337,17 @@ class MeteorConfig:
 
     def with_changes(self, **changes) -> "MeteorConfig":
         """A copy with some fields changed. Switching mode also switches the stages, params and
-        weights that were the old mode's defaults to the new mode's defaults."""
+        weights that were the old mode's defaults to the new mode's defaults. Leaving METEOR 1.5
+        mode drops its own settings, delta and the module weights, whatever their values (other
+        modes have no function words or modules to weigh; a chosen delta refused the switch
+        while chosen weights went: a tester); alpha, beta and gamma chosen stay."""
         new_mode = changes.get("mode", self.mode)
         if new_mode != self.mode:
             if "stages" not in changes and self.stages == default_stages(self.mode):
                 changes["stages"] = None
             if "params" not in changes and self.params == default_params(self.mode):
                 changes["params"] = None
-            elif "params" not in changes and new_mode != "meteor15" and self.params.delta is not None \
-                    and self.params.delta == PRESETS["meteor-1.5-en"].params.delta:
-                # the delta METEOR 1.5 mode filled in, not one the user chose: it goes, the user's
-                # alpha, beta and gamma stay (the new mode refused the filled-in delta: a tester)
+            elif "params" not in changes and new_mode != "meteor15" and self.params.delta is not None:
                 changes["params"] = replace(self.params, delta=None)
             if "weights" not in changes:
                 changes["weights"] = None

@@ -264,11 +264,14 @@ def test_config_defaults_and_mode_switch():
     custom = MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5))
     assert custom.params.delta == 0.75
     # leaving METEOR 1.5 mode, the delta it filled in goes and the user's values stay (a tester:
-    # "delta ... is a METEOR 1.5 parameter" for a delta nobody gave); a delta given is refused
+    # "delta ... is a METEOR 1.5 parameter" for a delta nobody gave)
     assert custom.with_changes(mode="paper").params == MeteorParams(0.5, 1.0, 0.5)
     assert custom.with_changes(mode="nltk").params == MeteorParams(0.5, 1.0, 0.5)
-    with pytest.raises(MeteorParameterError, match="delta"):
-        MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5, 0.4)).with_changes(mode="paper")
+    # A delta and weights chosen go alike: METEOR 1.5's own settings (a chosen delta refused the
+    # switch while chosen weights went silently: a tester)
+    chosen = MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5, 0.4), weights=(1.0, 0.5, 0.5, 0.5))
+    left = chosen.with_changes(mode="paper")
+    assert (left.params, left.weights, left.stages) == (MeteorParams(0.5, 1.0, 0.5), None, paper.stages)
 
 
 @pytest.mark.parametrize("changes, message", [
