@@ -5,6 +5,7 @@ import pytest
 from meteor_core import MeteorConfig, MeteorParameterError, Scorer, score
 from meteor_core import languages as langs
 from meteor_core.cli import main
+from meteor_core.tokenize import tokenize
 from meteor_core.languages import LANGUAGES, capabilities
 from meteor_core.tokenize import tokenize
 from skip_policy import require
@@ -205,3 +206,11 @@ def test_a_typographic_apostrophe_is_the_typed_one():
     assert score("don\u02bct", ["don't"]).best.stats.matches == 1  # MODIFIER LETTER APOSTROPHE
     # nltk mode keeps nltk's matching (str.lower only): apart there, as in nltk.
     assert score("I don\u2019t know", ["I don't know"], mode="nltk").best.stats.matches == 2
+
+
+def test_french_words_with_an_apostrophe_of_their_own_stay_whole():
+    """A tester: "quelqu'un" was split into "quelqu'" + "un", whose "un" then matched an article."""
+    assert [t.text for t in tokenize("quelqu'un sur la presqu'île lorsqu'il pleut", language="fr")] == [
+        "quelqu'un", "sur", "la", "presqu'île", "lorsqu'", "il", "pleut"]
+    result = score("quelqu'un arrive", ["un homme arrive"], language="fr", stages=("exact",)).best
+    assert [(l.candidate, l.reference) for l in result.links] == [(1, 2)]
