@@ -23,7 +23,7 @@ from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-
 # case, and paper mode scores an empty candidate 0 instead of refusing it; 0.5.0 French and Italian
 # split an elided word off the next ("l'automobile" is "l'" + "automobile"), and a capital dotted I
 # (Turkish İ) matches i; 0.6.0 a typographic apostrophe (’) matches the typed one ('), and French
-# "quelqu'un" and "presqu'île" stay whole.
+# "quelqu'un" and "presqu'île" stay whole, and an emoji's variation selector is left out of its form.
 __version__ = "0.6.0"
 
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).

@@ -234,8 +234,11 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     if form and _TAG_SEQUENCE.search(surface):  # a subdivision flag: its tags tell Scotland from Wales
         form = _FORMAT_BUT_TAGS.sub("", surface)
     # A typographic apostrophe is the same mark as the typed one: "l’auto" / "l'auto",
-    # "don’t" / "don't" never matched (a tester), and French elisions made it common.
-    form = unicodedata.normalize("NFC", form.translate(_APOSTROPHES))
+    # "don’t" / "don't" never matched (a tester), and French elisions made it common. A
+    # variation selector only picks how a character is drawn: "❤️" / "❤" never
+    # matched (a tester); a token of nothing else keeps it.
+    form = form.translate(_APOSTROPHES)
+    form = unicodedata.normalize("NFC", _VARIATION_SELECTORS.sub("", form) or form)
     if not keep_case:
         # Capital dotted I lowercases to i + COMBINING DOT ABOVE, which never matched the "i" of
         # the same word in lowercase ("İstanbul" / "istanbul": a teacher); it is that i. After
@@ -244,6 +247,7 @@ def matching_form(surface: str, keep_case: bool = False, unicode_normalize: bool
     return form
 
 
+_VARIATION_SELECTORS = regex.compile(r"[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 #: RIGHT SINGLE QUOTATION MARK and MODIFIER LETTER APOSTROPHE, the apostrophes of typeset text.
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
 

@@ -214,3 +214,13 @@ def test_french_words_with_an_apostrophe_of_their_own_stay_whole():
         "quelqu'un", "sur", "la", "presqu'île", "lorsqu'", "il", "pleut"]
     result = score("quelqu'un arrive", ["un homme arrive"], language="fr", stages=("exact",)).best
     assert [(l.candidate, l.reference) for l in result.links] == [(1, 2)]
+
+
+def test_a_variation_selector_does_not_keep_equal_characters_apart():
+    """A teacher: "I ❤️ Paris" (heart + U+FE0F, as phones type it) / "I ❤ Paris" linked 2 words."""
+    result = score("I \u2764\ufe0f Paris", ["I \u2764 Paris"]).best
+    assert (result.stats.matches, result.stats.chunks) == (3, 1)
+    assert result.candidate_tokens.texts[1] == "\u2764\ufe0f"  # the text as typed, only the form without it
+    # a token of nothing but a selector keeps it (its form is not empty), as nltk mode keeps both
+    assert [t.norm for t in tokenize("a \ufe0f b")] == ["a", "\ufe0f", "b"]
+    assert score("I \u2764\ufe0f Paris", ["I \u2764 Paris"], mode="nltk").best.stats.matches == 2
