@@ -20,9 +20,10 @@ import streamlit as st
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
-from meteor_core.corpus_io import (HUMAN_WORDS, ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS,
-                                   CorpusInput, Table, corpus_from_parallel, corpus_from_table, guess_column,
-                                   output_columns, read_table, reference_columns_of)
+from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
+                                   corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
+                                   is_label, output_columns, read_table, reference_columns_of, text_columns,
+                                   uploaded)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -245,9 +246,10 @@ def _table_source(key: str, source: str) -> Optional[Table]:
                        "reference, three systems, no human scores.")
             return read_table(SAMPLE.read_bytes(), SAMPLE.name)
         if source == SOURCES[1]:
-            upload = kept_file_uploader("Table with a header row", f"{key}-upload", type=["tsv", "csv", "jsonl"])
+            upload = kept_file_uploader("Table with a header row (.tsv, .csv, .jsonl, or any of them .gz)",
+                                        f"{key}-upload", type=["tsv", "csv", "jsonl", "gz"])
             st.caption(CAP_NOTE)
-            return read_table(upload.getvalue(), upload.name) if upload is not None else None
+            return read_table(uploaded(upload.getvalue(), upload.name), upload.name) if upload is not None else None
         if source == SOURCES[3]:
             formats = ("tsv", "csv", "jsonl")
             fmt = st.radio("Format", formats, horizontal=True, key=kept(f"{key}-paste-format", formats[0], formats))
@@ -268,13 +270,15 @@ def _file_names(files) -> list[str]:
 
 def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     if multi:
-        cand_files = kept_file_uploader("System outputs (.txt, one file per system, one segment per line)",
-                                        f"{key}-cands", multiple=True, type=["txt"])
+        # Any name (newstest2022.de-en.en, *.hyp): plain text, as the command line reads it; .gz
+        # too. Only .txt was taken, the others "files are not allowed" (a tester).
+        cand_files = kept_file_uploader("System outputs (plain text, any name or .gz: one file per system, one "
+                                        "segment per line)", f"{key}-cands", multiple=True)
     else:
-        one = kept_file_uploader("Candidates (.txt, one segment per line)", f"{key}-cand-0", type=["txt"])
+        one = kept_file_uploader("Candidates (plain text, any name or .gz: one segment per line)", f"{key}-cand-0")
         cand_files = [one] if one is not None else []
-    ref_files = kept_file_uploader("References (.txt, one or more files, same line count)", f"{key}-refs",
-                                   multiple=True, type=["txt"])
+    ref_files = kept_file_uploader("References (plain text: one or more files, same line count)", f"{key}-refs",
+                                   multiple=True)
     st.caption(CAP_NOTE + " Segment id: the line number.")
     if not cand_files or not ref_files:
         if cand_files or ref_files:  # one side given: say what is missing (nothing showed: a tester)
@@ -284,7 +288,12 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     if multi and len(cand_files) < 2:
         st.info("Add a second system's file to compare.")
         return None
-    refs = [(r.name, r.getvalue()) for r in ref_files]
+    try:
+        refs = [(r.name, uploaded(r.getvalue(), r.name)) for r in ref_files]
+        given = [(f.name, uploaded(f.getvalue(), f.name)) for f in cand_files]
+    except MeteorInputError as error:
+        _error(str(error))
+        return None
     # Each file added to the uploader is one more reference: a corrected file uploaded after a
     # wrong one was added beside it, and the same file twice counted twice, silently (a tester).
     st.caption(plain(f"References: {', '.join(name for name, _ in refs)} ({len(refs)} per segment; a file added is "
@@ -294,11 +303,17 @@ def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
     if twice:
         st.warning(plain(f"{', '.join(twice)}: the same file is given twice, so it counts as two references; "
                          "remove one with its ×."))
-    try:
-        corpora = tuple(corpus_from_parallel((f.name, f.getvalue()), refs) for f in cand_files)
-    except MeteorInputError as error:
-        _error(str(error))
+    corpora, problems = [], []
+    for candidate in given:  # every file's problem at once (only the first was said: a tester)
+        try:
+            corpora.append(corpus_from_parallel(candidate, refs))
+        except MeteorInputError as error:
+            problems.append(str(error))
+    if problems:
+        for problem in dict.fromkeys(problems):  # a reference file's problem once, not per system
+            _error(problem)
         return None
+    corpora = tuple(corpora)
     names = tuple(_file_names(cand_files)) if multi else ("candidates",)
     return Chosen(corpora, names, _digest(names, *corpora), _digest(refs),
                   ", ".join(f.name for f in cand_files) + " with " + ", ".join(name for name, _ in refs))
@@ -422,18 +437,28 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE
     system_like = output_columns(table, ref_default)
-    other = [c for c in columns if c not in ref_default and c != id_default
-             and not c.lower().startswith(("human", "score", "da", "line"))]
+    # Without a column named as output, only columns of text that is not the source, an id, a
+    # label or a score: the first other column was taken, and a source or an id column was
+    # scored (0.0000, no warning: a tester). None such: the user chooses, as the CLI refuses.
+    other = [c for c in text_columns(table, [*ref_default, id_default]) if not c.lower().startswith(("score", "line"))]
     if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off
         candidate_columns = st.multiselect(
             "System columns (two or more)", columns,
-            key=kept(f"{key}-cand-cols", (system_like or other)[:8], columns, roles))
+            key=kept(f"{key}-cand-cols", (system_like if len(system_like) > 1 else other)[:8], columns, roles))
         ref_slot, id_slot = st.columns(2)
     else:
         cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
-        default = (system_like or other or [c for c in columns if c not in ref_default])[0]
-        candidate_columns = [cand_slot.selectbox("Candidate column", columns,
-                                                 key=kept(f"{key}-cand-col-0", default, columns, roles))]
+        default = (system_like or other or [None])[0]
+        chosen = cand_slot.selectbox("Candidate column", columns, placeholder="choose the column",
+                                     key=kept(f"{key}-cand-col-0", default, columns, roles))
+        candidate_columns = [chosen] if chosen is not None else []
+    # the system's name: a column named so first ("lp", "cs-en" on every row, is a label too)
+    labels = sorted((c for c in columns if c not in candidate_columns and c not in ref_default and is_label(table, c)),
+                    key=lambda c: (not c.lower().startswith("sys"), len({row.get(c) for row in table.rows}) < 2))
+    if labels and len(system_like) < 2 and multi:
+        st.info(plain(f"{table.name} looks like a long table, one row per system output, with the system named in "
+                      f"{labels[0]!r}: this page compares a table with one column per system (or one file per "
+                      "system under \"Upload plain-text files\")."))
     # No reference* column: none is chosen, as the CLI refuses such a file. Taking the first
     # other column scored 200 segments against their ids (0.0000 each, "200 scored": a tester).
     reference_columns = ref_slot.multiselect("Reference column(s)", columns,
@@ -444,12 +469,16 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
                                        "line 1).")
     human_column = NONE
     if not multi:
-        human_default = guess_column(columns, HUMAN_WORDS) or NONE
+        human_default = guess_human_column(table, [*candidate_columns, *ref_default, id_default]) or NONE
         human_column = human_slot.selectbox("Human score (optional)", [NONE] + columns,
                                             key=kept(f"{key}-human-col", human_default, [NONE] + columns, roles),
                                             help="Used only for the correlation panel.")
     if multi and len(candidate_columns) < 2:
         st.info("Choose two or more system columns to compare.")
+        return None
+    if not candidate_columns:
+        st.info(plain(f"{table.name} has no column named candidate*, hyp*, mt*, output* or system*: choose the "
+                      "candidate column above."))
         return None
     both = [c for c in candidate_columns if c in reference_columns]
     if both:

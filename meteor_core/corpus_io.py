@@ -147,6 +147,13 @@ def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
         # Said as what it is (it was "line 1 is not UTF-8 ... at byte 1": a tester)
         raise MeteorInputError(f"{name} is UTF-16 (it starts with a UTF-16 byte-order mark); save the file as "
                                "UTF-8")
+    sample = data[:4096]
+    if len(sample) >= 4 and 3 * sample.count(0) >= len(sample):
+        # UTF-16 without the mark: a zero byte beside each ASCII character. Read as UTF-8 it
+        # gave columns "i\x00d\x00" (NUL bytes printed to the terminal) or line counts that
+        # differed (a tester); no text file holds that many NUL characters.
+        raise MeteorInputError(f"{name} looks like UTF-16 (every second byte is zero, no byte-order mark); save the "
+                               "file as UTF-8")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -345,9 +352,18 @@ def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
     return Table(name, tuple(columns), tuple(rows), tuple(line_numbers), tuple(problems), len(lines), has_header=False)
 
 
+#: A number as score files write it: ASCII digits, a sign, a point, an exponent. float() also
+#: reads "1_000" and Arabic-Indic digits, and a file's "1_000" entered the correlations as 1000
+#: (a tester); "NaN" and "inf" are refused below (not finite).
+_WRITTEN_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*|\s*[+-]?(?:nan|inf|infinity)\s*",
+                             re.ASCII | re.IGNORECASE)
+
+
 def _human_score(raw) -> Optional[float]:
     """A finite number, or None. Booleans are not scores; 400-digit integers overflow a float."""
     if raw is None or isinstance(raw, bool) or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if isinstance(raw, str) and not _WRITTEN_NUMBER.fullmatch(raw):
         return None
     try:
         value = float(raw)
@@ -558,6 +574,12 @@ def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     return _gunzip(data, path, limits) if path.lower().endswith(".gz") or data[:2] == b"\x1f\x8b" else data
 
 
+def uploaded(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """An uploaded file's bytes, gunzipped when it is gzip data (by name or by its first bytes),
+    as load_file reads a path: the app took only .txt files for plain text and no .gz (a tester)."""
+    return _gunzip(data, name, limits) if name.lower().endswith(".gz") or data[:2] == b"\x1f\x8b" else data
+
+
 def _gunzip(data: bytes, path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """A .gz file's content (every member), refused past the size limit uncompressed without
     uncompressing more than one byte past it (a small file can hold gigabytes of zeros)."""
@@ -619,6 +641,56 @@ def _names_word(column: str, word: str) -> bool:
 OUTPUT_PREFIXES = ("candidate", "hyp", "mt", "output", "system")
 
 
+def _values(table: Table, column: str) -> list:
+    """The column's values on the first rows that have one (a sample: the guesses below read at
+    most 2,000 rows, so a large table costs no more)."""
+    return [v for v in (row.get(column) for row in table.rows[:2000])
+            if v is not None and not (isinstance(v, str) and not v.strip())]
+
+
+def _mostly_numbers(table: Table, column: str) -> bool:
+    values = _values(table, column)
+    return bool(values) and 2 * sum(_human_score(v) is not None for v in values) >= len(values)
+
+
+def is_label(table: Table, column: str) -> bool:
+    """Names repeated down the rows rather than output: few distinct values (at most half the
+    rows), none with a space (a long table's "system": "Online-A" on every row was scored,
+    0.0000; "Online-A", "Online-B" ranked as a system on the Compare page, "significant":
+    testers). The same sentence on every row is still text (a test corpus may repeat one)."""
+    if len(table.rows) < 2:
+        return False
+    distinct = {v if isinstance(v, (str, int, float, type(None))) else repr(v)  # a JSONL list is unhashable
+                for v in (row.get(column) for row in table.rows)}
+    return 2 * len(distinct) <= len(table.rows) and all(
+        isinstance(v, str) and v.strip() and not any(ch.isspace() for ch in v.strip()) for v in distinct)
+
+
+def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
+    """The human-score column: named by HUMAN_WORDS and holding numbers (on at least half the
+    rows that have a value). A text column named "HUMAN-refB" (WMT's name for a human
+    translation, scored as a system) was taken for scores, 800 notes "is not a number" (a tester)."""
+    for word in HUMAN_WORDS:
+        for column in table.columns:
+            if column not in exclude and _names_word(column, word) and _mostly_numbers(table, column):
+                return column
+    return None
+
+
+#: Name prefixes of columns that hold the source text, never a system's output.
+SOURCE_PREFIXES = ("src", "source")
+
+
+def text_columns(table: Table, exclude: Sequence[Optional[str]] = ()) -> list[str]:
+    """Columns that may hold a system's output when none is named so (output_columns): text, not
+    numbers, not a label, not the source, not a human score. A table "source, translation,
+    reference" had its French source scored (0.0000, no warning), and "id, score, reference"
+    its ids (a tester)."""
+    return [c for c in table.columns if c not in exclude and not c.strip().lower().startswith(SOURCE_PREFIXES)
+            and not any(_names_word(c, word) for word in HUMAN_WORDS)
+            and not is_label(table, c) and not _mostly_numbers(table, c)]
+
+
 def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
     """Columns that look like system output, the likeliest first: named by OUTPUT_PREFIXES (in
     that order, then column order), leaving out one that holds the same text on every row, a
@@ -628,9 +700,8 @@ def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
     def ranked(column):
         return next(k for k, prefix in enumerate(OUTPUT_PREFIXES) if column.lower().startswith(prefix))
 
-    named = [c for c in table.columns if c not in exclude and c.lower().startswith(OUTPUT_PREFIXES)]
-    if len(table.rows) > 1:
-        named = [c for c in named if len({row.get(c) for row in table.rows}) > 1]
+    named = [c for c in table.columns if c not in exclude and c.lower().startswith(OUTPUT_PREFIXES)
+             and not is_label(table, c)]
     return sorted(named, key=lambda c: (ranked(c), table.columns.index(c)))
 
 
@@ -690,5 +761,5 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
     if id_column is None:
         id_column = guess_column(table.columns, ID_WORDS, taken)
     if human_column is None and guess_human:
-        human_column = guess_column(table.columns, HUMAN_WORDS, [*taken, id_column])
+        human_column = guess_human_column(table, [*taken, id_column])
     return corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None)

@@ -874,3 +874,33 @@ def test_identical_systems_share_their_rank():
     systems = [corpus_from_table(table, name, ["reference"]) for name in ("A", "B", "C")]
     ranking = compare_systems(systems, EXACT, ("A", "B", "C"), resamples=20, trials=20).ranking()
     assert [(r["rank"], r["system"]) for r in ranking] == [(1, "A"), (1, "B"), (3, "C")]
+
+
+def test_human_scores_are_numbers_as_score_files_write_them(tmp_path):
+    """A tester: "1_000" and Arabic-Indic "١٢" were read by float() as 1000 and 12 and entered the
+    correlations; and a text column named "HUMAN-refB" (a human translation scored as a system)
+    was guessed as the human scores, 800 notes "is not a number"."""
+    from meteor_core.corpus_io import read_corpus_files
+
+    rows = ["1_000", "\u0661\u0662", "5,5", "0x10", "nan", "-2.5e1", " +.5 ", "7"]
+    path = tmp_path / "human.tsv"
+    path.write_text("candidate\treference\thuman\n" + "".join(f"a b\ta b\t{h}\n" for h in rows))
+    # mostly not numbers: not guessed as the human scores, named: read as numbers where they are
+    assert read_corpus_files(str(path)).human is None
+    corpus = read_corpus_files(str(path), human_column="human")
+    assert list(corpus.human) == [None, None, None, None, None, -25.0, 0.5, 7.0]
+    assert len(corpus.human_notes) == 5
+    path = tmp_path / "sys3.tsv"
+    path.write_text("seg_id\tHUMAN-refB\tcandidate\treference\n"
+                    + "".join(f"{k}\tthe human text {k}\tthe cat {k}\tthe cat sat {k}\n" for k in range(4)))
+    corpus = read_corpus_files(str(path))
+    assert corpus.human is None and not corpus.human_notes
+
+
+def test_utf16_without_a_byte_order_mark_is_said_to_be_utf16():
+    """A tester: read as UTF-8 it gave columns "i\\x00d\\x00" (NUL bytes printed to the terminal)
+    or "line counts differ"; with the mark it was already said."""
+    for data in ("id\tcandidate\treference\n1\ta\tb\n".encode("utf-16-le"), "a b\nc d\n".encode("utf-16-be")):
+        with pytest.raises(MeteorInputError, match=r"^t\.tsv looks like UTF-16 \(every second byte is zero"):
+            decode(data, "t.tsv")
+    assert decode(b"a\x00b\tc d e f g\n", "t.tsv") == "a\x00b\tc d e f g\n"  # a stray NUL is not UTF-16

@@ -913,3 +913,64 @@ def test_a_wmt_table_takes_its_candidate_column_not_its_system_name():
     compare = _upload(_page("system_comparison.py"), "wmt.tsv", data, page="compare")
     chosen = next(w.value for w in compare.multiselect if w.label.startswith("System columns"))
     assert chosen == ["candidate"]
+
+
+def test_a_table_without_an_output_column_asks_for_the_candidate_not_a_source_or_id():
+    """A tester: "source, translation, reference" scored the French source (0.0000, no warning)
+    and "id, score, reference" its ids. The one text column that is not the source, an id, a
+    label or numbers is the default; none such: the page asks, as the CLI refuses."""
+    data = ("source\ttranslation\treference\nle chat est assis\tthe cat is sitting\tthe cat sits\n"
+            "un chien\ta dog\tthe dog\n").encode()
+    at = _upload(_page("corpus_explorer.py"), "srctrans.tsv", data)
+    assert next(w.value for w in at.selectbox if w.label == "Candidate column") == "translation"
+    assert len(_segments_table(at)) == 2
+    at = _upload(_page("corpus_explorer.py"), "numcand.csv", b"id,score,reference\n1,0.5,the cat\n2,0.7,the dog\n")
+    assert next(w.value for w in at.selectbox if w.label == "Candidate column") is None
+    assert any("choose the candidate column above" in i.value for i in at.info)
+    assert not any("meteor" in d.value.columns for d in at.dataframe if d.value is not None)
+    at.selectbox(key="corpus-cand-col-0").set_value("score").run()  # the user's choice is scored
+    _clean(at)
+    assert len(_segments_table(at)) == 2
+
+
+def test_a_long_table_is_said_so_and_its_system_names_are_not_a_system():
+    """A tester: a WMT long table (seg_id, system, candidate, reference; two systems in 'system')
+    on System Comparison defaulted to 'candidate' and 'system', ranked the names as a system
+    (0.0000) and called the difference significant."""
+    rows = "".join(f"{k}\t{'A' if k % 2 else 'B'}-sys\tthe cat sat number {k}\tthe cat sat {k}\n" for k in range(12))
+    data = ("seg_id\tsystem\tcandidate\treference\n" + rows).encode()
+    compare = _upload(_page("system_comparison.py"), "long.tsv", data, page="compare")
+    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == ["candidate"]
+    assert any("looks like a long table" in i.value and "'system'" in i.value for i in compare.info)
+
+
+def test_a_text_column_named_human_is_not_taken_for_human_scores():
+    """A tester: WMT's "HUMAN-refB" (a human translation, a system) was guessed as the human
+    scores: 800 notes "is not a number" and no correlation."""
+    data = ("seg_id\tHUMAN-refB\tcandidate\treference\n" + "".join(
+        f"{k}\tthe human text {k}\tthe cat {k}\tthe cat sat {k}\n" for k in range(4))).encode()
+    at = _upload(_page("corpus_explorer.py"), "sys3.tsv", data)
+    assert next(w.value for w in at.selectbox if w.label.startswith("Human score")) == "—"  # none
+    assert not any("human score(s) are missing" in i.value for i in at.info)
+
+
+def test_plain_text_files_of_any_name_or_gzipped_are_read_and_every_bad_one_is_said():
+    """A tester: newstest-style names (hyp.en, ref.en) were refused ("files are not allowed"),
+    .gz too, UTF-16 without a byte-order mark gave columns "i\\x00d\\x00" or differing line
+    counts, and of two bad system files only the first was said."""
+    import gzip
+
+    at = _page("system_comparison.py")
+    at.radio(key="compare-source").set_value("Upload plain-text files").run()
+    hyp = b"the cat sat on the mat\na dog barked\n"
+    at.file_uploader(key="compare-cands").set_value([("sysA.en", hyp, "text/plain"),
+                                                     ("sysB.hyp.gz", gzip.compress(b"the cat\nthe dog\n"), "application/gzip")]).run()
+    at.file_uploader(key="compare-refs").set_value([("ref.en", b"the cat sat on the mat\nthe dog barked\n", "text/plain")]).run()
+    _clean(at)
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert sorted(ranking["system"]) == ["sysA.en", "sysB.hyp.gz"]
+    at.file_uploader(key="compare-cands").set_value([("a.txt", "a b\nc d\n".encode("utf-16-le"), "text/plain"),
+                                                     ("b.txt", b"a b\n", "text/plain")]).run()
+    errors = [html.unescape(e.value) for e in at.error]
+    assert errors == ["a.txt looks like UTF-16 (every second byte is zero, no byte-order mark); save the file as UTF-8",
+                      "line counts differ: b.txt has 1 line, ref.en has 2"]  # both files' problems
