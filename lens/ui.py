@@ -1308,10 +1308,16 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     crossings). matrix_view: the page offers the matrix view (the long-pair note names it only
     then: /how has none, and said "or use the matrix view", a teacher)."""
     max_width = diagram_width(st.context.headers.get("User-Agent") or "")
+    if title and max_width == PHONE_DIAGRAM_WIDTH:
+        # Above the figure: in it, a phone's narrow legend wraps onto the title (a teacher).
+        st.caption(md_escape(title))
+        title = ""
     fig = figures.alignment_diagram(result, title=title, highlight=highlight, links=links, max_width=max_width,
                                     **options)
     image_format = st.session_state.get("w_image_format", "png")
     config = {**PLOTLY_CONFIG, "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "format": image_format}}
+    if max_width == PHONE_DIAGRAM_WIDTH:  # a touch shows the toolbar over the legend (a tester)
+        config["displayModeBar"] = False
     st.plotly_chart(fig, width="content", config=config, key=key)
     shown, n = figures.tokens_in_view(result, max_width), max(len(result.candidate_tokens), len(result.reference_tokens))
     if shown < n:

@@ -362,9 +362,10 @@ class SystemComparison:
         sig = self.significance
         return {
             "systems": self.ranking(),
-            # the pairs once, at the top (they were also under "significance", named otherwise)
+            # systems and pairs once, at the top (they were also under "significance", named
+            # otherwise: testers); "significance" says how the tests were run
             "pairs": [p.to_dict() for p in sig.pairs],
-            "significance": {k: v for k, v in sig.to_dict().items() if k != "pairs"},
+            "significance": {k: v for k, v in sig.to_dict().items() if k not in ("pairs", "systems")},
             "segments_compared": len(self.common_lines),
             "lines_left_out": list(self.left_out),
             "lines_scored_nowhere": self.scored_nowhere,

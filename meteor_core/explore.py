@@ -389,11 +389,16 @@ def _tokens_cause(chosen: SegmentResult, other: SegmentResult, same_tokens: bool
     mine, theirs = norms(chosen), norms(other)
     if "meteor15" in (chosen.config.mode, other.config.mode):
         jar = chosen if chosen.config.mode == "meteor15" else other
-        flags = "-norm -noPunct" if jar.config.drop_punctuation else "-norm"  # as run: a tester
-        how = f"METEOR 1.5 uses the jar's normalizer ({flags}), the others their tokenizer"
+        # as the jar was run (-norm was said with -noPunct or -lower on: testers)
+        how = {"norm": "METEOR 1.5 uses the jar's normalizer (-norm)",
+               "norm-nopunct": "METEOR 1.5 uses the jar's normalizer (-norm -noPunct)",
+               "lower": "METEOR 1.5 splits at spaces and lowercases (-lower)",
+               "none": "METEOR 1.5 splits at spaces, case kept (no normalization)",
+               }[jar.config.meteor15_normalization] + ", the others their tokenizer"
     else:  # paper and nltk share the tokenizer: only the matching form differs (said as the jar's: a tester)
         how = ("paper mode matches words in Unicode NFC form without format characters (zero-width joiner, "
-               "soft hyphen, ...), nltk mode as written, lowercased only (invisible characters shown as \\u codes)")
+               "soft hyphen, ...) or emoji variation selectors, with \u2019 read as ' and \u0130 as i, nltk mode as "
+               "written, lowercased only (invisible characters shown as \\u codes)")
     compared = ("Links are compared by position (the same tokens)" if same_tokens
                 else "Links are compared by their words")
     return Cause("tokens", f"Tokens: {how}: {side(chosen, mine - theirs)}; {side(other, theirs - mine)}. "

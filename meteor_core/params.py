@@ -110,7 +110,10 @@ def stage_names(text: str, field: str = "stages") -> tuple[str, ...]:
     the stages named without a word (a tester; the app's links still did)."""
     pieces = [piece.strip() for piece in text.split(",")]
     if len(pieces) > 1 and not all(pieces):
-        where = ("at the start" if not pieces[0] else "at the end" if not pieces[-1] else "between two commas")
+        # every place at once ("exact,,stem," said only the end, then the middle: a tester)
+        places = (["at the start"] * (not pieces[0]) + ["between two commas"] * (not all(pieces[1:-1]))
+                  + ["at the end"] * (not pieces[-1]))
+        where = places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
         raise MeteorParameterError(f"{field} {text!r} has an empty name {where}; give names separated by "
                                    "commas, e.g. exact,stem")
     return tuple(text.replace(",", " ").split())
@@ -340,12 +343,20 @@ class MeteorConfig:
         weights that were the old mode's defaults to the new mode's defaults. Leaving METEOR 1.5
         mode drops its own settings, delta and the module weights, whatever their values (other
         modes have no function words or modules to weigh; a chosen delta refused the switch
-        while chosen weights went: a tester); alpha, beta and gamma chosen stay."""
+        while chosen weights went: a tester) and its modules the new mode has not (paraphrase);
+        alpha, beta and gamma chosen stay."""
         new_mode = changes.get("mode", self.mode)
         if new_mode != self.mode:
             if "stages" not in changes and self.stages == default_stages(self.mode):
                 changes["stages"] = None
-            if "params" not in changes and self.params == default_params(self.mode):
+            elif "stages" not in changes and self.mode == "meteor15":
+                # the chosen modules the new mode has ("paraphrase" refused the switch: a tester)
+                kept = tuple(stage for stage in self.stages if stage in BUILTIN_STAGES)
+                changes["stages"] = kept or None
+            # alpha, beta and gamma are the old mode's defaults unless chosen, whatever delta is
+            # (a chosen delta alone carried METEOR 1.5's beta 0.2 into paper mode: a tester)
+            if "params" not in changes and replace(self.params, delta=None) == replace(default_params(self.mode),
+                                                                                       delta=None):
                 changes["params"] = None
             elif "params" not in changes and new_mode != "meteor15" and self.params.delta is not None:
                 changes["params"] = replace(self.params, delta=None)

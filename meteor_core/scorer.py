@@ -22,8 +22,9 @@ from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-
 # emoji is one token; 0.4.0 with case:kept the synonym stage leaves out words written in different
 # case, and paper mode scores an empty candidate 0 instead of refusing it; 0.5.0 French and Italian
 # split an elided word off the next ("l'automobile" is "l'" + "automobile"), and a capital dotted I
-# (Turkish İ) matches i; 0.6.0 a typographic apostrophe (’) matches the typed one ('), and French
-# "quelqu'un" and "presqu'île" stay whole, and an emoji's variation selector is left out of its form.
+# (Turkish İ) matches i; 0.6.0 a typographic apostrophe (’, ʼ) matches the typed one ('), a
+# decomposed I + U+0307 matches i, an emoji's variation selector is left out of its form, and French
+# "quelqu'un" and "presqu'île" stay whole.
 __version__ = "0.6.0"
 
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).

@@ -447,7 +447,7 @@ def _elision_pattern(language: str):
     lang = resolve(language)
     if lang is None or not lang.elisions:
         return None
-    return regex.compile(r"(?i)(?:" + "|".join(sorted(lang.elisions, key=len, reverse=True)) + r")['\u2019](?=\w)")
+    return regex.compile(r"(?i)(?:" + "|".join(sorted(lang.elisions, key=len, reverse=True)) + r")['\u2019\u02bc](?=\w)")
 
 
 def _split_elisions(spans: list, pattern) -> list:
@@ -502,7 +502,7 @@ def tokenize(
             spans = _split(text, tokenizer, language)
             forms = None  # matching forms: computed below, per token kept
         elided = _elision_pattern(language) if tokenizer == "default" else None
-        if elided is not None and ("'" in text or "\u2019" in text):
+        if elided is not None and ("'" in text or "\u2019" in text or "\u02bc" in text):
             spans = _split_elisions(list(zip(texts, starts, ends)) if spans is None else spans, elided)
             forms = None
     else:

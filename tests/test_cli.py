@@ -1102,6 +1102,8 @@ def test_an_empty_stage_name_is_refused_and_a_missing_references_key_is_named(ca
     assert code == 2 and "--stages 'exact,,stem' has an empty name between two commas" in err
     code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact,stem,")
     assert code == 2 and "has an empty name at the end" in err  # it said "between commas": a tester
+    code, _, err = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", ",exact,,stem,")
+    assert code == 2 and "has an empty name at the start, between two commas and at the end;" in err
     code, out, _ = run(capsys, "score", "--candidate", "a", "--reference", "a", "--stages", "exact, stem")
     assert code == 0 and "stages:exact+stem(porter)|" in out
     feed(monkeypatch, b'{"candidate": "a b"}\n')

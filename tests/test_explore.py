@@ -411,6 +411,10 @@ def test_every_mode_compared_drops_punctuation_when_this_view_does(mode, wordnet
     other = causes.comparison_with("meteor15" if mode == "paper" else "paper")
     tokens = next(c.text for c in other.causes if c.kind == "tokens")
     assert "the jar's normalizer (-norm -noPunct)" in tokens and "4 + 4 tokens (the us cat sat" in tokens
+    if mode == "meteor15":  # the whitespace tokenizer runs the jar's -lower, said so (it said -norm)
+        lower = explore("Don\u2019t go home , now", ["don't go home now"], MeteorConfig(mode=mode, tokenizer="whitespace"))
+        tokens = next(c.text for c in lower.comparison_with("paper").causes if c.kind == "tokens")
+        assert tokens.startswith("Tokens: METEOR 1.5 splits at spaces and lowercases (-lower), the others their tokenizer")
 
 
 def test_a_one_word_stem_link_meteor15_counts_zero_is_named_not_a_search_miss(wordnet_reader, meteor15_data):
@@ -438,3 +442,11 @@ def test_a_link_beyond_the_other_modes_count_of_its_words_is_a_tokens_difference
     assert "alignment" not in kinds, kinds["alignment"]
     assert ". [11] → . [11] (exact) in paper; . [12] → . [12] (exact) in paper; . [16] → . [16] (exact) in paper" \
         in kinds["tokens"]
+
+
+def test_an_apostrophe_difference_between_paper_and_nltk_is_named(wordnet_reader):
+    """A tester: "don’t" / "don't" was put down to NFC and format characters, which change neither."""
+    causes = explore("don\u2019t go home", ["don't go home"], MeteorConfig()).comparison_with("nltk").causes
+    text = next(c.text for c in causes if c.kind == "tokens")
+    assert "with \u2019 read as ' and \u0130 as i, nltk mode as written" in text
+    assert "don\u2019t [0] → don't [0] (exact) in paper, words nltk mode matches as don\u2019t and don't" in text

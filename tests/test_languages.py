@@ -204,6 +204,9 @@ def test_a_typographic_apostrophe_is_the_typed_one():
     french = score("l\u2019automobile", ["l'automobile"], language="fr").best
     assert [(l.candidate, l.reference, l.stage) for l in french.links] == [(0, 0, "exact"), (1, 1, "exact")]
     assert score("don\u02bct", ["don't"]).best.stats.matches == 1  # MODIFIER LETTER APOSTROPHE
+    # and it splits an elision as the other two do (it stayed one token "l\u02bcautomobile": a tester)
+    assert [t.text for t in tokenize("l\u02bcautomobile", language="fr")] == ["l\u02bc", "automobile"]
+    assert score("dell\u02bcanno", ["dell'anno"], language="it").best.stats.matches == 2
     # nltk mode keeps nltk's matching (str.lower only): apart there, as in nltk.
     assert score("I don\u2019t know", ["I don't know"], mode="nltk").best.stats.matches == 2
 

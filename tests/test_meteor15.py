@@ -272,6 +272,12 @@ def test_config_defaults_and_mode_switch():
     chosen = MeteorConfig(mode="meteor15", params=MeteorParams(0.5, 1.0, 0.5, 0.4), weights=(1.0, 0.5, 0.5, 0.5))
     left = chosen.with_changes(mode="paper")
     assert (left.params, left.weights, left.stages) == (MeteorParams(0.5, 1.0, 0.5), None, paper.stages)
+    # a chosen delta alone: alpha, beta and gamma were METEOR 1.5's defaults, not chosen: paper's
+    delta_only = MeteorConfig(mode="meteor15", params=MeteorParams(0.85, 0.2, 0.6, 0.5)).with_changes(mode="paper")
+    assert delta_only.params == paper.params
+    # chosen modules: those paper mode has stay, paraphrase goes (it refused the switch)
+    assert MeteorConfig(mode="meteor15", stages=("exact", "paraphrase")).with_changes(mode="paper").stages == ("exact",)
+    assert MeteorConfig(mode="meteor15", stages=("paraphrase",)).with_changes(mode="paper").stages == paper.stages
 
 
 @pytest.mark.parametrize("changes, message", [

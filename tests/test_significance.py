@@ -240,7 +240,9 @@ def test_compare_cli_json_gives_a_p_value_per_pair_and_metric(tmp_path):
         assert pair["p_value"] == max(pair["p_value_bootstrap"], pair["p_value_approximate_randomization"])
     assert data["significance"]["seed"] == 7 and data["significance"]["bootstrap_resamples"] == 200
     # Each pair once, one naming (they were written twice, "difference" and "difference_b_minus_a": a tester)
-    assert "pairs" not in data["significance"]
+    assert "pairs" not in data["significance"] and "systems" not in data["significance"]
+    assert {s["system"] for s in data["systems"]} == {"good.txt", "bad.txt"}
+    assert {"corpus_meteor", "meteor_ci_low", "meteor_ci_high", "corpus_bleu", "bleu_ci_low"} <= set(data["systems"][0])
     for pair in data["pairs"]:  # what the app's JSON export lacked (it now writes the same dict)
         assert {"b_better_share_of_resamples", "verdict", "difference_b_minus_a", "difference_ci_95"} <= set(pair)
         assert pair["difference_b_minus_a"] == pytest.approx(pair["score_b"] - pair["score_a"])
