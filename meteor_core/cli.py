@@ -22,7 +22,7 @@ from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, i
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
-from .references import EMPTY_LIST, references_to_score
+from .references import EMPTY_LIST, json_kind as _json_kind, references_to_score
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -222,15 +222,18 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
         raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
     if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
         raise _LineProblem('expected {"candidate": str, "references": [str, ...] or str}')
-    if "references" not in item:
+    # "reference" alone is read as corpus reads such a line (batch said "references" is missing: a tester)
+    key = "references" if "references" in item or "reference" not in item else "reference"
+    if key not in item:
         raise _LineProblem('"references" is missing: give a string or a list of strings')
-    refs = item.get("references")
+    refs = item.get(key)
     if isinstance(refs, str) or refs is None:  # one reference (null: an empty one), as corpus reads the line
         refs = [refs]
     if refs == []:  # worded as corpus words it (it said "at least one reference is needed": a tester)
-        raise _LineProblem(f'"references" {EMPTY_LIST}')
+        raise _LineProblem(f'"{key}" {EMPTY_LIST}')
     if not isinstance(refs, list) or not all(r is None or isinstance(r, str) for r in refs):
-        raise _LineProblem('"references" must be a string or a list of strings (in a list, null or "" is a missing one)')
+        raise _LineProblem(f'"{key}" must be a string or a list of strings (in a list, null or "" is a missing one), '
+                           f'not {_json_kind(refs)}')
     return item["candidate"], ["" if r is None else r for r in refs]
 
 

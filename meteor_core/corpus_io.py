@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
-from .references import EMPTY_LIST, without_blank
+from .references import EMPTY_LIST, json_kind as _json_kind, without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 #: 20 MB in decimal, as the app's uploader counts them on Linux and macOS (1 MB = 1,000,000
@@ -452,6 +452,9 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 absent_keys += 1
             elif value == []:
                 bad = bad or f"{column!r} {EMPTY_LIST}"
+            elif not table.has_header and column in row:  # a JSONL value of another kind: said as batch says it
+                bad = bad or (f"{column!r} must be a string or a list of strings (in a list, null or \"\" is a missing "
+                              f"one), not {_json_kind(value)}")
             else:
                 bad = bad or f"{column!r} is missing or not text"
         if absent_keys == len(reference_columns):
@@ -755,7 +758,10 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
     if not ref_cols:
         raise MeteorInputError(f"{candidates}: no column named reference* or ref*: name the reference column(s) "
                                f"with --reference-column (columns: {', '.join(table.columns)})")
-    candidate_column = candidate_column or "candidate"
+    # the default in any case, as reference columns and the app find theirs ("Candidate" was not
+    # found: a tester)
+    candidate_column = candidate_column or next((c for c in table.columns if c.strip().lower() == "candidate"),
+                                                "candidate")
     taken = [candidate_column, *ref_cols, id_column, human_column]
     # None: guess; "" (--id-column "" / --human-column ""): no such column.
     if id_column is None:

@@ -16,6 +16,20 @@ from .tokenize import MAX_REFERENCES, MAX_TOKENS, UNORDERED, TextOrTokens, Token
 #: Said of a JSON references list with nothing in it, by corpus and batch alike.
 EMPTY_LIST = "is an empty list: give at least one reference"
 
+
+def json_kind(value) -> str:
+    """What a JSON value is, in JSON's words (for corpus and batch messages alike)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        other = next((v for v in value if v is not None and not isinstance(v, str)), None)
+        return "a list holding " + (json_kind(other) if other is not None else "strings")
+    return type(value).__name__
+
 #: The tokens of all references of one candidate together may be those of this many
 #: references of the longest allowed (max_tokens). Each pair's work is bounded; this bounds a
 #: call's (a few seconds).

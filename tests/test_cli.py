@@ -494,7 +494,8 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     assert [r if r is None else r["score"] for r in rows[0]["references"]] == [None, pytest.approx(alone)]
     assert rows[1]["best_reference"] == 2 and [r is None for r in rows[1]["references"]] == [True, False, False, True]
     assert rows[2]["error"] == "line 3: reference 1 is empty (no tokens after tokenization)"
-    assert rows[3]["error"] == 'line 4: "references" must be a string or a list of strings (in a list, null or "" is a missing one)'
+    assert rows[3]["error"] == ('line 4: "references" must be a string or a list of strings (in a list, null or "" is a '
+                                'missing one), not a list holding a number')
     assert rows[4]["score"] == pytest.approx(alone) and len(rows[4]["references"]) == 1  # it was refused
 
 
@@ -508,6 +509,17 @@ def test_batch_and_corpus_say_the_same_of_an_empty_or_null_references_field(caps
     assert [json.loads(line)["error"] for line in out.splitlines()] == [
         'line 1: "references" is an empty list: give at least one reference',
         "line 2: reference is empty (no tokens after tokenization)"]
+    # another kind of value, and "reference" alone (read by corpus, "missing" in batch), said alike
+    feed(monkeypatch, b'{"candidate": "a b", "references": 5}\n{"candidate": "a b", "reference": "a b"}\n')
+    code, out, _ = run(capsys, "batch", "--no-bleu")
+    first, second = [json.loads(line) for line in out.splitlines()]
+    assert first["error"] == ('line 1: "references" must be a string or a list of strings (in a list, null or "" is a '
+                              'missing one), not a number')
+    assert second["score"] == pytest.approx(1 - 0.5 / 8)
+    path = tmp_path / "five.jsonl"
+    path.write_bytes(b'{"candidate": "a b", "references": 5}\n{"candidate": "a b", "references": "a b"}\n')
+    code, _, err = run(capsys, "corpus", "--candidates", str(path))
+    assert f"line 1: 'references' must be a string or a list of strings (in a list, null or \"\" is a missing one), not a number" in err
     path = tmp_path / "c.jsonl"
     path.write_bytes(lines)
     code, _, err = run(capsys, "corpus", "--candidates", str(path))

@@ -126,7 +126,8 @@ def test_json_values_that_used_to_crash():
         "odd.jsonl, line 3: not valid JSON (nested too deeply)",
         "odd.jsonl, line 4: 'candidate' holds an unpaired surrogate escape (such as \\ud800), which is not text",
         "odd.jsonl, line 5: 'candidate' is missing or not text",
-        "odd.jsonl, line 7: 'reference' is missing or not text"]
+        "odd.jsonl, line 7: 'reference' must be a string or a list of strings (in a list, null or \"\" is a missing "
+        "one), not a list holding a number"]
     # A null item in a list is an empty reference, as in batch and frames (the line was refused)
     assert corpus.lines == (1, 6, 8) and corpus.human == (None, None, None)
     assert corpus.references[2] == ("the cat", "a cat") and corpus.reference_positions[2] == (1, 3)
@@ -440,7 +441,7 @@ def test_jsonl_lines_may_name_their_reference_differently():
     assert data.references == (("the cat sat",), ("the dog", "a dog barked"))
     assert [(p.line, p.message) for p in data.problems] == [
         (3, "no reference: none of 'reference', 'references' is a key on this line"),
-        (4, "'reference' is missing or not text")]
+        (4, "'reference' must be a string or a list of strings (in a list, null or \"\" is a missing one), not a number")]
     # A key a line does not have is not noted (one line with both keys gave every other line a
     # note: a tester); a null or "" item is, naming only its key.
     assert data.reference_notes == ()
@@ -904,3 +905,14 @@ def test_utf16_without_a_byte_order_mark_is_said_to_be_utf16():
         with pytest.raises(MeteorInputError, match=r"^t\.tsv looks like UTF-16 \(every second byte is zero"):
             decode(data, "t.tsv")
     assert decode(b"a\x00b\tc d e f g\n", "t.tsv") == "a\x00b\tc d e f g\n"  # a stray NUL is not UTF-16
+
+
+def test_the_default_candidate_column_is_found_in_any_case(tmp_path):
+    """A tester: "Candidate" was not found by the CLI's default, though the app and the reference
+    columns are found in any case."""
+    from meteor_core.corpus_io import read_corpus_files
+
+    path = tmp_path / "t.tsv"
+    path.write_text("Candidate\tReference\nthe cat\tthe cat sat\n")
+    corpus = read_corpus_files(str(path))
+    assert corpus.candidates == ("the cat",) and corpus.references == (("the cat sat",),)
