@@ -16,6 +16,7 @@ from typing import Callable, Optional, Sequence
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import StopException
 
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
@@ -594,6 +595,11 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
                 bar.progress(done / total, text=step(done, total))
             else:
                 bar.progress(0.0, text=label)
+    except StopException:
+        # Stop (top right) stops the scoring: it went on unseen behind a bar that no longer moved,
+        # and looked like a hang (a tester). A rerun request (a click) still leaves it running.
+        job.cancel()
+        raise
     finally:
         bar.empty()
     if job.cancelled:  # its session was gone (disconnected): nobody sees this run; the next one starts again

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from lens import corpus_ui
+from streamlit.testing.v1 import AppTest
 
 
 class Rerun(Exception):
@@ -194,3 +195,51 @@ def test_a_comparison_and_its_scoring_share_their_analyses_in_the_bound(page):
     assert visit("paper") is first and visit("nltk").name == "nltk-tests"
     assert calls == ["paper", "paper-tests", "nltk", "nltk-tests"]
     assert page == []
+
+
+def test_stop_stops_the_scoring_a_click_does_not():
+    """A tester: Streamlit's Stop during a 20,000-segment scoring left the bar frozen while the
+    scoring went on unseen (the results came with the next click): it looked like a hang. Stop
+    now cancels the job; a rerun request (any click) still leaves it running for the next run."""
+    from streamlit.runtime.scriptrunner import RerunData, RerunException, StopException
+
+    for raised, cancelled in ((StopException(), True), (RerunException(RerunData()), False)):
+        at = AppTest.from_function(_stopped_script, args=(raised,), default_timeout=30)
+        at.run()
+        if cancelled:  # stopped: the job stays, cancelled
+            assert at.session_state["_corpus_jobs"]["stop-test"].cancelled
+        else:  # the rerun took up the same job and waited for its result
+            assert at.session_state["_corpus_cache"]["stop-test"][-1][1] == "done"
+
+
+def _stopped_script(raised):
+    import time
+
+    import streamlit as st
+
+    from lens import corpus_ui
+
+    class Bar:  # the third draw of the bar is where the request arrives
+        calls = 0
+
+        def progress(self, *args, **kwargs):
+            Bar.calls += 1
+            if Bar.calls == 3 and not st.session_state.get("raised"):
+                st.session_state["raised"] = True  # once: a rerun runs this script again
+                raise raised
+
+        def empty(self):
+            pass
+
+    def work(progress):
+        for k in range(100):
+            progress(k, 100)
+            time.sleep(0.01)
+        return "done"
+
+    real = st.progress
+    st.progress = lambda *args, **kwargs: Bar()
+    try:
+        corpus_ui.run_cached("stop-test", "key", "label", work)
+    finally:
+        st.progress = real
