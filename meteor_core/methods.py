@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from .align import count_crossings
 from .params import METEOR15_STAGES, MeteorConfig
 from .result import Link, SegmentResult, span_label
-from .stages import case_class
+from .stages import case_class, porter_stem
 
 
 @dataclass(frozen=True)
@@ -274,6 +274,9 @@ def _tokens_text(result: SegmentResult) -> str:
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
            "char": "single characters", "segmenter": "words found by a word segmenter",
            "nltk": "words and punctuation as nltk's word_tokenize splits them (\"don't\" is do + n't)"}.get(tokenizer, tokenizer)
+    if tokenizer == "default" and resolve(config.language).elisions:
+        # the tokens a page shows split "J'aime" in two, the sentence said only "words" (a teacher)
+        how += ", an elided word with its apostrophe apart from the next (\"l'école\" is l' + école)"
     if config.drop_punctuation:  # "words and punctuation marks" said so with the marks left out
         how = f"{how}; tokens of punctuation or symbols only are then left out"
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
@@ -337,6 +340,22 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
     return f"{snapshot.stage} finds no qualifying pair among the words left", ""
 
 
+def _stem_stand_in(result: SegmentResult, snapshot) -> str:
+    """With the stem stage off, the synonym links a stem would have made, said: a teacher turned
+    stem off to show what it adds and nothing changed (WordNet's lemmas cover inflected forms:
+    cars ~ car, started ~ starts)."""
+    config = result.config
+    if snapshot.stage != "synonym" or config.mode != "paper" or "stem" in config.stages or config.language != "en":
+        return ""
+    same = [l for l in snapshot.new_links if porter_stem(result.candidate_tokens[l.candidate].norm)
+            == porter_stem(result.reference_tokens[l.reference].norm)]
+    if not same:
+        return ""
+    shown = ", ".join(_link_words(result, l) for l in same[:4]) + (f" and {len(same) - 4} more" if len(same) > 4 else "")
+    return (f" With the stem stage off, WordNet links {plural(len(same), 'pair')} that share a Porter stem too "
+            f"({shown}): its word forms cover inflections, so turning stem off changes little here.")
+
+
 def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list[Step], list[str], list[str]]:
     """One step per stage that adds links. Idle stages are told in the next productive step (or,
     after the last one, in the last). Returns (steps, sentences and warnings left for no step)."""
@@ -378,6 +397,7 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
             text = (f"{before}Stage {index + 1} of {total}: {snapshot.stage}, "
                     f"{descriptions.get(snapshot.stage, '')}. Among the words still unmatched, {choice}."
                     f"{crossing_text}{left}")
+        text += _stem_stand_in(result, snapshot)
         steps.append(Step(f"stage:{snapshot.stage}", f"after {snapshot.stage}", text,
                           tuple(_link_line(result, l) for l in snapshot.new_links),
                           tuple(pending_warnings), snapshot.links, snapshot.new_links))

@@ -316,3 +316,29 @@ def test_the_crossings_step_lists_each_crossing_pair_in_words(wordnet_reader):
     reversed_pair = score(" ".join(words), [" ".join(reversed(words))]).best  # every pair crosses: 28
     step = next(s for s in walkthrough(reversed_pair) if s.key == "crossings")
     assert reversed_pair.crossings == 28 and len(step.details) == 13 and step.details[-1] == "… and 16 more"
+
+
+def test_with_stem_off_the_synonym_step_says_it_links_what_stem_would(wordnet_reader):
+    """A teacher turned the stem stage off to show what stemming adds and the score stayed
+    0.8648: WordNet's word forms link cars ~ car and started ~ starts. The synonym step says so."""
+    from meteor_core import score
+    from meteor_core.methods import walkthrough
+
+    pair = ("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"])
+    without = score(*pair, stages=("exact", "synonym")).best
+    assert without.score == score(*pair).best.score  # what the teacher saw
+    text = next(s.text for s in walkthrough(without) if s.key == "stage:synonym")
+    assert ("With the stem stage off, WordNet links 2 pairs that share a Porter stem too (cars [1] → car [1], "
+            "started [2] → starts [2])") in text
+    with_stem = next(s.text for s in walkthrough(score(*pair).best) if s.key == "stage:synonym")
+    assert "stem stage off" not in with_stem
+
+
+def test_the_tokens_step_says_french_elisions_are_split(wordnet_reader):
+    """A teacher: /how said "Tokens are words and punctuation marks." beside "J'" and "aime"."""
+    from meteor_core import score
+    from meteor_core.methods import walkthrough
+
+    text = walkthrough(score("J'aime l'école", ["J'aime l'école"], language="fr").best)[0].text
+    assert "Tokens are words and punctuation marks, an elided word with its apostrophe apart from the next" in text
+    assert "elided" not in walkthrough(score("I like school", ["I like school"]).best)[0].text
