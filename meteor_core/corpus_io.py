@@ -661,12 +661,12 @@ def is_label(table: Table, column: str) -> bool:
     rows), none with a space (a long table's "system": "Online-A" on every row was scored,
     0.0000; "Online-A", "Online-B" ranked as a system on the Compare page, "significant":
     testers). The same sentence on every row is still text (a test corpus may repeat one)."""
-    if len(table.rows) < 2:
+    values = [row.get(column) for row in table.rows]
+    if len(values) < 2 or not all(isinstance(v, str) for v in values):  # names are text (a JSONL list is not)
         return False
-    distinct = {v if isinstance(v, (str, int, float, type(None))) else repr(v)  # a JSONL list is unhashable
-                for v in (row.get(column) for row in table.rows)}
-    return 2 * len(distinct) <= len(table.rows) and all(
-        isinstance(v, str) and v.strip() and not any(ch.isspace() for ch in v.strip()) for v in distinct)
+    distinct = set(values)
+    return 2 * len(distinct) <= len(values) and all(v.strip() and not any(ch.isspace() for ch in v.strip())
+                                                    for v in distinct)
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
@@ -696,8 +696,7 @@ def text_columns(table: Table, exclude: Sequence[Optional[str]] = ()) -> list[st
 
 def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
     """Columns that look like system output, the likeliest first: named by OUTPUT_PREFIXES (in
-    that order, then column order), leaving out one that holds the same text on every row, a
-    label rather than an output. A WMT table's "system" column ("Online-A" on every row) came
+    that order, then column order), leaving out a label column (is_label) rather than an output. A WMT table's "system" column ("Online-A" on every row) came
     before its "candidate" column, and the app scored "Online-A" against every reference
     (0.0000 on 1,377 rows, no warning: a tester)."""
     def ranked(column):
