@@ -106,11 +106,12 @@ def terms(mode: str) -> str:
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
 METEOR15_RANKING = (
-    "ranking partial alignments by weighted "
-    "matches (exact 1 per word, other modules 0.5 per word, rounded down on each side, so a one-word stem, "
-    "synonym or paraphrase match counts 0), then fewer chunks, then smaller distance as the jar counts it: "
-    "the distance between a match's positions is charged to the partial alignments that skip that match, "
-    "not to the one that takes it (the jar's quirk, reproduced), so a farther link can win a tie")
+    # in steps a student can follow (a teacher found the quirk's sentence hard to read out)
+    "ranking partial alignments by weighted matches first (an exact word counts 1, a word matched another "
+    "way 0.5, and each side's total is rounded down, so a lone one-word stem, synonym or paraphrase match "
+    "counts 0), then by fewer chunks, then by smaller distance. The jar counts that distance oddly, and it is "
+    "reproduced: how far apart a match's two positions are is added to the partial alignments that leave the "
+    "match out, not to the one that takes it, so a farther link can win a tie")
 METEOR15_SEARCH = f"the jar's beam search (width 40) over reference positions, {METEOR15_RANKING}"
 
 

@@ -231,7 +231,7 @@ def test_meteor15_texts_say_why_a_proposal_is_not_kept_and_when_nothing_is_left(
     assert "nothing was left for the search: 1 link in all." in steps["search"].text
     feline = score("The feline sat on a mat", ["The cat sat on the mat"], mode="meteor15").best
     assert f"{feline.score:.4f}" == "0.2890"  # the jar's number
-    assert ("the distance between a match's positions is charged to the partial alignments that skip that match"
+    assert ("how far apart a match's two positions are is added to the partial alignments that leave the match out"
             in {s.key: s for s in walkthrough(feline)}["search"].text)
 
 
