@@ -759,8 +759,11 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
                                f"with --reference-column (columns: {', '.join(table.columns)})")
     # the default in any case, as reference columns and the app find theirs ("Candidate" was not
     # found: a tester)
-    candidate_column = candidate_column or next((c for c in table.columns if c.strip().lower() == "candidate"),
-                                                "candidate")
+    if not candidate_column:
+        candidate_column = next((c for c in table.columns if c.strip().lower() == "candidate"), None)
+        if candidate_column is None:  # said with the way out ("column(s) 'candidate' not found" alone: a tester)
+            raise MeteorInputError(f"{candidates}: no column named 'candidate': name the candidate column with "
+                                   f"--candidate-column (columns: {', '.join(table.columns)})")
     taken = [candidate_column, *ref_cols, id_column, human_column]
     # None: guess; "" (--id-column "" / --human-column ""): no such column.
     if id_column is None:

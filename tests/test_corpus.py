@@ -916,3 +916,7 @@ def test_the_default_candidate_column_is_found_in_any_case(tmp_path):
     path.write_text("Candidate\tReference\nthe cat\tthe cat sat\n")
     corpus = read_corpus_files(str(path))
     assert corpus.candidates == ("the cat",) and corpus.references == (("the cat sat",),)
+    path.write_text("id\tsystem_a\treference\n1\tthe cat\tthe cat sat\n")  # none: said with the way out
+    with pytest.raises(MeteorInputError, match=r"no column named 'candidate': name the candidate column with "
+                                               r"--candidate-column \(columns: id, system_a, reference\)"):
+        read_corpus_files(str(path))
