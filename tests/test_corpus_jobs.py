@@ -2,12 +2,12 @@
 page (a click, a page change) interrupts the page's script while it waits, not the scoring, and
 the next run takes up the same work. Streamlit's progress bar and session state are replaced by
 stand-ins here: a bar whose update raises is what a rerun request does to a waiting script."""
+import time
 import threading
 
 import pytest
 
 from lens import corpus_ui
-from streamlit.testing.v1 import AppTest
 
 
 class Rerun(Exception):
@@ -197,49 +197,38 @@ def test_a_comparison_and_its_scoring_share_their_analyses_in_the_bound(page):
     assert page == []
 
 
-def test_stop_stops_the_scoring_a_click_does_not():
+def test_stop_stops_the_scoring_a_click_does_not(monkeypatch):
     """A tester: Streamlit's Stop during a 20,000-segment scoring left the bar frozen while the
     scoring went on unseen (the results came with the next click): it looked like a hang. Stop
-    now cancels the job; a rerun request (any click) still leaves it running for the next run."""
+    now cancels the job; a rerun request (any click) still leaves it running for the next run.
+    (Called directly: an AppTest script made from a function became the __main__ that later
+    process pools re-ran, with NameErrors.)"""
     from streamlit.runtime.scriptrunner import RerunData, RerunException, StopException
 
     for raised, cancelled in ((StopException(), True), (RerunException(RerunData()), False)):
-        at = AppTest.from_function(_stopped_script, args=(raised,), default_timeout=30)
-        at.run()
-        if cancelled:  # stopped: the job stays, cancelled
-            assert at.session_state["_corpus_jobs"]["stop-test"].cancelled
-        else:  # the rerun took up the same job and waited for its result
-            assert at.session_state["_corpus_cache"]["stop-test"][-1][1] == "done"
+        class Bar:  # the third draw of the bar is where the request arrives
+            calls = 0
 
+            def progress(self, *args, **kwargs):
+                Bar.calls += 1
+                if Bar.calls == 3:
+                    raise raised
 
-def _stopped_script(raised):
-    import time
+            def empty(self):
+                pass
 
-    import streamlit as st
+        def work(progress):
+            for k in range(100):
+                progress(k, 100)
+                time.sleep(0.01)
+            return "done"
 
-    from lens import corpus_ui
-
-    class Bar:  # the third draw of the bar is where the request arrives
-        calls = 0
-
-        def progress(self, *args, **kwargs):
-            Bar.calls += 1
-            if Bar.calls == 3 and not st.session_state.get("raised"):
-                st.session_state["raised"] = True  # once: a rerun runs this script again
-                raise raised
-
-        def empty(self):
-            pass
-
-    def work(progress):
-        for k in range(100):
-            progress(k, 100)
-            time.sleep(0.01)
-        return "done"
-
-    real = st.progress
-    st.progress = lambda *args, **kwargs: Bar()
-    try:
-        corpus_ui.run_cached("stop-test", "key", "label", work)
-    finally:
-        st.progress = real
+        monkeypatch.setattr(corpus_ui.st, "progress", lambda *args, **kwargs: Bar())
+        jobs = corpus_ui.st.session_state.setdefault("_corpus_jobs", {})
+        jobs.pop("stop-test", None)
+        with pytest.raises(type(raised)):
+            corpus_ui.run_cached("stop-test", f"key-{cancelled}", "label", work)
+        job = jobs["stop-test"]
+        assert job.cancelled is cancelled
+        job.finished.wait(5)
+        assert (job.result is None) is cancelled  # stopped, or scored to the end for the next run
