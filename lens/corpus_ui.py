@@ -23,8 +23,8 @@ from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
                                    corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
-                                   is_label, output_columns, read_table, reference_columns_of, text_columns,
-                                   uploaded)
+                                   output_columns, read_table, reference_columns_of, system_name_column,
+                                   text_columns, uploaded)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -82,7 +82,10 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     store = f"_kept-{key}"
     known = ss.get(store)  # (context, value)
     same = known is not None and known[0] == context
-    value = (ss[key] if key in ss else known[1]) if same else default
+    # Each table's roles are kept apart, the last KEPT_CONTEXTS tables: going to the sample
+    # corpus and back chose the guessed columns again, silently (a tester).
+    by_context = ss.setdefault(f"{store}-by-context", {})
+    value = (ss[key] if key in ss else known[1]) if same else by_context.get(context, default)
     if options is not None:
         choices = set(options)
         valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
@@ -101,8 +104,17 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
         # in 6 of 8 tries, and some presses were lost on the page itself: a tester).
         ss[key] = value
     ss[store] = (context, value)
+    if context is not None:
+        by_context.pop(context, None)
+        by_context[context] = value  # newest last
+        while len(by_context) > KEPT_CONTEXTS:
+            del by_context[next(iter(by_context))]
     ss.setdefault("_kept_keys", set()).add(key)
     return key
+
+
+#: Tables whose column roles a page remembers (per widget; a few small values each).
+KEPT_CONTEXTS = 8
 
 
 def keep_changed_values() -> None:
@@ -422,6 +434,10 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
+def _row_texts(table: Table, column: str) -> list[str]:
+    return [v for v in (row.get(column) for row in table.rows) if isinstance(v, str)]
+
+
 def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chosen]:
     table = _table_source(key, data_source)
     if table is None:
@@ -437,15 +453,26 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE
-    system_like = output_columns(table, ref_default)
-    # Without a column named as output, only columns of text that is not the source, an id, a
-    # label or a score: the first other column was taken, and a source or an id column was
+    system_like = output_columns(table, ref_default, ref_default)
+    # Without a column named as output, only columns of text that is not the source, an id,
+    # names or a score: the first other column was taken, and a source or an id column was
     # scored (0.0000, no warning: a tester). None such: the user chooses, as the CLI refuses.
-    other = [c for c in text_columns(table, [*ref_default, id_default]) if not c.lower().startswith(("score", "line"))]
+    other = [c for c in text_columns(table, [*ref_default, id_default], ref_default)
+             if not c.lower().startswith(("score", "line"))]
+    # A long table (one row per system output, the system named in a column): Compare has no
+    # systems to default to, and one corpus of it mixes the systems (the Compare page ranked
+    # the names, or a document id, against the output: testers).
+    named_in = system_name_column(table, ref_default)
+    if named_in is not None:
+        systems = len(set(_row_texts(table, named_in)))
+        st.info(plain(f"{table.name} looks like a long table: one row per system output, {systems} systems named in "
+                      f"{named_in!r}. " + ("This page compares one column per system (or one file per system under "
+                                           "\"Upload plain-text files\")." if multi else
+                                           "Scored as one corpus, its rows mix those systems.")))
     if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off
-        candidate_columns = st.multiselect(
-            "System columns (two or more)", columns,
-            key=kept(f"{key}-cand-cols", (system_like if len(system_like) > 1 else other)[:8], columns, roles))
+        defaults = [] if named_in is not None else (system_like if len(system_like) > 1 else other)[:8]
+        candidate_columns = st.multiselect("System columns (two or more)", columns,
+                                           key=kept(f"{key}-cand-cols", defaults, columns, roles))
         ref_slot, id_slot = st.columns(2)
     else:
         cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
@@ -453,13 +480,6 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         chosen = cand_slot.selectbox("Candidate column", columns, placeholder="choose the column",
                                      key=kept(f"{key}-cand-col-0", default, columns, roles))
         candidate_columns = [chosen] if chosen is not None else []
-    # the system's name: a column named so first ("lp", "cs-en" on every row, is a label too)
-    labels = sorted((c for c in columns if c not in candidate_columns and c not in ref_default and is_label(table, c)),
-                    key=lambda c: (not c.lower().startswith("sys"), len({row.get(c) for row in table.rows}) < 2))
-    if labels and len(system_like) < 2 and multi:
-        st.info(plain(f"{table.name} looks like a long table, one row per system output, with the system named in "
-                      f"{labels[0]!r}: this page compares a table with one column per system (or one file per "
-                      "system under \"Upload plain-text files\")."))
     # No reference* column: none is chosen, as the CLI refuses such a file. Taking the first
     # other column scored 200 segments against their ids (0.0000 each, "200 scored": a tester).
     reference_columns = ref_slot.multiselect("Reference column(s)", columns,
@@ -478,8 +498,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         st.info("Choose two or more system columns to compare.")
         return None
     if not candidate_columns:
-        st.info(plain(f"{table.name} has no column named candidate*, hyp*, mt*, output* or system*: choose the "
-                      "candidate column above."))
+        st.info(plain(f"Choose the candidate column above: none of {table.name}'s columns is clearly a system's "
+                      "output (named candidate*, hyp*, mt*, output* or system*, or a column of text that is "
+                      "not the source, an id, names or numbers)."))
         return None
     both = [c for c in candidate_columns if c in reference_columns]
     if both:
@@ -560,6 +581,10 @@ def scoring_step(done: int, total: int) -> str:
     return f"Scoring segment {done:,} of {total:,}…"
 
 
+def _restarted(step: Callable[[int, int], str]) -> Callable[[int, int], str]:
+    return lambda done, total: f"{step(done, total)} (again: the last scoring was stopped)"
+
+
 def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[int, int], str] = scoring_step):
     """Run `work(progress)` once per input; sorting and filtering reuse the result. The bar
     shows `label` until the work first reports progress(done, total), then step(done, total).
@@ -583,6 +608,9 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
     job = jobs.get(slot)
     if job is None or job.key != key or job.cancelled:
         if job is not None:
+            if job.stopped and job.key == key:  # the next click starts it again: said (a tester)
+                label = "Scoring again from the first segment (the last scoring was stopped)…"
+                step = _restarted(step)
             job.cancel()
         _make_room(cache, leaving=slot)  # before the new work: what it replaces may not fit
         job = jobs[slot] = _Job(key, work, _session_alive())
@@ -598,7 +626,7 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
     except StopException:
         # Stop (top right) stops the scoring: it went on unseen behind a bar that no longer moved,
         # and looked like a hang (a tester). A rerun request (a click) still leaves it running.
-        job.cancel()
+        job.stop()
         raise
     finally:
         bar.empty()
@@ -632,11 +660,17 @@ class _Job:
         self.error: Optional[BaseException] = None
         self.finished = threading.Event()
         self._cancelled = False
+        self.stopped = False
         self._alive = alive
         self._checked = 0.0
         threading.Thread(target=self._run, args=(work,), name=f"meteor-lens-{key[:8]}", daemon=True).start()
 
     def cancel(self) -> None:
+        self._cancelled = True
+
+    def stop(self) -> None:
+        """Cancelled by the user's Stop (the next run says it starts again)."""
+        self.stopped = True
         self._cancelled = True
 
     @property

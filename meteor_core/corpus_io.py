@@ -143,6 +143,8 @@ def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
         raise MeteorInputError(f"{name}: {len(data):,} bytes is over {limits.size_text}")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        raise MeteorInputError(f"{name} is UTF-32 (it starts with a UTF-32 byte-order mark); save the file as UTF-8")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         # Said as what it is (it was "line 1 is not UTF-8 ... at byte 1": a tester)
         raise MeteorInputError(f"{name} is UTF-16 (it starts with a UTF-16 byte-order mark); save the file as "
@@ -154,15 +156,33 @@ def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
         # differed (a tester); no text file holds that many NUL characters.
         raise MeteorInputError(f"{name} looks like UTF-16 (every second byte is zero, no byte-order mark); save the "
                                "file as UTF-8")
+    utf16 = _utf16_without_mark(sample) if 0 in sample else ""
+    if utf16:  # fewer zero bytes (Cyrillic is 0x04xx), still valid UTF-8 byte by byte (a tester)
+        raise MeteorInputError(f"{name} looks like {utf16} (no byte-order mark); save the file as UTF-8")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
+        utf16 = _utf16_without_mark(sample)
+        if utf16:  # Cyrillic or Chinese in UTF-16 has few zero bytes ("line counts differ": a tester)
+            raise MeteorInputError(f"{name} looks like {utf16} (no byte-order mark); save the file as UTF-8") from None
         line = len(_LINE_BREAK.findall(data[: error.start].decode("utf-8", "replace"))) + 1
         # The byte counted in its line, from 1, as the line is named (the file's offset, 82 on a
         # 30-byte line 3, read as a position in the line: a tester).
         line_start = max(data.rfind(b"\n", 0, error.start), data.rfind(b"\r", 0, error.start)) + 1
         raise MeteorInputError(f"{name}: line {line} is not UTF-8 ({error.reason} at byte "
                                f"{error.start - line_start + 1} of the line); save the file as UTF-8") from None
+
+
+def _utf16_without_mark(sample: bytes) -> str:
+    """"UTF-16 (little-endian)" or "(big-endian)" when the bytes read so as text with line breaks
+    or tabs and almost no control characters; "" otherwise."""
+    for codec, named in (("utf-16-le", "UTF-16 (little-endian)"), ("utf-16-be", "UTF-16 (big-endian)")):
+        text = sample[: len(sample) // 2 * 2].decode(codec, "replace")
+        odd = sum(1 for ch in text if (ch < " " and ch not in "\t\n\r") or ch == "\ufffd"
+                  or 0xD800 <= ord(ch) <= 0xDFFF)
+        if ("\n" in text or "\t" in text) and odd * 50 <= len(text):
+            return named
+    return ""
 
 
 def split_lines(text: str) -> list[str]:
@@ -245,7 +265,9 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
     if fmt == "jsonl":
         return _read_jsonl(text, name, limits)
     if fmt not in ("tsv", "csv"):
-        raise MeteorInputError(f"{name}: not a table format (tsv, csv, jsonl); got {fmt!r}")
+        gz = " (a .gz file is read by the name under it: call it x.tsv.gz, x.csv.gz or x.jsonl.gz)" \
+            if name.lower().endswith(".gz") else ""
+        raise MeteorInputError(f"{name}: not a table format (tsv, csv, jsonl); got {fmt!r}{gz}")
     delimiter = "\t" if fmt == "tsv" else ","
     first = text.split("\n", 1)[0]
     if not first.strip():
@@ -483,7 +505,9 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
             score = _human_score(raw)
             if score is None:
                 what = "no human score" if raw is None or (isinstance(raw, str) and not raw.strip()) else \
-                    f"human score {_shorten(raw)} is not a number"
+                    f"human score {_shorten(raw)} is not a number" + (
+                        " (a decimal comma: write a point, 0.9)" if isinstance(raw, str) and
+                        re.fullmatch(r"\s*[+-]?\d+,\d+\s*", raw, re.ASCII) else "")
                 human_notes.append(RowProblem(table.name, line, f"{what}: segment scored, left out of the correlations"))
         if reference_note:
             reference_notes.append(RowProblem(table.name, line, reference_note))
@@ -656,17 +680,53 @@ def _mostly_numbers(table: Table, column: str) -> bool:
     return bool(values) and 2 * sum(_human_score(v) is not None for v in values) >= len(values)
 
 
-def is_label(table: Table, column: str) -> bool:
-    """Names repeated down the rows rather than output: few distinct values (at most half the
-    rows), none with a space (a long table's "system": "Online-A" on every row was scored,
-    0.0000; "Online-A", "Online-B" ranked as a system on the Compare page, "significant":
-    testers). The same sentence on every row is still text (a test corpus may repeat one)."""
-    values = [row.get(column) for row in table.rows]
-    if len(values) < 2 or not all(isinstance(v, str) for v in values):  # names are text (a JSONL list is not)
+def _texts(table: Table, column: str) -> list[str]:
+    """The column's sampled values when it holds text (every value a string, at least one not
+    blank); [] for an empty column or one of JSON objects, lists or numbers: an empty "doc_id"
+    was taken for the candidate and every segment scored 0, a JSONL "meta" object too (a tester)."""
+    values = _values(table, column)
+    return values if values and all(isinstance(v, str) for v in values) else []
+
+
+def _sentences(table: Table, columns: Sequence[str]) -> bool:
+    """Whether the columns (the references) hold sentences: two or more words on average."""
+    values = [v for c in columns for v in _texts(table, c)]
+    return bool(values) and sum(len(v.split()) for v in values) >= 2 * len(values)
+
+
+#: Name prefixes of columns that name something on each row (the system, language pair,
+#: document, date, URL, domain), never a system's output.
+LABEL_PREFIXES = ("sys", "lang", "lp", "doc", "date", "time", "url", "domain", "genre")
+
+
+def _name_like(value: str) -> bool:
+    """One word written as a name, not a word of text: with a digit, a separator or a capital
+    inside ("Online-A", "d12", "2024-01-01", "de_en", "https://...", "JDExploreAcademy")."""
+    return any(ch.isdigit() or ch in "-_./:@" for ch in value) or any(ch.isupper() for ch in value[1:])
+
+
+def is_label(table: Table, column: str, reference_columns: Sequence[str] = ()) -> bool:
+    """Names rather than output: one word on every row, where the references are sentences,
+    and the column named as a label (sys*, lang*, lp, doc*, date*, ...), or every value written
+    as a name, or few distinct values (at most half the rows). A long table's "system" was
+    scored (0.0000, no warning) or ranked as a system ("significant"), also on 2-row tables where
+    few distinct values cannot show, and so were a date, a language and a document column
+    (testers). One-word outputs beside one-word references stay outputs ("yes" / "no")."""
+    values = _texts(table, column)
+    if not values or _mostly_numbers(table, column) or any(len(v.split()) > 1 for v in values):
         return False
-    distinct = set(values)
-    return 2 * len(distinct) <= len(values) and all(v.strip() and not any(ch.isspace() for ch in v.strip())
-                                                    for v in distinct)
+    if reference_columns and not _sentences(table, reference_columns):
+        return False
+    if column.strip().lower().startswith(LABEL_PREFIXES) or all(_name_like(v.strip()) for v in values):
+        return True
+    return len(values) > 1 and 2 * len(set(values)) <= len(values)
+
+
+def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> Optional[str]:
+    """The column that names the system on each row of a long table (one row per system output):
+    named sys* and holding two or more names. None for a wide table (one column per system)."""
+    return next((c for c in table.columns if c.strip().lower().startswith("sys") and c not in reference_columns
+                 and is_label(table, c, reference_columns) and len(set(_texts(table, c))) > 1), None)
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
@@ -684,26 +744,26 @@ def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> O
 SOURCE_PREFIXES = ("src", "source")
 
 
-def text_columns(table: Table, exclude: Sequence[Optional[str]] = ()) -> list[str]:
+def text_columns(table: Table, exclude: Sequence[Optional[str]] = (), reference_columns: Sequence[str] = ()) -> list[str]:
     """Columns that may hold a system's output when none is named so (output_columns): text, not
-    numbers, not a label, not the source, not a human score. A table "source, translation,
-    reference" had its French source scored (0.0000, no warning), and "id, score, reference"
-    its ids (a tester)."""
+    numbers, not names (is_label), not the source, not a human score. A table "source,
+    translation, reference" had its French source scored (0.0000, no warning), and "id, score,
+    reference" its ids (a tester)."""
     return [c for c in table.columns if c not in exclude and not c.strip().lower().startswith(SOURCE_PREFIXES)
-            and not any(_names_word(c, word) for word in HUMAN_WORDS)
-            and not is_label(table, c) and not _mostly_numbers(table, c)]
+            and not any(_names_word(c, word) for word in HUMAN_WORDS) and _texts(table, c)
+            and not _mostly_numbers(table, c) and not is_label(table, c, reference_columns)]
 
 
-def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
+def output_columns(table: Table, exclude: Sequence[str] = (), reference_columns: Sequence[str] = ()) -> list[str]:
     """Columns that look like system output, the likeliest first: named by OUTPUT_PREFIXES (in
-    that order, then column order), leaving out a label column (is_label) rather than an output. A WMT table's "system" column ("Online-A" on every row) came
-    before its "candidate" column, and the app scored "Online-A" against every reference
-    (0.0000 on 1,377 rows, no warning: a tester)."""
+    that order, then column order), holding text and not names (is_label). A WMT table's
+    "system" column ("Online-A" on every row) came before its "candidate" column, and the app
+    scored "Online-A" against every reference (0.0000 on 1,377 rows, no warning: a tester)."""
     def ranked(column):
         return next(k for k, prefix in enumerate(OUTPUT_PREFIXES) if column.lower().startswith(prefix))
 
     named = [c for c in table.columns if c not in exclude and c.lower().startswith(OUTPUT_PREFIXES)
-             and not is_label(table, c)]
+             and _texts(table, c) and not is_label(table, c, reference_columns)]
     return sorted(named, key=lambda c: (ranked(c), table.columns.index(c)))
 
 

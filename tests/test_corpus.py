@@ -891,6 +891,8 @@ def test_human_scores_are_numbers_as_score_files_write_them(tmp_path):
     corpus = read_corpus_files(str(path), human_column="human")
     assert list(corpus.human) == [None, None, None, None, None, -25.0, 0.5, 7.0]
     assert len(corpus.human_notes) == 5
+    assert corpus.human_notes[2].message == ("human score '5,5' is not a number (a decimal comma: write a point, 0.9): "
+                                            "segment scored, left out of the correlations")
     path = tmp_path / "sys3.tsv"
     path.write_text("seg_id\tHUMAN-refB\tcandidate\treference\n"
                     + "".join(f"{k}\tthe human text {k}\tthe cat {k}\tthe cat sat {k}\n" for k in range(4)))
@@ -905,6 +907,16 @@ def test_utf16_without_a_byte_order_mark_is_said_to_be_utf16():
         with pytest.raises(MeteorInputError, match=r"^t\.tsv looks like UTF-16 \(every second byte is zero"):
             decode(data, "t.tsv")
     assert decode(b"a\x00b\tc d e f g\n", "t.tsv") == "a\x00b\tc d e f g\n"  # a stray NUL is not UTF-16
+    # Cyrillic and Chinese have few zero bytes in UTF-16, and UTF-32 has a mark of its own (a tester)
+    with pytest.raises(MeteorInputError, match=r"looks like UTF-16 \(little-endian\) \(no byte-order mark\)"):
+        decode("id\tкот сидит\n1\tпривет мир\n".encode("utf-16-le"), "t.tsv")
+    with pytest.raises(MeteorInputError, match=r"looks like UTF-16 \(big-endian\)"):
+        decode("猫坐在垫子上\n你好世界\n".encode("utf-16-be"), "t.tsv")
+    with pytest.raises(MeteorInputError, match=r"is UTF-32 \(it starts with a UTF-32 byte-order mark\)"):
+        decode("x\n".encode("utf-32"), "t.tsv")
+    assert decode("кот\tсидит\n".encode(), "t.tsv") == "кот\tсидит\n"
+    with pytest.raises(MeteorInputError, match=r"call it x\.tsv\.gz"):
+        read_table(b"a\tb\n", "data.gz")
 
 
 def test_the_default_candidate_column_is_found_in_any_case(tmp_path):
@@ -920,3 +932,36 @@ def test_the_default_candidate_column_is_found_in_any_case(tmp_path):
     with pytest.raises(MeteorInputError, match=r"no column named 'candidate': name the candidate column with "
                                                r"--candidate-column \(columns: id, system_a, reference\)"):
         read_corpus_files(str(path))
+
+
+def _guess(data: bytes, name: str):
+    """The candidate and system defaults the corpus pages take, from corpus_io's guesses."""
+    from meteor_core.corpus_io import output_columns, reference_columns_of, system_name_column, text_columns
+
+    table = read_table(data, name)
+    refs = reference_columns_of(table.columns)
+    named = output_columns(table, refs, refs)
+    return named or text_columns(table, refs, refs), system_name_column(table, refs)
+
+
+def test_column_guesses_on_the_tables_testers_gave():
+    """Each of these scored the wrong column on a corpus page, with no warning (testers)."""
+    sentence = "the cat sat on the mat"
+    # an empty column before the output (real WMT de-en: doc_id empty on every row)
+    assert _guess(f"seg_id\tdoc_id\tsource\treference\tOnline-A\n1\t\tquelle\t{sentence}\t{sentence}\n"
+                  f"2\t\tquelle\t{sentence}\ta cat\n".encode(), "w.tsv") == (["Online-A"], None)
+    # a two-row long table: the system names are no output, and the table is said to be long
+    assert _guess(f"system\tsource\ttranslation\treference\nOnline-A\tHallo Welt\thello world how are you\t{sentence}\n"
+                  f"Online-B\tHallo Welt\thi world\t{sentence}\n".encode(), "t.tsv") == (["translation"], "system")
+    # dates, languages, document ids and JSON objects are not outputs
+    assert _guess(f"date,lang,doc_id,translation,reference\n2024-01-01,de,d1,{sentence},{sentence}\n"
+                  f"2024-01-02,fr,d2,a cat,{sentence}\n2024-01-03,es,d3,the mat,{sentence}\n".encode(), "d.csv") \
+        == (["translation"], None)
+    assert _guess(json.dumps({"meta": {"lp": "de-en"}, "tags": ["a"], "translation": "a cat",
+                              "reference": sentence}).encode() + b"\n", "m.jsonl") == (["translation"], None)
+    # one-word outputs beside one-word references are outputs; a named column of them is found
+    assert _guess(b"candidate\treference\nyes\tyes\nno\tno\nyes\tno\nno\tyes\n", "o.tsv") == (["candidate"], None)
+    # a wide WMT table: every system column, and no long-table note for its document ids
+    wide = (f"seg_id\tdoc_id\treference\tALMAnaCH-Inria\tCUNI-Transformer\n"
+            f"1\tmediafax.cz.1\t{sentence}\t{sentence}\tthe cat sat\n2\tmediafax.cz.1\t{sentence}\ta mat\tthe cat\n")
+    assert _guess(wide.encode(), "wide.tsv") == (["ALMAnaCH-Inria", "CUNI-Transformer"], None)

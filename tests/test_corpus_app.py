@@ -926,7 +926,7 @@ def test_a_table_without_an_output_column_asks_for_the_candidate_not_a_source_or
     assert len(_segments_table(at)) == 2
     at = _upload(_page("corpus_explorer.py"), "numcand.csv", b"id,score,reference\n1,0.5,the cat\n2,0.7,the dog\n")
     assert next(w.value for w in at.selectbox if w.label == "Candidate column") is None
-    assert any("choose the candidate column above" in i.value for i in at.info)
+    assert any(html.unescape(i.value).startswith("Choose the candidate column above") for i in at.info)
     assert not any("meteor" in d.value.columns for d in at.dataframe if d.value is not None)
     at.selectbox(key="corpus-cand-col-0").set_value("score").run()  # the user's choice is scored
     _clean(at)
@@ -940,8 +940,12 @@ def test_a_long_table_is_said_so_and_its_system_names_are_not_a_system():
     rows = "".join(f"{k}\t{'A' if k % 2 else 'B'}-sys\tthe cat sat number {k}\tthe cat sat {k}\n" for k in range(12))
     data = ("seg_id\tsystem\tcandidate\treference\n" + rows).encode()
     compare = _upload(_page("system_comparison.py"), "long.tsv", data, page="compare")
-    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == ["candidate"]
-    assert any("looks like a long table" in i.value and "'system'" in i.value for i in compare.info)
+    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == []
+    assert any("looks like a long table" in i.value and "2 systems named in" in html.unescape(i.value)
+               and "'system'" in html.unescape(i.value) for i in compare.info)
+    corpus = _upload(_page("corpus_explorer.py"), "long.tsv", data)  # scored, and said to mix them
+    assert next(w.value for w in corpus.selectbox if w.label == "Candidate column") == "candidate"
+    assert any("its rows mix those systems" in html.unescape(i.value) for i in corpus.info)
 
 
 def test_a_text_column_named_human_is_not_taken_for_human_scores():
@@ -974,3 +978,18 @@ def test_plain_text_files_of_any_name_or_gzipped_are_read_and_every_bad_one_is_s
     errors = [html.unescape(e.value) for e in at.error]
     assert errors == ["a.txt looks like UTF-16 (every second byte is zero, no byte-order mark); save the file as UTF-8",
                       "line counts differ: b.txt has 1 line, ref.en has 2"]  # both files' problems
+
+
+def test_column_roles_come_back_with_their_table():
+    """A tester: CUNI-Transformer chosen, then Data -> Sample corpus and back to the upload: the
+    guessed ALMAnaCH-Inria was scored again, silently."""
+    data = (b"seg_id\treference\tALMAnaCH-Inria\tCUNI-Transformer\n1\tthe cat sat on the mat\ta cat sat\tthe cat sat\n"
+            b"2\tthe dog barked loudly\ta dog\tthe dog barked\n")
+    at = _upload(_page("corpus_explorer.py"), "cs.tsv", data)
+    assert at.selectbox(key="corpus-cand-col-0").value == "ALMAnaCH-Inria"
+    at.selectbox(key="corpus-cand-col-0").set_value("CUNI-Transformer").run()
+    at.radio(key="corpus-source").set_value("Sample corpus").run()
+    assert at.selectbox(key="corpus-cand-col-0").value == "system_a"
+    at.radio(key="corpus-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
+    _clean(at)
+    assert at.selectbox(key="corpus-cand-col-0").value == "CUNI-Transformer"

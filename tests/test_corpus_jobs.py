@@ -232,3 +232,19 @@ def test_stop_stops_the_scoring_a_click_does_not(monkeypatch):
         assert job.cancelled is cancelled
         job.finished.wait(5)
         assert (job.result is None) is cancelled  # stopped, or scored to the end for the next run
+    # the next run after Stop starts again, and says so on its bar (it restarted silently: a tester)
+    shown = []
+
+    class Shown:
+        def progress(self, value, text=""):
+            shown.append(text)
+
+        def empty(self):
+            pass
+
+    monkeypatch.setattr(corpus_ui.st, "progress", lambda value=0.0, text="": Shown().progress(value, text) or Shown())
+    jobs["stop-test"] = stopped = corpus_ui._Job("key-True", lambda progress: None, lambda: True)
+    stopped.stop()
+    assert corpus_ui.run_cached("stop-test", "key-True", "label", work) == "done"
+    assert shown[0] == "Scoring again from the first segment (the last scoring was stopped)…"
+    assert all(t.endswith("(again: the last scoring was stopped)") for t in shown[1:] if t != shown[0])
