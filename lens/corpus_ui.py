@@ -453,12 +453,12 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE
-    system_like = output_columns(table, ref_default, ref_default)
-    # Without a column named as output, only columns of text that is not the source, an id,
-    # names or a score: the first other column was taken, and a source or an id column was
-    # scored (0.0000, no warning: a tester). None such: the user chooses, as the CLI refuses.
-    other = [c for c in text_columns(table, [*ref_default, id_default], ref_default)
-             if not c.lower().startswith(("score", "line"))]
+    system_like = output_columns(table, ref_default)
+    # Without a column named as output, columns of text that is not the source, an id, names
+    # or a score: the first other column was taken, and a source, an id or a document column
+    # was scored (0.0000, no warning: testers). The Corpus page takes one only when it is the
+    # only one, else the user chooses, as the CLI refuses; Compare offers them all as chips.
+    other = [c for c in text_columns(table, [*ref_default, id_default]) if not c.lower().startswith(("score", "line"))]
     # A long table (one row per system output, the system named in a column): Compare has no
     # systems to default to, and one corpus of it mixes the systems (the Compare page ranked
     # the names, or a document id, against the output: testers).
@@ -476,7 +476,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         ref_slot, id_slot = st.columns(2)
     else:
         cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
-        default = (system_like or other or [None])[0]
+        default = system_like[0] if system_like else other[0] if len(other) == 1 else None
         chosen = cand_slot.selectbox("Candidate column", columns, placeholder="choose the column",
                                      key=kept(f"{key}-cand-col-0", default, columns, roles))
         candidate_columns = [chosen] if chosen is not None else []

@@ -688,45 +688,54 @@ def _texts(table: Table, column: str) -> list[str]:
     return values if values and all(isinstance(v, str) for v in values) else []
 
 
-def _sentences(table: Table, columns: Sequence[str]) -> bool:
-    """Whether the columns (the references) hold sentences: two or more words on average."""
-    values = [v for c in columns for v in _texts(table, c)]
-    return bool(values) and sum(len(v.split()) for v in values) >= 2 * len(values)
-
-
-#: Name prefixes of columns that name something on each row (the system, language pair,
-#: document, date, URL, domain), never a system's output.
-LABEL_PREFIXES = ("sys", "lang", "lp", "doc", "date", "time", "url", "domain", "genre")
+#: Words in a column's name that say it names something on each row (the system, language
+#: pair, document, file, date, speaker, ...): such a column of one word per row, or of a few
+#: repeated values, is names, not a system's output.
+LABEL_WORDS = ("sys", "lang", "lp", "doc", "date", "time", "url", "domain", "genre", "file", "image", "img", "path",
+               "model", "engine", "speaker", "topic", "id", "seg", "sent", "split", "category")
 
 
 def _name_like(value: str) -> bool:
-    """One word written as a name, not a word of text: with a digit, a separator or a capital
-    inside ("Online-A", "d12", "2024-01-01", "de_en", "https://...", "JDExploreAcademy")."""
-    return any(ch.isdigit() or ch in "-_./:@" for ch in value) or any(ch.isupper() for ch in value[1:])
+    """One ASCII word written as a name, not a word of text: with a digit, a separator or a
+    capital inside ("Online-A", "d12", "2024-01-01", "de_en", "https://...", "a.jpg")."""
+    return value.isascii() and any(ch.isalnum() for ch in value) and (
+        any(ch.isdigit() or ch in "-_./:@" for ch in value) or any(ch.isupper() for ch in value[1:]))
 
 
-def is_label(table: Table, column: str, reference_columns: Sequence[str] = ()) -> bool:
-    """Names rather than output: one word on every row, where the references are sentences,
-    and the column named as a label (sys*, lang*, lp, doc*, date*, ...), or every value written
-    as a name, or few distinct values (at most half the rows). A long table's "system" was
-    scored (0.0000, no warning) or ranked as a system ("significant"), also on 2-row tables where
-    few distinct values cannot show, and so were a date, a language and a document column
-    (testers). One-word outputs beside one-word references stay outputs ("yes" / "no")."""
+def _name_words(column: str) -> list[str]:
+    """The words of a column name: "mt_system" -> mt, system; "sentId" -> sent, id."""
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", column)]
+
+
+def is_label(table: Table, column: str) -> bool:
+    """Names rather than output: a column named as a label (LABEL_WORDS) of one name per row or
+    of few repeated values (the systems of a long table, even "Google Translate"); else, in a
+    column not named as output, one name written as a name on every row (ids, files, dates,
+    URLs, "Online-A") or one word repeated (at most half the rows hold distinct values, "de").
+    A long table's "system", "doc_id", "lp" and "file_name" were taken for output and scored
+    0.0000 with no warning, also beside Chinese references or short ones (testers); a column
+    named as output of "<unk>" or "." on every row stays output (a broken system, scored)."""
     values = _texts(table, column)
-    if not values or _mostly_numbers(table, column) or any(len(v.split()) > 1 for v in values):
+    if not values or _mostly_numbers(table, column):
         return False
-    if reference_columns and not _sentences(table, reference_columns):
-        return False
-    if column.strip().lower().startswith(LABEL_PREFIXES) or all(_name_like(v.strip()) for v in values):
+    # One name per row: one ASCII word, or a very short one (a Chinese or Japanese sentence has
+    # no spaces and is no name: "SYSTRAN" and "Sys-0" of Chinese output were taken for names)
+    one_name = all(len(v.split()) == 1 and (v.isascii() or len(v.strip()) <= 4) for v in values)
+    # few distinct short values (a sentence repeated down a column is still output)
+    few = len(values) >= 4 and 2 * len(set(values)) <= len(values) and \
+        sum(len(v.split()) for v in values) <= 3 * len(values)
+    if any(w.startswith(LABEL_WORDS) for w in _name_words(column)) and (one_name or few):
         return True
-    return len(values) > 1 and 2 * len(set(values)) <= len(values)
+    if column.strip().lower().startswith(OUTPUT_PREFIXES[:4]):
+        return False  # named candidate*, hyp*, mt*, output*: output, however short ("NATO", "COVID-19")
+    return one_name and (few or all(_name_like(v.strip()) for v in values))
 
 
 def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> Optional[str]:
     """The column that names the system on each row of a long table (one row per system output):
-    named sys* and holding two or more names. None for a wide table (one column per system)."""
+    named sys*, holding two or more names. None for a wide table (one column per system)."""
     return next((c for c in table.columns if c.strip().lower().startswith("sys") and c not in reference_columns
-                 and is_label(table, c, reference_columns) and len(set(_texts(table, c))) > 1), None)
+                 and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
@@ -740,30 +749,32 @@ def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> O
     return None
 
 
-#: Name prefixes of columns that hold the source text, never a system's output.
-SOURCE_PREFIXES = ("src", "source")
+#: Name words of text columns that are not a system's output: the source, notes, the
+#: Hugging Face "target" (a reference there) and the like.
+NOT_OUTPUT_WORDS = ("src", "source", "comment", "note", "remark", "description", "context", "prompt", "instruction",
+                    "target", "gold", "label")
 
 
-def text_columns(table: Table, exclude: Sequence[Optional[str]] = (), reference_columns: Sequence[str] = ()) -> list[str]:
+def text_columns(table: Table, exclude: Sequence[Optional[str]] = ()) -> list[str]:
     """Columns that may hold a system's output when none is named so (output_columns): text, not
-    numbers, not names (is_label), not the source, not a human score. A table "source,
-    translation, reference" had its French source scored (0.0000, no warning), and "id, score,
-    reference" its ids (a tester)."""
-    return [c for c in table.columns if c not in exclude and not c.strip().lower().startswith(SOURCE_PREFIXES)
-            and not any(_names_word(c, word) for word in HUMAN_WORDS) and _texts(table, c)
-            and not _mostly_numbers(table, c) and not is_label(table, c, reference_columns)]
+    numbers, not names (is_label), not the source or a note. A table "source, translation,
+    reference" had its French source scored (0.0000, no warning), "id, score, reference" its ids
+    (testers). A text column named human* ("HUMAN-refB", a human translation) is one."""
+    return [c for c in table.columns if c not in exclude and _texts(table, c) and not _mostly_numbers(table, c)
+            and not any(w.startswith(NOT_OUTPUT_WORDS) for w in _name_words(c)) and not is_label(table, c)]
 
 
-def output_columns(table: Table, exclude: Sequence[str] = (), reference_columns: Sequence[str] = ()) -> list[str]:
+def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
     """Columns that look like system output, the likeliest first: named by OUTPUT_PREFIXES (in
-    that order, then column order), holding text and not names (is_label). A WMT table's
-    "system" column ("Online-A" on every row) came before its "candidate" column, and the app
-    scored "Online-A" against every reference (0.0000 on 1,377 rows, no warning: a tester)."""
+    that order, then column order), holding text, not numbers ("hyp_len", "candidate_score")
+    and not names (is_label). A WMT table's "system" column ("Online-A" on every row) came
+    before its "candidate" column, and the app scored "Online-A" against every reference
+    (0.0000 on 1,377 rows, no warning: a tester)."""
     def ranked(column):
         return next(k for k, prefix in enumerate(OUTPUT_PREFIXES) if column.lower().startswith(prefix))
 
     named = [c for c in table.columns if c not in exclude and c.lower().startswith(OUTPUT_PREFIXES)
-             and _texts(table, c) and not is_label(table, c, reference_columns)]
+             and _texts(table, c) and not _mostly_numbers(table, c) and not is_label(table, c)]
     return sorted(named, key=lambda c: (ranked(c), table.columns.index(c)))
 
 

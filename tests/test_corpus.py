@@ -940,8 +940,8 @@ def _guess(data: bytes, name: str):
 
     table = read_table(data, name)
     refs = reference_columns_of(table.columns)
-    named = output_columns(table, refs, refs)
-    return named or text_columns(table, refs, refs), system_name_column(table, refs)
+    named = output_columns(table, refs)
+    return named or text_columns(table, refs), system_name_column(table, refs)
 
 
 def test_column_guesses_on_the_tables_testers_gave():
@@ -965,3 +965,44 @@ def test_column_guesses_on_the_tables_testers_gave():
     wide = (f"seg_id\tdoc_id\treference\tALMAnaCH-Inria\tCUNI-Transformer\n"
             f"1\tmediafax.cz.1\t{sentence}\t{sentence}\tthe cat sat\n2\tmediafax.cz.1\t{sentence}\ta mat\tthe cat\n")
     assert _guess(wide.encode(), "wide.tsv") == (["ALMAnaCH-Inria", "CUNI-Transformer"], None)
+
+
+def test_column_guesses_do_not_lean_on_the_references_words():
+    """A tester: the names test was switched off by references of fewer than two words on
+    average (Chinese, JSONL lists, short dialogue), and doc_id, lp, system and file_name were
+    scored again (0.0000); numeric hyp_len and candidate_score were outputs; HUMAN-refB, a human
+    translation, was never offered; a comment column came first."""
+    zh = "该公司今天发布了一款新手机。"
+    assert _guess(f"doc_id\tseg_id\tsource\tref\tOnline-A\tHUMAN-refB\n"
+                  f"doc0\t1\tThe company released a phone.\t{zh}\t公司今天发布了新手机。\t{zh}\n"
+                  f"doc0\t2\tIt is new.\t它是新的。\t这是新的。\t它是新的。\n".encode(), "zh.tsv") \
+        == (["Online-A", "HUMAN-refB"], None)
+    long_zh = "system\tdoc_id\tcandidate\treference\n" + "".join(
+        f"{s}\tdoc{k}\t公司发布了手机{k}。\t{zh}\n" for k in range(3) for s in ("Online-A", "Online-B"))
+    assert _guess(long_zh.encode(), "l.tsv") == (["candidate"], "system")
+    line = {"lp": "zh-en", "doc_id": "doc0", "Online-A": "The company launched a phone.",
+            "Online-B": "A phone was launched.", "references": ["The company released a new phone today."]}
+    assert _guess((json.dumps(line) + "\n" + json.dumps(line) + "\n").encode(), "w.jsonl") \
+        == (["Online-A", "Online-B"], None)
+    dialogue = "system\tdoc_id\ttranslation\treference\n" + "".join(
+        f"{s}\tdlg{k}\tThank you!\tThanks!\n" for k in range(2) for s in ("Online-A", "Online-B"))
+    assert _guess(dialogue.encode(), "d.tsv") == (["translation"], "system")
+    assert _guess(b"seg_id\tmt\tref\tmt_score\thyp_len\n1\tthe cat sat\tthe cat sat\t0.5\t3\n"
+                  b"2\ta dog\tthe dog\t0.7\t2\n", "n.tsv") == (["mt"], None)
+    assert _guess(b"seg_id\tcomment\tOnline-A\treference\n1\tcheck this one later\tthe cat\tthe cat sat\n"
+                  b"2\t\ta dog\tthe dog\n", "c.tsv") == (["Online-A"], None)
+    assert _guess(b"candidate\treference\n.\tthe cat\n.\tthe dog\n.\ta cow\n.\ta hen\n", "dot.tsv") \
+        == (["candidate"], None)  # a broken system, named so: scored
+    assert _guess(b"mt_system\tmt_output\treference\ngoogle\tthe cat sat\tthe cat sat\n"
+                  b"deepl\ta cat sat\tthe cat sat\nbing\tthe cat\tthe cat sat\n", "m.tsv")[0] == ["mt_output"]
+
+
+def test_chinese_output_in_a_column_named_like_a_system_is_output():
+    """A tester: "SYSTRAN" and "Sys-0" columns of Chinese output (no spaces: one "word" each)
+    were taken for the names of a long table, and Compare chose no systems."""
+    zh = ["该公司今天发布了一款新手机。", "去年价格上涨了百分之五。", "她五月访问了北京。", "会议被推迟了。"]
+    rows = "".join(f"{k}\t{z}\t{z[:-1]}。\t{z}\n" for k, z in enumerate(zh))
+    assert _guess(("id\tref\tOnline-A\tSYSTRAN\n" + rows).encode(), "s.tsv") == (["Online-A", "SYSTRAN"], None)
+    spaced = "system\tcandidate\treference\n" + "".join(
+        f"{s}\tthe cat sat {k}\tthe cat sat on the mat\n" for k in range(3) for s in ("Google Translate", "DeepL Pro"))
+    assert _guess(spaced.encode(), "g.tsv") == (["candidate"], "system")
