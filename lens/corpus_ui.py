@@ -498,9 +498,11 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         st.info("Choose two or more system columns to compare.")
         return None
     if not candidate_columns:
-        st.info(plain(f"Choose the candidate column above: none of {table.name}'s columns is clearly a system's "
-                      "output (named candidate*, hyp*, mt*, output* or system*, or a column of text that is "
-                      "not the source, an id, names or numbers)."))
+        st.info(plain(f"Choose the candidate column above: {len(other)} columns may be a system's output "
+                      f"({', '.join(other[:8])}{', ...' if len(other) > 8 else ''}), none named so." if len(other) > 1
+                      else f"Choose the candidate column above: none of {table.name}'s columns is clearly a system's "
+                           "output (named candidate*, hyp*, mt*, output* or system*, or a column of text that is "
+                           "not the source, an id, names or numbers)."))
         return None
     both = [c for c in candidate_columns if c in reference_columns]
     if both:

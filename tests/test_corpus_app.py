@@ -417,6 +417,8 @@ def test_default_columns_are_systems_not_ids_or_references():
     # offers them all.
     at = _upload(_page("corpus_explorer.py"), "wmt.tsv", data)
     assert at.selectbox(key="corpus-cand-col-0").value is None
+    assert any(html.unescape(i.value) == "Choose the candidate column above: 3 columns may be a system's output "
+               "(Online-B, LT22, Online-Y), none named so." for i in at.info)
     at = _upload(_page("system_comparison.py"), "wmt.tsv", data, page="compare")
     assert at.multiselect(key="compare-cand-cols").value == ["Online-B", "LT22", "Online-Y"]
     ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
