@@ -23,8 +23,8 @@ from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
                                    corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
-                                   output_columns, read_table, reference_columns_of, system_name_column,
-                                   text_columns, uploaded)
+                                   output_columns, pivot_long, read_table, reference_columns_of,
+                                   system_name_column, text_columns, uploaded)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -434,6 +434,28 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
+def _pivoted(table: Table) -> Table:
+    """A long table (one row per system output, the systems named in a sys* column) as one
+    column per system, said so, for System Comparison: it ranked the names as a system, and
+    WMT ships its outputs this way (testers). Unchanged when no single output column is found."""
+    refs = reference_columns_of(table.columns)
+    named_in = system_name_column(table, refs)
+    if named_in is None:
+        return table
+    id_column = guess_column(table.columns, ID_WORDS)
+    outputs = [c for c in output_columns(table, refs) if c != named_in] or \
+              [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
+    if len(outputs) != 1:
+        return table  # said below as a long table, the systems left to choose
+    wide = pivot_long(table, named_in, outputs[0], refs, id_column)
+    systems = len(wide.columns) - len(refs) - (id_column is not None)
+    st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {systems} systems, one per "
+                  f"name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
+                  + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
+                  "left out of the comparison (said below)."))
+    return wide
+
+
 def _row_texts(table: Table, column: str) -> list[str]:
     return [v for v in (row.get(column) for row in table.rows) if isinstance(v, str)]
 
@@ -450,6 +472,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
+    if multi:
+        table = _pivoted(table)
+        columns = list(table.columns)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE

@@ -738,6 +738,43 @@ def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> O
                  and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
 
 
+def pivot_long(table: Table, system_column: str, output_column: str, reference_columns: Sequence[str],
+               id_column: Optional[str] = None) -> Table:
+    """A long table (one row per system output, the system named in `system_column`) as a wide
+    one: a row per segment, its id and reference columns, and a column per system holding that
+    system's `output_column`. A segment is its id (when there is one) and its references, and the
+    k-th time a system has it pairs with the k-th time another has it; a system without a row for
+    a segment has no cell there (that segment is then not scored for it, and comparisons leave
+    it out, saying so). Each row keeps the file line of the segment's first row. The Compare page
+    ranked the long table's names as a system (testers); WMT ships its outputs this way."""
+    keys: dict = {}  # segment key -> index into rows
+    rows: list[dict] = []
+    lines: list[int] = []
+    seen: dict = {}  # (system, key) -> occurrences so far
+    systems: list[str] = []
+    taken = {c for c in (id_column, *reference_columns) if c}
+    for row, line in zip(table.rows, table.lines):
+        system = row.get(system_column)
+        if not isinstance(system, str) or not system.strip():
+            continue  # no system named: nothing to place (its line is not in the pivot)
+        name = system if system not in taken else f"{system} (system)"
+        base = (row.get(id_column) if id_column else None, tuple(str(row.get(c)) for c in reference_columns))
+        occurrence = seen.get((name, base), 0)
+        seen[(name, base)] = occurrence + 1
+        key = (base, occurrence)
+        at = keys.get(key)
+        if at is None:
+            at = keys[key] = len(rows)
+            rows.append({c: row.get(c) for c in taken})
+            lines.append(line)
+        if name not in systems:
+            systems.append(name)
+        rows[at][name] = row.get(output_column)
+    columns = tuple([c for c in (id_column, *reference_columns) if c] + systems)
+    return Table(f"{table.name} (one column per {system_column!r})", columns, tuple(rows), tuple(lines),
+                 table.problems, len(rows), has_header=False)  # its data lines: the segments
+
+
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
     """The human-score column: named by HUMAN_WORDS and holding numbers (on at least half the
     rows that have a value). A text column named "HUMAN-refB" (WMT's name for a human

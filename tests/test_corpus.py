@@ -1006,3 +1006,16 @@ def test_chinese_output_in_a_column_named_like_a_system_is_output():
     spaced = "system\tcandidate\treference\n" + "".join(
         f"{s}\tthe cat sat {k}\tthe cat sat on the mat\n" for k in range(3) for s in ("Google Translate", "DeepL Pro"))
     assert _guess(spaced.encode(), "g.tsv") == (["candidate"], "system")
+
+
+def test_a_long_table_pivots_to_a_column_per_system():
+    """Segments pair by id and reference; a system without a row for one has no cell there."""
+    from meteor_core.corpus_io import pivot_long
+
+    table = read_table(b"seg_id\tsystem\tcandidate\treference\n1\tA\tthe cat\tthe cat sat\n1\tB\ta cat\tthe cat sat\n"
+                       b"2\tA\tthe dog\tthe dog ran\n2\tB\ta dog\tthe dog ran\n3\tA\tx y\tthe end\n", "l.tsv")
+    wide = pivot_long(table, "system", "candidate", ["reference"], "seg_id")
+    assert wide.columns == ("seg_id", "reference", "A", "B") and wide.lines == (2, 4, 6)
+    assert [row.get("B") for row in wide.rows] == ["a cat", "a dog", None]
+    corpus_b = corpus_from_table(wide, "B", ["reference"], "seg_id")
+    assert corpus_b.candidates == ("a cat", "a dog") and [p.line for p in corpus_b.problems] == [6]

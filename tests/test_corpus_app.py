@@ -939,16 +939,28 @@ def test_a_table_without_an_output_column_asks_for_the_candidate_not_a_source_or
     assert len(_segments_table(at)) == 2
 
 
-def test_a_long_table_is_said_so_and_its_system_names_are_not_a_system():
+def test_a_long_table_is_compared_by_its_systems_not_its_names():
     """A tester: a WMT long table (seg_id, system, candidate, reference; two systems in 'system')
     on System Comparison defaulted to 'candidate' and 'system', ranked the names as a system
-    (0.0000) and called the difference significant."""
-    rows = "".join(f"{k}\t{'A' if k % 2 else 'B'}-sys\tthe cat sat number {k}\tthe cat sat {k}\n" for k in range(12))
+    (0.0000) and called the difference significant. Compare now makes a column per system,
+    pairing segments by id and reference; the Corpus page scores it and says it mixes them."""
+    from meteor_core import MeteorConfig, Scorer
+
+    outputs = {"A-sys": ["the cat sat on the mat", "a dog barked", "it rains"],
+               "B-sys": ["the cat sat", "the dog barked loudly", "it is raining today"]}
+    refs = ["the cat sat on the mat", "the dog barked loudly", "it is raining"]
+    rows = "".join(f"{k}\t{name}\t{outputs[name][k]}\t{refs[k]}\n" for k in range(3) for name in outputs)
     data = ("seg_id\tsystem\tcandidate\treference\n" + rows).encode()
     compare = _upload(_page("system_comparison.py"), "long.tsv", data, page="compare")
-    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == []
-    assert any("looks like a long table" in i.value and "2 systems named in" in html.unescape(i.value)
-               and "'system'" in html.unescape(i.value) for i in compare.info)
+    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == ["A-sys", "B-sys"]
+    said = [html.unescape(i.value) for i in compare.info]
+    assert any("long.tsv is a long table: one row per system output. Compared as 2 systems, one per name in "
+               "'system', each its 'candidate'" in i for i in said), said
+    ranking = next(d.value for d in compare.dataframe if "rank" in d.value.columns)
+    scorer = Scorer(MeteorConfig())
+    expected = {name: scorer.score_corpus(texts, [[r] for r in refs]).score for name, texts in outputs.items()}
+    assert dict(zip(ranking["system"], ranking["corpus METEOR"] if "corpus METEOR" in ranking else
+                    ranking[[c for c in ranking.columns if "METEOR" in c][0]])) == pytest.approx(expected)
     corpus = _upload(_page("corpus_explorer.py"), "long.tsv", data)  # scored, and said to mix them
     assert next(w.value for w in corpus.selectbox if w.label == "Candidate column") == "candidate"
     assert any("its rows mix those systems" in html.unescape(i.value) for i in corpus.info)
