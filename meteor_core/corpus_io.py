@@ -598,12 +598,12 @@ def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     # WMT's files ship gzipped ("not read" was a tester's finding): read as they are, within the
     # same limit once uncompressed; by their first bytes too (gzip data piped into /dev/stdin was
     # "not UTF-8"; no UTF-8 text starts with them: 0x8b cannot start a character).
-    return _gunzip(data, path, limits) if path.lower().endswith(".gz") or data[:2] == b"\x1f\x8b" else data
+    return uploaded(data, path, limits)
 
 
 def uploaded(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
-    """An uploaded file's bytes, gunzipped when it is gzip data (by name or by its first bytes),
-    as load_file reads a path: the app took only .txt files for plain text and no .gz (a tester)."""
+    """A file's bytes, read (load_file) or uploaded, gunzipped when it is gzip data (by name or by
+    its first bytes): the app took only .txt files for plain text and no .gz (a tester)."""
     return _gunzip(data, name, limits) if name.lower().endswith(".gz") or data[:2] == b"\x1f\x8b" else data
 
 
@@ -682,10 +682,10 @@ def _mostly_numbers(table: Table, column: str) -> bool:
 
 def _texts(table: Table, column: str) -> list[str]:
     """The column's sampled values when it holds text (every value a string, at least one not
-    blank); [] for an empty column or one of JSON objects, lists or numbers: an empty "doc_id"
+    blank, not mostly numbers); [] for an empty column or one of JSON objects, lists or numbers: an empty "doc_id"
     was taken for the candidate and every segment scored 0, a JSONL "meta" object too (a tester)."""
     values = _values(table, column)
-    return values if values and all(isinstance(v, str) for v in values) else []
+    return values if values and all(isinstance(v, str) for v in values) and not _mostly_numbers(table, column) else []
 
 
 #: Words in a column's name that say it names something on each row (the system, language
@@ -716,7 +716,7 @@ def is_label(table: Table, column: str) -> bool:
     0.0000 with no warning, also beside Chinese references or short ones (testers); a column
     named as output of "<unk>" or "." on every row stays output (a broken system, scored)."""
     values = _texts(table, column)
-    if not values or _mostly_numbers(table, column):
+    if not values:
         return False
     # One name per row: one ASCII word, or a very short one (a Chinese or Japanese sentence has
     # no spaces and is no name: "SYSTRAN" and "Sys-0" of Chinese output were taken for names)
@@ -797,7 +797,7 @@ def text_columns(table: Table, exclude: Sequence[Optional[str]] = ()) -> list[st
     numbers, not names (is_label), not the source or a note. A table "source, translation,
     reference" had its French source scored (0.0000, no warning), "id, score, reference" its ids
     (testers). A text column named human* ("HUMAN-refB", a human translation) is one."""
-    return [c for c in table.columns if c not in exclude and _texts(table, c) and not _mostly_numbers(table, c)
+    return [c for c in table.columns if c not in exclude and _texts(table, c)
             and not any(w.startswith(NOT_OUTPUT_WORDS) for w in _name_words(c)) and not is_label(table, c)]
 
 
@@ -811,7 +811,7 @@ def output_columns(table: Table, exclude: Sequence[str] = ()) -> list[str]:
         return next(k for k, prefix in enumerate(OUTPUT_PREFIXES) if column.lower().startswith(prefix))
 
     named = [c for c in table.columns if c not in exclude and c.lower().startswith(OUTPUT_PREFIXES)
-             and _texts(table, c) and not _mostly_numbers(table, c) and not is_label(table, c)]
+             and _texts(table, c) and not is_label(table, c)]
     return sorted(named, key=lambda c: (ranked(c), table.columns.index(c)))
 
 
