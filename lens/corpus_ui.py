@@ -97,7 +97,11 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
         # the restart was dropped: 24 of 24 segments shown for "cat"). Not for a range slider
         # (a tuple): without a value in the state Streamlit makes it a one-value slider.
         return key
-    if key not in ss or ss[key] != value or not (typed or browser_shows(key)):
+    # Another table (context) means other options, so Streamlit makes the widget anew: unless
+    # the value is written in this run the browser shows the new widget empty while the run uses
+    # the value, and the next click sends the empty one (a table replaced in the uploader: the
+    # reference box empty above the old results, 1 of 3 tries, wiped at the next click).
+    if key not in ss or ss[key] != value or not same or not (typed or browser_shows(key)):
         # Not when the browser sent this very value: written, it goes back to the browser as the
         # widget's value, and a run that started a few key presses ago set the METEOR range back
         # to what it had then (0.40 moved by 40 presses came back from a page change as 0.17-0.31
