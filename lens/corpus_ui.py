@@ -21,10 +21,10 @@ from streamlit.runtime.scriptrunner import StopException
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
-from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, Table,
-                                   corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
-                                   output_columns, pivot_long, read_table, reference_columns_of,
-                                   system_name_column, text_columns, uploaded)
+from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, LongTable,
+                                   Table, corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
+                                   language_pair_column, output_columns, pivot_long, read_table,
+                                   reference_columns_of, rows_where, system_name_column, text_columns, uploaded)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -438,26 +438,52 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
-def _pivoted(table: Table) -> Table:
+def _long_table(table: Table, key: str) -> Optional[LongTable]:
     """A long table (one row per system output, the systems named in a sys* column) as one
     column per system, said so, for System Comparison: it ranked the names as a system, and
-    WMT ships its outputs this way (testers). Unchanged when no single output column is found."""
+    WMT ships its outputs this way (testers). None when it is not one or no single output
+    column is found (then said below as a long table, the systems left to choose)."""
     refs = reference_columns_of(table.columns)
     named_in = system_name_column(table, refs)
     if named_in is None:
-        return table
+        return None
     id_column = guess_column(table.columns, ID_WORDS)
     outputs = [c for c in output_columns(table, refs) if c != named_in] or \
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
-        return table  # said below as a long table, the systems left to choose
-    wide = pivot_long(table, named_in, outputs[0], refs, id_column)
-    systems = len(wide.columns) - len(refs) - (id_column is not None)
-    st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {systems} systems, one per "
-                  f"name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
+        return None
+    pair_column = language_pair_column(table, [named_in, outputs[0], *refs, id_column])
+    if pair_column is not None:
+        # Several language pairs pooled in one ranking mean little (a tester): one at a time,
+        # all only when asked.
+        pairs = sorted(set(_row_texts(table, pair_column)))
+        everything = f"all {len(pairs)} pooled"
+        pair = st.selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
+                            key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
+                            help="A long table of several language pairs: each is compared on its own segments.")
+        if pair != everything:
+            table = rows_where(table, pair_column, pair)
+    long = pivot_long(table, named_in, outputs[0], refs, id_column)
+    st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
+                  f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
                   + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
                   "left out of the comparison (said below)."))
-    return wide
+    segments = len(long.wide.rows)
+    for name, rows, absent, repeated in zip(long.systems, long.rows, long.absent, long.repeated):
+        if absent:
+            st.warning(plain(f"{name} has no row for {len(absent):,} of the {segments:,} segments "
+                             f"({', '.join(absent[:8])}{', ...' if len(absent) > 8 else ''}): they are left out of "
+                             "the comparison for every system."))
+        if repeated:
+            st.warning(plain(f"{name} has {len(repeated):,} row(s) repeating a segment it already has (the same "
+                             + (f"{id_column!r} and " if id_column else "") + "references; lines "
+                             + listed_lines(repeated) + "): the k-th of them is paired with the k-th repeat of every "
+                             "other system, and left out where the others have none. Is a system's output in the file "
+                             "twice?"))
+    if long.unnamed:
+        st.warning(plain(f"{len(long.unnamed):,} row(s) name no system in {named_in!r} (lines "
+                         f"{listed_lines(long.unnamed)}): not compared."))
+    return long
 
 
 def _row_texts(table: Table, column: str) -> list[str]:
@@ -476,8 +502,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
-    if multi:
-        table = _pivoted(table)
+    long = _long_table(table, key) if multi else None
+    if long is not None:
+        table = long.wide
         columns = list(table.columns)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
@@ -499,7 +526,10 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
                                            "\"Upload plain-text files\")." if multi else
                                            "Scored as one corpus, its rows mix those systems.")))
     if multi:  # a row of its own: one chip per system, which a quarter of the page cuts off
-        defaults = [] if named_in is not None else (system_like if len(system_like) > 1 else other)[:8]
+        # Every system: the first 8 of a 12-system WMT table were chosen while the page said
+        # "compared as 12 systems", and the best one was left out (a tester).
+        defaults = list(long.systems) if long is not None else [] if named_in is not None else \
+            system_like if len(system_like) > 1 else other
         candidate_columns = st.multiselect("System columns (two or more)", columns,
                                            key=kept(f"{key}-cand-cols", defaults, columns, roles))
         ref_slot, id_slot = st.columns(2)
@@ -546,8 +576,10 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         _error(f"{id_column}: chosen as the segment id and as a reference; choose different columns.")
         return None
     try:
-        corpora = tuple(corpus_from_table(table, c, reference_columns, None if id_column == NONE else id_column,
-                                          None if human_column == NONE else human_column) for c in candidate_columns)
+        id_or_none = None if id_column == NONE else id_column
+        corpora = long.corpora(candidate_columns, reference_columns, id_or_none) if long is not None else \
+            tuple(corpus_from_table(table, c, reference_columns, id_or_none, None if human_column == NONE else human_column)
+                  for c in candidate_columns)
     except MeteorInputError as error:
         _error(str(error))
         return None

@@ -449,7 +449,10 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
         common &= set(analysis.index_of_line)
     common_lines = tuple(sorted(common))
     if not common_lines:
-        raise MeteorInputError("no segment was scored in every system: nothing to compare")
+        # Per system, so the user sees which one is off (the bare sentence gave no lead: a tester).
+        scored = "; ".join(f"{name}: {len(a.lines):,} scored" for name, a in zip(names, analyses))
+        raise MeteorInputError(f"no segment was scored in every system: nothing to compare ({scored}); systems are "
+                               "paired by file line (or, for a long table, by segment id and references)")
     segments = [[a.segment(line) for line in common_lines] for a in analyses]
     for system, scored in zip(names[1:], segments[1:]):
         differ = next((line for line, s, first in zip(common_lines, scored, segments[0])
@@ -458,6 +461,14 @@ def compare_analyses(analyses: Sequence[CorpusAnalysis], names: Sequence[str], c
             raise MeteorInputError(f"{names[0]} and {system} are scored against different references "
                                    f"(line {differ}); compare systems on the same references")
     notes = []
+    for name, scored in zip(names, segments):
+        # A human translation among the systems that is also one of the references ranks first
+        # for that alone (WMT's HUMAN-refA beside refA: a tester); said, not refused (a
+        # reference scored as a system is a known sanity check).
+        same = sum(s.candidate in s.references for s in scored)
+        if same * 2 > len(scored):
+            notes.append(f"{name}'s output equals a reference on {same:,} of {len(scored):,} segments: a reference "
+                         "scored as a system ranks first for that reason alone")
     for a in range(len(analyses)):
         for b in range(a + 1, len(analyses)):
             # Line by line, on the lines both scored (comparing the lists of scored candidates in

@@ -508,11 +508,15 @@ def test_empty_and_malformed_lines_count_toward_a_limit():
         read_lines(("\n" * MAX_DATA_LINES + "b").encode(), "f.txt")
     # empty lines besides the segments, as in tables (20,000 segments and one empty line were refused)
     assert len(read_lines(("a\n" * MAX_SEGMENTS + "\n" * 5).encode(), "ok.txt")) == MAX_SEGMENTS + 5
-    # one row past the limit, in either table format: the count with its separator, like the others
-    with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
-        read_table(("candidate,reference\n" + "a,a\n" * (MAX_SEGMENTS + 1)).encode(), "f.csv")
-    with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
-        read_table(('{"candidate": "a", "reference": "a"}\n' * (MAX_SEGMENTS + 1)).encode(), "f.jsonl")
+    # one row past the limit, in either table format: the count with its separator, like the others;
+    # refused when the rows become segments, since a long table (a row per system) has more rows
+    # than segments (24,375 rows of 1,875 WMT22 zh-en segments were refused when read: a tester)
+    for data, name in [(("candidate,reference\n" + "a,a\n" * (MAX_SEGMENTS + 1)).encode(), "f.csv"),
+                       (('{"candidate": "a", "reference": "a"}\n' * (MAX_SEGMENTS + 1)).encode(), "f.jsonl")]:
+        table = read_table(data, name)
+        assert len(table.rows) == MAX_SEGMENTS + 1
+        with pytest.raises(MeteorInputError, match="more than 20,000 rows; the limit is 20,000 segments"):
+            corpus_from_table(table, "candidate", ["reference"])
     # at the limits, and blank lines between good rows, still read
     table = read_table(("candidate,reference\n" + "a,a\n\n" * MAX_SEGMENTS).encode(), "ok.csv")
     assert len(table.rows) == MAX_SEGMENTS and len(table.problems) == MAX_SEGMENTS
@@ -1009,13 +1013,67 @@ def test_chinese_output_in_a_column_named_like_a_system_is_output():
 
 
 def test_a_long_table_pivots_to_a_column_per_system():
-    """Segments pair by id and reference; a system without a row for one has no cell there."""
+    """Segments pair by id and reference; a system without a row for one has no cell there and
+    is counted on its own rows; repeated segments and rows without a system are said."""
     from meteor_core.corpus_io import pivot_long
 
     table = read_table(b"seg_id\tsystem\tcandidate\treference\n1\tA\tthe cat\tthe cat sat\n1\tB\ta cat\tthe cat sat\n"
                        b"2\tA\tthe dog\tthe dog ran\n2\tB\ta dog\tthe dog ran\n3\tA\tx y\tthe end\n", "l.tsv")
-    wide = pivot_long(table, "system", "candidate", ["reference"], "seg_id")
-    assert wide.columns == ("seg_id", "reference", "A", "B") and wide.lines == (2, 4, 6)
+    long = pivot_long(table, "system", "candidate", ["reference"], "seg_id")
+    wide = long.wide
+    assert wide.columns == ("seg_id", "reference", "A", "B") and wide.lines == (2, 4, 6) and wide.name == "l.tsv"
     assert [row.get("B") for row in wide.rows] == ["a cat", "a dog", None]
-    corpus_b = corpus_from_table(wide, "B", ["reference"], "seg_id")
-    assert corpus_b.candidates == ("a cat", "a dog") and [p.line for p in corpus_b.problems] == [6]
+    assert long.systems == ("A", "B") and long.rows == (3, 2) and long.absent == ((), ("seg_id 3",))
+    assert long.repeated == ((), ()) and long.unnamed == ()
+    corpus_a, corpus_b = long.corpora(["A", "B"], ["reference"], "seg_id")
+    # B: its 2 rows, both scored; segment 3 (A's line 6) is not a line of B's
+    assert corpus_b.candidates == ("a cat", "a dog") and corpus_b.problems == () and corpus_b.data_lines == 2
+    assert corpus_a.candidates == ("the cat", "the dog", "x y") and corpus_a.data_lines == 3
+    # read as any table, the missing cell was a problem at another system's line
+    assert [p.line for p in corpus_from_table(wide, "B", ["reference"], "seg_id").problems] == [6]
+
+    # B's output twice (a file concatenated): paired k-th with k-th and said; a row without a
+    # system name is a problem of every system, counted in its data lines
+    doubled = read_table(b"seg_id\tsystem\tcandidate\treference\n1\tA\tthe cat\tthe cat sat\n1\tB\ta cat\tthe cat sat\n"
+                         b"1\tB\ta cat\tthe cat sat\n1\t\torphan\tthe cat sat\n", "d.tsv")
+    long = pivot_long(doubled, "system", "candidate", ["reference"], "seg_id")
+    # A has no row for B's repeat, which is said as B's repeat, not as a segment A misses
+    assert long.repeated == ((), (4,)) and long.unnamed == (5,) and long.absent == ((), ())
+    corpus_a, corpus_b = long.corpora(["A", "B"], ["reference"], "seg_id")
+    assert [(p.line, p.message) for p in corpus_a.problems] == [(5, "no system named in 'system'")]
+    assert corpus_a.data_lines == 1 + 1 and corpus_b.data_lines == 2 + 1 and len(corpus_b.candidates) == 2
+
+
+def test_a_long_table_counts_segments_not_rows_against_the_limit():
+    """WMT22 zh-en: 24,375 rows of 1,875 segments were refused as over 20,000; the limit holds
+    for the segments (the pivot's rows)."""
+    from meteor_core.corpus_io import Limits, pivot_long
+
+    body = "".join(f"{k}\t{s}\tout {k}\tref {k}\n" for k in range(30) for s in ("A", "B", "C"))
+    table = read_table(("seg_id\tsystem\tcandidate\treference\n" + body).encode(), "z.tsv", limits=Limits(segments=50))
+    assert len(table.rows) == 90
+    long = pivot_long(table, "system", "candidate", ["reference"], "seg_id")
+    corpora = long.corpora(long.systems, ["reference"], "seg_id", Limits(segments=50))
+    assert [len(c.candidates) for c in corpora] == [30, 30, 30]
+    with pytest.raises(MeteorInputError, match="more than 50 rows; the limit is 50 segments"):
+        corpus_from_table(table, "candidate", ["reference"], "seg_id", limits=Limits(segments=50))
+
+
+def test_comparison_says_when_a_system_is_a_reference_and_which_system_scored_nothing():
+    """A human translation that is also the reference ranks first for that alone: said. With no
+    segment common to all systems, the error names each system's count."""
+    from meteor_core.corpus import compare_analyses
+
+    corpus = corpus_from_table(read_table(b"candidate\thuman\treference\nthe cat sat\tthe cat sat\tthe cat sat\n"
+                                          b"a dog ran\tthe dog ran\tthe dog ran\n", "h.tsv"), "candidate", ["reference"])
+    human = corpus_from_table(read_table(b"candidate\thuman\treference\nthe cat sat\tthe cat sat\tthe cat sat\n"
+                                         b"a dog ran\tthe dog ran\tthe dog ran\n", "h.tsv"), "human", ["reference"])
+    comparison = compare_systems([corpus, human], MeteorConfig(stages=("exact",)), ["mt", "HUMAN-refA"])
+    assert "HUMAN-refA's output equals a reference on 2 of 2 segments" in " ".join(comparison.significance.notes)
+    assert not any(n.startswith("mt's") for n in comparison.significance.notes)
+    shifted = corpus_from_table(read_table(b"candidate\treference\n\n\nthe cat\tthe cat\n", "s.tsv"), "candidate",
+                                ["reference"])
+    analyses = [analyze_corpus(c, MeteorConfig(stages=("exact",))) for c in (corpus, shifted)]
+    with pytest.raises(MeteorInputError, match=r"no segment was scored in every system: nothing to compare "
+                                               r"\(a: 2 scored; b: 1 scored\)"):
+        compare_analyses(analyses, ["a", "b"], MeteorConfig(stages=("exact",)))
