@@ -438,6 +438,45 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
+def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]]) -> Table:
+    """A long table's rows of one language pair, chosen, when an lp*/lang* column names several:
+    pooled in one ranking or one corpus they mean little (a tester); all only when asked."""
+    pair_column = language_pair_column(table, [named_in, *exclude])
+    if pair_column is None:
+        return table
+    pairs = sorted(set(_row_texts(table, pair_column)))
+    everything = f"all {len(pairs)} pooled"
+    pair = st.selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
+                        key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
+                        help="A long table of several language pairs: each is scored on its own segments.")
+    return table if pair == everything else rows_where(table, pair_column, pair)
+
+
+def _one_system(table: Table, key: str) -> Table:
+    """Corpus Explorer: a long table's rows of one system, chosen (one corpus of all its rows
+    mixed the systems; a WMT outputs.tsv is one)."""
+    refs = reference_columns_of(table.columns)
+    named_in = system_name_column(table, refs)
+    if named_in is None:
+        return table
+    table = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)])
+    systems = list(dict.fromkeys(_row_texts(table, named_in)))  # in file order
+    if len(systems) < 2:
+        return table
+    everything = f"all {len(systems)} mixed"
+    system = st.selectbox(f"System ({named_in!r})", [*systems, everything],
+                          key=kept(f"{key}-system", systems[0], [*systems, everything],
+                                   (table.name, tuple(table.columns))),
+                          help="A long table: one row per system output. System Comparison compares its systems.")
+    if system == everything:
+        return table  # said below: its rows mix the systems
+    rows = rows_where(table, named_in, system)
+    st.info(plain(f"{table.name} is a long table: one row per system output, {len(systems)} systems named in "
+                  f"{named_in!r}. Scored here: the {len(rows.rows):,} rows of {system}; System Comparison compares "
+                  "the systems."))
+    return rows
+
+
 def _long_table(table: Table, key: str) -> Optional[LongTable]:
     """A long table (one row per system output, the systems named in a sys* column) as one
     column per system, said so, for System Comparison: it ranked the names as a system, and
@@ -452,37 +491,14 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
         return None
-    pair_column = language_pair_column(table, [named_in, outputs[0], *refs, id_column])
-    if pair_column is not None:
-        # Several language pairs pooled in one ranking mean little (a tester): one at a time,
-        # all only when asked.
-        pairs = sorted(set(_row_texts(table, pair_column)))
-        everything = f"all {len(pairs)} pooled"
-        pair = st.selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
-                            key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
-                            help="A long table of several language pairs: each is compared on its own segments.")
-        if pair != everything:
-            table = rows_where(table, pair_column, pair)
+    table = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column])
     long = pivot_long(table, named_in, outputs[0], refs, id_column)
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
                   + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
                   "left out of the comparison (said below)."))
-    segments = len(long.wide.rows)
-    for name, rows, absent, repeated in zip(long.systems, long.rows, long.absent, long.repeated):
-        if absent:
-            st.warning(plain(f"{name} has no row for {len(absent):,} of the {segments:,} segments "
-                             f"({', '.join(absent[:8])}{', ...' if len(absent) > 8 else ''}): they are left out of "
-                             "the comparison for every system."))
-        if repeated:
-            st.warning(plain(f"{name} has {len(repeated):,} row(s) repeating a segment it already has (the same "
-                             + (f"{id_column!r} and " if id_column else "") + "references; lines "
-                             + listed_lines(repeated) + "): the k-th of them is paired with the k-th repeat of every "
-                             "other system, and left out where the others have none. Is a system's output in the file "
-                             "twice?"))
-    if long.unnamed:
-        st.warning(plain(f"{len(long.unnamed):,} row(s) name no system in {named_in!r} (lines "
-                         f"{listed_lines(long.unnamed)}): not compared."))
+    for note in long.notes():
+        st.warning(plain(note + "."))
     return long
 
 
@@ -506,6 +522,8 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if long is not None:
         table = long.wide
         columns = list(table.columns)
+    elif not multi:
+        table = _one_system(table, key)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     ref_default = reference_columns_of(columns)  # all of them, as the CLI
     id_default = guess_column(columns, ID_WORDS) or NONE

@@ -674,7 +674,7 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
     return read_corpus_files(_path(candidates or args.candidates), [_path(r) for r in args.references],
                              candidate_column or args.candidate_column,
                              args.reference_column or None, args.id_column, args.human_column, args.guess_human,
-                             load, args.file_format, _limits(args))
+                             load, args.file_format, _limits(args), args.where)
 
 
 def _not_proven_sentence(lines: Sequence[int], budget: int, count: Optional[int] = None,
@@ -807,7 +807,19 @@ def _cmd_compare(args) -> int:
     _stdin_once([*args.candidates, *args.references])
     load = files_read_once(_limits(args))
     args.candidates = [_path(c) for c in args.candidates]
-    if len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
+    if args.system_column:
+        # A long table (a row per system output), pivoted as the app's System Comparison does
+        from .corpus_io import read_long_systems
+
+        if len(args.candidates) != 1:
+            raise MeteorInputError("--system-column: give one table after --candidates (its rows name the systems)")
+        long, names, corpora = read_long_systems(args.candidates[0], args.system_column, args.candidate_column,
+                                                 args.output_column, args.reference_column or None, args.id_column,
+                                                 load, args.file_format, _limits(args), args.where)
+        names = list(names)
+        for note in long.notes():
+            print(f"note: {note}", file=sys.stderr)
+    elif len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
         columns = args.candidate_column
         if len(columns) < 2:
             raise MeteorInputError(f"{args.candidates[0]} is a table: name two or more system columns with "
@@ -983,6 +995,10 @@ def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
     p.add_argument("--reference-column", action="append", default=[], help="table column with a reference (repeat)")
     p.add_argument("--id-column", help="table column with segment ids (default: a column named id, seg_id, segment "
                                         "and the like, else the line number; \"\": the line number)")
+    p.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
+                   help="score only a table's rows whose COLUMN is VALUE (repeat: each must hold), such as one system "
+                        "of a long table (a row per system output, as WMT ships them): --where system=Online-A "
+                        "--where lp=cs-en")
     p.set_defaults(guess_human=human)
     # The app's limits by default; a user with the memory can raise them (a WMT test set with every
     # system is over both: a tester). Every scored segment's result stays in memory until the report.
@@ -1043,7 +1059,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", required=True, nargs="+",
                    help="one plain-text file per system, or one TSV/CSV/JSONL table with --candidate-column per system")
     _add_corpus_columns(p, human=False)
-    p.add_argument("--candidate-column", action="append", default=[], help="a system's column in a table (repeat)")
+    p.add_argument("--candidate-column", action="append", default=[],
+                   help="a system's column in a table (repeat); with --system-column, a system's name (default: all)")
+    p.add_argument("--system-column", help="a long table (a row per system output, as WMT ships them): the column "
+                                           "naming each row's system; segments pair by id and references")
+    p.add_argument("--output-column", help="with --system-column: the column with the output (default: candidate)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--resamples", type=_positive_int, default=1000,
                    help="paired bootstrap resamples, 1..1,000,000 (default 1000; the app offers 100..10,000)")

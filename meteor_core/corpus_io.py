@@ -770,6 +770,28 @@ class LongTable:
     absent: tuple[tuple[str, ...], ...]
     repeated: tuple[tuple[int, ...], ...]
     unnamed: tuple[int, ...] = ()
+    id_column: Optional[str] = None  # part of a segment's key, with the references
+
+    def notes(self) -> list[str]:
+        """What the pivot found that changes a comparison, in words (the app and the CLI)."""
+        from .corpus import listed_lines  # noqa: PLC0415 - corpus imports this module
+
+        segments, out = len(self.wide.rows), []
+        for name, absent, repeated in zip(self.systems, self.absent, self.repeated):
+            if absent:
+                out.append(f"{name} has no row for {len(absent):,} of the {segments:,} segments "
+                           f"({', '.join(absent[:8])}{', ...' if len(absent) > 8 else ''}): they are left out of the "
+                           "comparison for every system")
+            if repeated:
+                out.append(f"{name} has {len(repeated):,} row(s) repeating a segment it already has (the same "
+                           + (f"{self.id_column!r} and " if self.id_column else "")
+                           + f"references; lines {listed_lines(repeated)})"
+                           ": the k-th of them is paired with the k-th repeat of every other system, and left out "
+                           "where the others have none. Is a system's output in the file twice?")
+        if self.unnamed:
+            out.append(f"{len(self.unnamed):,} row(s) name no system in {self.system_column!r} (lines "
+                       f"{listed_lines(self.unnamed)}): not compared")
+        return out
 
     def corpora(self, systems: Sequence[str], reference_columns: Sequence[str], id_column: Optional[str] = None,
                 limits: Limits = DEFAULT_LIMITS) -> tuple[CorpusInput, ...]:
@@ -843,7 +865,7 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     absent = tuple(tuple(label(row, line) for row, line, again in zip(rows, lines, repeats) if name not in row and not again)
                    for name in systems)
     return LongTable(wide, system_column, output_column, systems, tuple(counts.values()), absent,
-                     tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed))
+                     tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column)
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
@@ -902,22 +924,93 @@ def reference_columns_of(columns: Sequence[str]) -> list[str]:
     return [c for c in columns if c.strip().lower().startswith("ref")]
 
 
+def _reference_columns(table: Table, given: Optional[Sequence[str]]) -> list[str]:
+    ref_cols = list(given or reference_columns_of(table.columns))
+    if not ref_cols:
+        raise MeteorInputError(f"{table.name}: no column named reference* or ref*: name the reference column(s) "
+                               f"with --reference-column (columns: {', '.join(table.columns)})")
+    return ref_cols
+
+
+def _candidate_column(table: Table, option: str) -> str:
+    """The column named candidate, in any case, as reference columns and the app find theirs
+    ("Candidate" was not found: a tester); its absence names the option (a tester)."""
+    column = next((c for c in table.columns if c.strip().lower() == "candidate"), None)
+    if column is None:
+        raise MeteorInputError(f"{table.name}: no column named 'candidate': name the candidate column with "
+                               f"{option} (columns: {', '.join(table.columns)})")
+    return column
+
+
+def read_long_systems(path: str, system_column: str, systems: Sequence[str] = (), output_column: Optional[str] = None,
+                      reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
+                      load: Optional[Callable[[str], bytes]] = None, fmt: Optional[str] = None,
+                      limits: Limits = DEFAULT_LIMITS, where: Sequence[str] = ()
+                      ) -> tuple[LongTable, tuple[str, ...], tuple[CorpusInput, ...]]:
+    """The CLI's compare on a long table (a row per system output, `system_column` naming the
+    system, as WMT ships them), as the app's System Comparison pivots it: every system, or
+    `systems`; the output in `output_column` (default: the column named candidate)."""
+    load = load or (lambda name: load_file(name, limits))
+    if format_of(path, fmt) == "txt":
+        raise MeteorInputError(f"--system-column: {path} is plain text; it applies to a TSV, CSV or JSONL table"
+                               + ("" if fmt else " (if it is one, give its format with --format)"))
+    table = read_table(load(path), path, fmt, limits)
+    for condition in where:
+        table = _rows_meeting(table, condition)
+    if system_column not in table.columns:
+        raise MeteorInputError(f"--system-column {system_column!r}: {path} has no such column (columns: "
+                               f"{', '.join(table.columns)})")
+    ref_cols = _reference_columns(table, reference_columns)
+    output_column = output_column or _candidate_column(table, "--output-column")
+    if id_column is None:
+        id_column = guess_column(table.columns, ID_WORDS, [output_column, *ref_cols, system_column])
+    long = pivot_long(table, system_column, output_column, ref_cols, id_column or None)
+    chosen = tuple(systems) or long.systems
+    unknown = [s for s in chosen if s not in long.systems]
+    if unknown:
+        raise MeteorInputError(f"{', '.join(map(repr, unknown))}: not a system named in {system_column!r} of {path} "
+                               f"(its systems: {', '.join(long.systems)})")
+    if len(chosen) < 2:
+        raise MeteorInputError(f"{path}: {'only ' + repr(chosen[0]) if chosen else 'no system'} named in "
+                               f"{system_column!r}; a comparison needs two or more")
+    return long, chosen, long.corpora(chosen, ref_cols, id_column or None, limits)
+
+
+def _rows_meeting(table: Table, condition: str) -> Table:
+    """The rows of `table` whose column is the value, for "COLUMN=VALUE" (the first = splits)."""
+    column, sep, value = condition.partition("=")
+    if not sep or not column:
+        raise MeteorInputError(f"--where {condition!r}: write it as COLUMN=VALUE, such as --where system=Online-A")
+    if column not in table.columns:
+        raise MeteorInputError(f"--where {condition!r}: {table.name} has no column {column!r} (columns: "
+                               f"{', '.join(table.columns)})")
+    kept = rows_where(table, column, value)
+    if not kept.rows:
+        values = sorted({v for v in (row.get(column) for row in table.rows) if isinstance(v, str)})
+        shown = ", ".join(repr(v) for v in values[:20]) + (f" and {len(values) - 20} more" if len(values) > 20 else "")
+        raise MeteorInputError(f"--where {condition!r}: no row of {table.name} has {column!r} = {value!r}"
+                               + (f" (its values: {shown})" if values else ""))
+    return kept
+
+
 def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate_column: Optional[str] = None,
                       reference_columns: Optional[Sequence[str]] = None, id_column: Optional[str] = None,
                       human_column: Optional[str] = None, guess_human: bool = True,
                       load: Optional[Callable[[str], bytes]] = None, fmt: Optional[str] = None,
-                      limits: Limits = DEFAULT_LIMITS) -> CorpusInput:
+                      limits: Limits = DEFAULT_LIMITS, where: Sequence[str] = ()) -> CorpusInput:
     """The CLI's entry: paths in, CorpusInput out (I/O at the edge). A table's id column, and
     with `guess_human` its human-score column, are guessed as the app guesses them when not
     given (before, the CLI used line numbers and no human scores where the app used the
     table's 'id' and 'human' columns: a tester). `load`: path -> bytes (default load_file;
     several systems share files_read_once). `fmt`: the candidates file's format (txt, tsv,
     csv, jsonl) when its name does not say it (/dev/stdin, a pipe). `limits`: what a file may
-    hold (the CLI's --max-mb and --max-segments)."""
+    hold (the CLI's --max-mb and --max-segments). `where`: "COLUMN=VALUE" conditions a table's
+    rows must all meet (--where: one system of a long table, one language pair)."""
     load = load or (lambda path: load_file(path, limits))
     if format_of(candidates, fmt) == "txt":
         given = [flag for flag, value in (("--candidate-column", candidate_column), ("--reference-column", reference_columns),
-                                          ("--id-column", id_column), ("--human-column", human_column)) if value]
+                                          ("--id-column", id_column), ("--human-column", human_column),
+                                          ("--where", where)) if value]
         if given:
             raise MeteorInputError(f"{', '.join(given)}: {candidates} is plain text (one segment per line, the id is the "
                                    "line number); column options apply to TSV, CSV and JSONL tables"
@@ -929,20 +1022,13 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
                                                                                   "table, its format with --format"))
         return corpus_from_parallel((candidates, load(candidates)), [(r, load(r)) for r in references], limits)
     table = read_table(load(candidates), candidates, fmt, limits)
+    for condition in where:
+        table = _rows_meeting(table, condition)
     if references:
         raise MeteorInputError(f"{candidates} is a table: give its references as columns (--reference-column), "
                                "not as separate files")
-    ref_cols = list(reference_columns or reference_columns_of(table.columns))
-    if not ref_cols:
-        raise MeteorInputError(f"{candidates}: no column named reference* or ref*: name the reference column(s) "
-                               f"with --reference-column (columns: {', '.join(table.columns)})")
-    # the default in any case, as reference columns and the app find theirs ("Candidate" was not
-    # found: a tester)
-    if not candidate_column:
-        candidate_column = next((c for c in table.columns if c.strip().lower() == "candidate"), None)
-        if candidate_column is None:  # said with the way out ("column(s) 'candidate' not found" alone: a tester)
-            raise MeteorInputError(f"{candidates}: no column named 'candidate': name the candidate column with "
-                                   f"--candidate-column (columns: {', '.join(table.columns)})")
+    ref_cols = _reference_columns(table, reference_columns)
+    candidate_column = candidate_column or _candidate_column(table, "--candidate-column")
     taken = [candidate_column, *ref_cols, id_column, human_column]
     # None: guess; "" (--id-column "" / --human-column ""): no such column.
     if id_column is None:

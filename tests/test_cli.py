@@ -1121,3 +1121,36 @@ def test_an_empty_stage_name_is_refused_and_a_missing_references_key_is_named(ca
     feed(monkeypatch, b'{"candidate": "a b"}\n')
     code, out, _ = run(capsys, "batch", "--no-bleu")
     assert json.loads(out)["error"] == 'line 1: "references" is missing: give a string or a list of strings'
+
+
+def test_a_long_table_one_system_with_where_and_all_systems_with_system_column(tmp_path, capsys):
+    """A long table (a row per system output, as WMT ships them): `corpus --where` scores one
+    system's rows, `compare --system-column` pivots it as the app's System Comparison does, a
+    system without a row for a segment said by its id."""
+    from meteor_core import MeteorConfig, Scorer
+    from meteor_core.cli import main
+
+    outputs = {"A": ["the cat sat on the mat", "a dog barked", "it rains"],
+               "B": ["the cat sat", "the dog barked loudly", "it is raining"]}
+    refs = ["the cat sat on the mat", "the dog barked loudly", "it is raining"]
+    rows = [f"cs-en\t{k}\t{name}\t{outputs[name][k]}\t{refs[k]}\n" for k in range(3) for name in outputs
+            if (name, k) != ("B", 2)]
+    path = tmp_path / "long.tsv"
+    path.write_text("lp\tseg_id\tsystem\tcandidate\treference\n" + "".join(rows), encoding="utf-8")
+    scorer = Scorer(MeteorConfig())
+    expected_a = scorer.score_corpus(outputs["A"], [[r] for r in refs]).score
+    assert main(["corpus", "--candidates", str(path), "--where", "system=A", "--where", "lp=cs-en"]) == 0
+    assert f"corpus METEOR (summed statistics): {expected_a:.6f}" in capsys.readouterr().out
+    assert main(["corpus", "--candidates", str(path), "--where", "system=C"]) == 2
+    assert "has 'system' = 'C' (its values: 'A', 'B')" in capsys.readouterr().err
+    assert main(["corpus", "--candidates", str(path), "--where", "system"]) == 2
+    assert "write it as COLUMN=VALUE" in capsys.readouterr().err
+    assert main(["compare", "--candidates", str(path), "--system-column", "system", "--json", "--resamples", "100",
+                 "--trials", "100"]) == 0
+    captured = capsys.readouterr()
+    assert "note: B has no row for 1 of the 3 segments (seg_id 2): they are left out" in captured.err
+    systems = {s["system"]: s for s in json.loads(captured.out)["systems"]}
+    assert systems["B"]["corpus_meteor"] == pytest.approx(scorer.score_corpus(outputs["B"][:2], [[r] for r in refs[:2]]).score)
+    assert systems["A"]["segments"] == 2  # the segments both have
+    assert main(["compare", "--candidates", str(path), "--system-column", "system", "--candidate-column", "A"]) == 2
+    assert "only 'A' named in 'system'; a comparison needs two or more" in capsys.readouterr().err

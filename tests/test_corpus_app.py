@@ -961,9 +961,40 @@ def test_a_long_table_is_compared_by_its_systems_not_its_names():
     expected = {name: scorer.score_corpus(texts, [[r] for r in refs]).score for name, texts in outputs.items()}
     assert dict(zip(ranking["system"], ranking["corpus METEOR"] if "corpus METEOR" in ranking else
                     ranking[[c for c in ranking.columns if "METEOR" in c][0]])) == pytest.approx(expected)
-    corpus = _upload(_page("corpus_explorer.py"), "long.tsv", data)  # scored, and said to mix them
+    # The Corpus page scores one system's rows (it scored them all as one corpus), all on request
+    corpus = _upload(_page("corpus_explorer.py"), "long.tsv", data)
     assert next(w.value for w in corpus.selectbox if w.label == "Candidate column") == "candidate"
+    assert next(w.value for w in corpus.selectbox if w.label == "System ('system')") == "A-sys"
+    assert list(_segments_table(corpus)["candidate"]) == outputs["A-sys"]
+    assert any("Scored here: the 3 rows of A-sys" in html.unescape(i.value) for i in corpus.info)
+    next(w for w in corpus.selectbox if w.label == "System ('system')").set_value("all 2 mixed").run()
+    assert len(_segments_table(corpus)) == 6
     assert any("its rows mix those systems" in html.unescape(i.value) for i in corpus.info)
+
+
+def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair():
+    """A tester: of WMT22 cs-en's 12 systems only the first 8 were chosen (the best left out)
+    while the page said 12; language pairs were pooled; a system missing segments was counted
+    on other systems' lines. Now: all systems, one pair at a time, each counted on its rows."""
+    names = [f"sys{k:02d}" for k in range(10)]
+    rows = [f"{lp}\t{k}\t{name}\tthe {name} cat {k}\tthe cat {k} {lp}\n"
+            for lp in ("de-en", "cs-en") for k in range(3) for name in names if not (name == "sys09" and k == 1)]
+    data = ("lp\tseg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode()
+    at = _upload(_page("system_comparison.py"), "many.tsv", data, page="compare")
+    assert next(w.value for w in at.selectbox if w.label == "Language pair ('lp')") == "cs-en"
+    assert next(w.value for w in at.multiselect if w.label.startswith("System columns")) == names
+    warned = [html.unescape(w.value) for w in at.warning]
+    assert any(w.startswith("sys09 has no row for 1 of the 3 segments (seg_id 1)") for w in warned), warned
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert len(ranking) == 10
+    captions = [html.unescape(c.value) for c in at.caption]
+    assert "sys09: 2 data lines, 2 scored, 0 not scored." in captions, captions
+    assert "sys00: 3 data lines, 3 scored, 0 not scored." in captions
+    next(w for w in at.selectbox if w.label == "Language pair ('lp')").set_value("all 2 pooled").run()
+    # pooled: 6 segments, sys09 without seg_id 1 of either pair
+    assert any(html.unescape(c.value).startswith("On the 4 segments scored in every system") for c in at.caption)
+    ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert len(ranking) == 10
 
 
 def test_a_text_column_named_human_is_not_taken_for_human_scores():
