@@ -733,11 +733,18 @@ def is_label(table: Table, column: str) -> bool:
     return one_name and (few or all(_name_like(v.strip()) for v in values))
 
 
+#: Name words of the column naming a long table's systems: an LLM evaluation names its
+#: "model", a shared task its "team" or "submission" (only sys* was read: such tables were
+#: scored as one mixed corpus).
+SYSTEM_NAME_WORDS = ("sys", "model", "engine", "team", "submission")
+
+
 def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> Optional[str]:
     """The column that names the system on each row of a long table (one row per system output):
-    named sys*, holding two or more names. None for a wide table (one column per system)."""
-    return next((c for c in table.columns if c.strip().lower().startswith("sys") and c not in reference_columns
-                 and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
+    a name word of SYSTEM_NAME_WORDS (system, mt_system, model), holding two or more names. None
+    for a wide table (one column per system)."""
+    return next((c for c in table.columns if any(w.startswith(SYSTEM_NAME_WORDS) for w in _name_words(c))
+                 and c not in reference_columns and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
 
 
 def language_pair_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:

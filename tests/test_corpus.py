@@ -998,7 +998,14 @@ def test_column_guesses_do_not_lean_on_the_references_words():
     assert _guess(b"candidate\treference\n.\tthe cat\n.\tthe dog\n.\ta cow\n.\ta hen\n", "dot.tsv") \
         == (["candidate"], None)  # a broken system, named so: scored
     assert _guess(b"mt_system\tmt_output\treference\ngoogle\tthe cat sat\tthe cat sat\n"
-                  b"deepl\ta cat sat\tthe cat sat\nbing\tthe cat\tthe cat sat\n", "m.tsv")[0] == ["mt_output"]
+                  b"deepl\ta cat sat\tthe cat sat\nbing\tthe cat\tthe cat sat\n", "m.tsv") == (["mt_output"], "mt_system")
+    # an LLM evaluation's "model" column names the systems too (only sys* did)
+    assert _guess(b"model\tprompt_id\toutput\treference\ngpt-4o\t1\tthe cat sat\tthe cat sat\n"
+                  b"llama-3\t1\ta cat sat\tthe cat sat\ngpt-4o\t2\tthe dog\tthe dog ran\n"
+                  b"llama-3\t2\ta dog ran\tthe dog ran\n", "llm.tsv") == (["output"], "model")
+    # a column of text named so is no names column
+    assert _guess(b"model_output\treference\nthe cat sat on the mat\tthe cat sat\na dog ran away\tthe dog ran\n",
+                  "mo.tsv") == (["model_output"], None)
 
 
 def test_chinese_output_in_a_column_named_like_a_system_is_output():
