@@ -478,7 +478,7 @@ def _one_system(table: Table, key: str) -> Table:
 
 
 def _long_table(table: Table, key: str) -> Optional[LongTable]:
-    """A long table (one row per system output, the systems named in a sys* column) as one
+    """A long table (one row per system output, the systems named in a column: system_name_column) as one
     column per system, said so, for System Comparison: it ranked the names as a system, and
     WMT ships its outputs this way (testers). None when it is not one or no single output
     column is found (then said below as a long table, the systems left to choose)."""
