@@ -754,9 +754,18 @@ def language_pair_column(table: Table, exclude: Sequence[Optional[str]] = ()) ->
                  and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
 
 
+def _cell_text(value) -> Optional[str]:
+    """A cell as the text a user types for it: a JSONL number as written (1, 2.5), text as it is."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return json.dumps(value)
+    return None
+
+
 def rows_where(table: Table, column: str, value: str) -> Table:
     """The table's rows whose `column` is `value`, with their file lines and the table's problems."""
-    kept = [(row, line) for row, line in zip(table.rows, table.lines) if row.get(column) == value]
+    kept = [(row, line) for row, line in zip(table.rows, table.lines) if _cell_text(row.get(column)) == value]
     return replace(table, rows=tuple(r for r, _ in kept), lines=tuple(line for _, line in kept),
                    data_lines=len(kept) + len(table.problems))
 
@@ -838,8 +847,8 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     repeats: list[bool] = []  # per row: a segment's second or later occurrence
     taken = {c for c in (id_column, *reference_columns) if c}
     for row, line in zip(table.rows, table.lines):
-        system = row.get(system_column)
-        if not isinstance(system, str) or not system.strip():
+        system = _cell_text(row.get(system_column))  # a JSONL number names a system too ({"system": 3})
+        if system is None or not system.strip():
             unnamed.append(line)  # nothing to place it under: said as not read
             continue
         name = system if system not in taken else f"{system} (system)"
@@ -993,7 +1002,7 @@ def _rows_meeting(table: Table, condition: str) -> Table:
                                f"{', '.join(table.columns)})")
     kept = rows_where(table, column, value)
     if not kept.rows:
-        values = sorted({v for v in (row.get(column) for row in table.rows) if isinstance(v, str)})
+        values = sorted({v for v in (_cell_text(row.get(column)) for row in table.rows) if v is not None})
         shown = ", ".join(repr(v) for v in values[:20]) + (f" and {len(values) - 20} more" if len(values) > 20 else "")
         raise MeteorInputError(f"--where {condition!r}: no row of {table.name} has {column!r} = {value!r}"
                                + (f" (its values: {shown})" if values else ""))

@@ -1084,3 +1084,16 @@ def test_comparison_says_when_a_system_is_a_reference_and_which_system_scored_no
     with pytest.raises(MeteorInputError, match=r"no segment was scored in every system: nothing to compare "
                                                r"\(a: 2 scored; b: 1 scored\)"):
         compare_analyses(analyses, ["a", "b"], MeteorConfig(stages=("exact",)))
+
+
+def test_jsonl_numbers_name_systems_and_meet_where_conditions():
+    """A JSONL long table may name its systems by number ({"system": 7}): --where system=7 and
+    the pivot read them as written (they matched nothing, and such rows named no system)."""
+    from meteor_core.corpus_io import pivot_long, rows_where
+
+    lines = [{"seg": k, "system": s, "candidate": f"out {s} {k}", "reference": f"ref {k}"} for k in (1, 2) for s in (7, 8.5)]
+    table = read_table("".join(json.dumps(line) + "\n" for line in lines).encode(), "n.jsonl")
+    assert [row["candidate"] for row in rows_where(table, "system", "7").rows] == ["out 7 1", "out 7 2"]
+    assert [row["candidate"] for row in rows_where(table, "seg", "2").rows] == ["out 7 2", "out 8.5 2"]
+    long = pivot_long(table, "system", "candidate", ["reference"], "seg")
+    assert long.systems == ("7", "8.5") and long.unnamed == () and long.absent == ((), ())
