@@ -874,8 +874,8 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     wide = Table(table.name, columns, tuple(rows), tuple(lines), problems, len(rows), table.has_header)
 
     def label(row: dict, line: int) -> str:
-        value = row.get(id_column) if id_column else None
-        return f"{id_column} {value}" if isinstance(value, str) and value.strip() else f"line {line}"
+        value = _cell_text(row.get(id_column)) if id_column else None
+        return f"{id_column} {value}" if value is not None and value.strip() else f"line {line}"
     # Not the rows a repeat made: those are said by `repeated` (a system's output in the file
     # twice made every other system "miss" its repeats).
     absent = tuple(tuple(label(row, line) for row, line, again in zip(rows, lines, repeats) if name not in row and not again)

@@ -1097,3 +1097,5 @@ def test_jsonl_numbers_name_systems_and_meet_where_conditions():
     assert [row["candidate"] for row in rows_where(table, "seg", "2").rows] == ["out 7 2", "out 8.5 2"]
     long = pivot_long(table, "system", "candidate", ["reference"], "seg")
     assert long.systems == ("7", "8.5") and long.unnamed == () and long.absent == ((), ())
+    fewer = read_table("".join(json.dumps(line) + "\n" for line in lines[:3]).encode(), "f.jsonl")
+    assert pivot_long(fewer, "system", "candidate", ["reference"], "seg").absent == ((), ("seg 2",))
