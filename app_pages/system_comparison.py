@@ -131,9 +131,15 @@ if comparison is not None:
     # A default never takes the other box's system: with system A's column removed, A fell
     # back to the first system, which B held, and the page showed only an error (a tester).
     held_by_b = st.session_state.get("pair-b")
-    name_a = c1.selectbox("System A", names,
-                          key=corpus_ui.kept("pair-a", corpus_ui.first_other(names, held_by_b), names))
-    name_b = c2.selectbox("System B", names,
+    default_a = corpus_ui.first_other(names, held_by_b)
+    # Two boxes kept apart could come back holding one system (after a comparison that failed,
+    # then another language pair: A and B both Online-A, an error until changed by hand: a
+    # tester). Choosing the other's system swaps them; a kept B equal to A is forgotten.
+    if corpus_ui.kept_value("pair-a", default_a, names) == corpus_ui.kept_value("pair-b", None, names):
+        corpus_ui.forget("pair-b")
+    name_a = c1.selectbox("System A", names, on_change=corpus_ui.swap_if_same, args=("pair-a", "pair-b"),
+                          key=corpus_ui.kept("pair-a", default_a, names))
+    name_b = c2.selectbox("System B", names, on_change=corpus_ui.swap_if_same, args=("pair-b", "pair-a"),
                           key=corpus_ui.kept("pair-b", corpus_ui.first_other(names, name_a), names))
     if name_a == name_b:
         st.error("Choose two different systems for A and B.")

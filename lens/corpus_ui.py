@@ -82,15 +82,8 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     store = f"_kept-{key}"
     known = ss.get(store)  # (context, value)
     same = known is not None and known[0] == context
-    # Each table's roles are kept apart, the last KEPT_CONTEXTS tables: going to the sample
-    # corpus and back chose the guessed columns again, silently (a tester).
     by_context = ss.setdefault(f"{store}-by-context", {})
-    value = (ss[key] if key in ss else known[1]) if same else by_context.get(context, default)
-    if options is not None:
-        choices = set(options)
-        valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
-        if not valid:
-            value = default
+    value = kept_value(key, default, options, context)
     if sent_by_browser(key) and not isinstance(default, tuple):
         # A browser reconnected after a server restart shows its widgets, and this run may be
         # a change to this one: the new session's default overwrote it (a search typed after
@@ -115,6 +108,35 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
             del by_context[next(iter(by_context))]
     ss.setdefault("_kept_keys", set()).add(key)
     return key
+
+
+def kept_value(key: str, default, options: Optional[Sequence] = None, context=None):
+    """The value `kept` gives widget `key` in this run (no side effects): the one kept for this
+    context if it is still among `options`, else `default`."""
+    ss = st.session_state
+    known = ss.get(f"_kept-{key}")  # (context, value)
+    # Each table's roles are kept apart, the last KEPT_CONTEXTS tables: going to the sample
+    # corpus and back chose the guessed columns again, silently (a tester).
+    if known is not None and known[0] == context:
+        value = ss[key] if key in ss else known[1]
+    else:
+        value = ss.get(f"_kept-{key}-by-context", {}).get(context, default)
+    if options is not None:
+        choices = set(options)
+        valid = all(v in choices for v in value) if isinstance(value, (list, tuple)) else value in choices
+        if not valid:
+            value = default
+    return value
+
+
+def swap_if_same(key: str, other: str) -> None:
+    """on_change of one of two boxes that must differ (System A and B): choosing the other's
+    value swaps them, so the two never hold the same one."""
+    ss = st.session_state
+    if ss.get(key) == ss.get(other):
+        previous = (ss.get(f"_kept-{key}") or (None, None))[1]
+        if previous is not None and previous != ss[key]:
+            ss[other] = previous
 
 
 #: Tables whose column roles a page remembers (per widget; a few small values each).
@@ -438,18 +460,27 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
-def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]]) -> Table:
+def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]]
+                       ) -> tuple[Table, Optional[str]]:
     """A long table's rows of one language pair, chosen, when an lp*/lang* column names several:
-    pooled in one ranking or one corpus they mean little (a tester); all only when asked."""
+    pooled in one ranking or one corpus they mean little (a tester); all only when asked. Also
+    the column when all are pooled (it is then part of a segment's key), else None."""
     pair_column = language_pair_column(table, [named_in, *exclude])
     if pair_column is None:
-        return table
-    pairs = sorted(set(_row_texts(table, pair_column)))
+        return table, None
+    texts = _row_texts(table, pair_column)
+    pairs = sorted({t for t in texts if t.strip()})  # a blank cell names no pair (it was one, and the default)
     everything = f"all {len(pairs)} pooled"
     pair = st.selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
                         key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
                         help="A long table of several language pairs: each is scored on its own segments.")
-    return table if pair == everything else rows_where(table, pair_column, pair)
+    if pair == everything:
+        return table, pair_column
+    unnamed = len(table.rows) - sum(1 for t in texts if t.strip())
+    if unnamed:
+        st.warning(plain(f"{unnamed:,} row(s) name no language pair in {pair_column!r}: scored only with "
+                         f"\"{everything}\"."))
+    return rows_where(table, pair_column, pair), None
 
 
 def _one_system(table: Table, key: str) -> Table:
@@ -459,8 +490,8 @@ def _one_system(table: Table, key: str) -> Table:
     named_in = system_name_column(table, refs)
     if named_in is None:
         return table
-    table = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)])
-    systems = list(dict.fromkeys(_row_texts(table, named_in)))  # in file order
+    table, _ = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)])
+    systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
         return table
     everything = f"all {len(systems)} mixed"
@@ -491,8 +522,8 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
         return None
-    table = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column])
-    long = pivot_long(table, named_in, outputs[0], refs, id_column)
+    table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column])
+    long = pivot_long(table, named_in, outputs[0], refs, id_column, pooled)
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
                   + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
@@ -525,7 +556,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     elif not multi:
         table = _one_system(table, key)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
-    ref_default = reference_columns_of(columns)  # all of them, as the CLI
+    # all of them, as the CLI; a long table's are those of its segments (a system named
+    # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)
+    ref_default = list(long.reference_columns) if long is not None else reference_columns_of(columns)
     id_default = guess_column(columns, ID_WORDS) or NONE
     system_like = output_columns(table, ref_default)
     # Without a column named as output, columns of text that is not the source, an id, names
@@ -706,12 +739,19 @@ def run_cached(slot: str, key: str, label: str, work: Callable, step: Callable[[
                 bar.progress(0.0, text=label)
     except StopException:
         # Stop (top right) stops the scoring: it went on unseen behind a bar that no longer moved,
-        # and looked like a hang (a tester). A rerun request (a click) still leaves it running.
-        job.stop()
+        # and looked like a hang (a tester). A click or a page change raises StopException too
+        # (Streamlit's fast reruns), and then the scoring runs on for the next run to take up:
+        # stopping it on every StopException restarted it from the first segment after any click
+        # ("the last scoring was stopped", 5 of 5 page visits), and the run that had already
+        # started waited on the job this one then cancelled and showed nothing (5 of 13: a tester).
+        # (After Stop every Streamlit call raises again, so the bar cannot say it stopped.)
+        if _stopped_by_user():
+            job.stop()
         raise
     finally:
         bar.empty()
-    if job.cancelled:  # its session was gone (disconnected): nobody sees this run; the next one starts again
+    if job.cancelled:  # its session was gone (disconnected), or stopped: the next run starts again
+        st.info("The scoring was stopped before it ended: any change scores again from the first segment.")
         return None
     del jobs[slot]
     if isinstance(job.error, MeteorInputError):
@@ -776,6 +816,28 @@ class _Job:
             self.error = error
         finally:
             self.finished.set()
+
+
+def _stopped_by_user() -> bool:
+    """Whether the StopException this run caught is the Stop button's. With fast reruns (the
+    default) a click stops the running script too, and its session gets a new script runner at
+    once; Stop leaves the session's runner as it is. This reads Streamlit internals; if they
+    change, a Stop is taken for a click (the scoring runs on, unseen), not the reverse."""
+    try:
+        from streamlit import runtime
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        session = runtime.get_instance()._session_mgr.get_session_info(get_script_run_ctx().session_id).session
+        me = threading.current_thread()
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:
+            runner = session._scriptrunner
+            if runner is None or runner._script_thread is not me:
+                return False  # another run takes over: a click or a page change
+            time.sleep(0.02)
+        return True
+    except Exception:  # noqa: BLE001 - internals only
+        return False
 
 
 def _session_alive() -> Callable[[], bool]:

@@ -38,6 +38,10 @@ MAX_COLUMNS = 1_000
 #: Lines after a table's header, empty or malformed ones included: each of those is kept as a
 #: problem to list, so without a cap 19 MB of blank lines took 148 s and 5.2 GB (a tester).
 MAX_DATA_LINES = 2 * MAX_SEGMENTS
+#: Lines of a table: a long table holds a row per system output, WMT22 cs-en, de-en and ru-en
+#: with every system 57,376 rows of 5,448 segments (refused at 40,000: a tester); each corpus
+#: taken from it still holds at most MAX_SEGMENTS segments.
+TABLE_LINES_PER_SEGMENT = 5
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,15 @@ class Limits:
     @property
     def data_lines(self) -> int:
         return 2 * self.segments  # as MAX_DATA_LINES
+
+    @property
+    def table_lines(self) -> int:
+        return TABLE_LINES_PER_SEGMENT * self.segments
+
+    @property
+    def table_lines_text(self) -> str:
+        return (f"the limit is {self.table_lines:,} lines (a long table's rows, one per system output, empty or "
+                f"malformed ones included), each corpus taken from it {self.segments:,} segments{self.raise_segments}")
 
     @property
     def size_text(self) -> str:
@@ -290,10 +303,9 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
     data_lines = 0
     for line, last_line, row in records:
         data_lines += 1
-        if data_lines > limits.data_lines:
-            raise MeteorInputError(f"{name}: more than {limits.data_lines:,} lines after the header; the limit is "
-                                   f"{limits.segments:,} segments, and as many empty or malformed lines besides"
-                                   f"{limits.raise_segments}")
+        if data_lines > limits.table_lines:
+            raise MeteorInputError(f"{name}: more than {limits.table_lines:,} lines after the header; "
+                                   f"{limits.table_lines_text}")
         if not any(cell.strip() for cell in row):
             problems.append(RowProblem(name, line, "empty line"))
             continue
@@ -338,7 +350,9 @@ def _csv_records(text: str, name: str):
 def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
     rows, line_numbers, problems = [], [], []
     columns: dict[str, None] = {}  # ordered set: first appearance order
-    _refuse_too_many_lines(line_count(text), name, limits)  # before the lines are made
+    count = line_count(text)
+    if count > limits.table_lines:  # before the lines are made
+        raise MeteorInputError(f"{name}: {count:,} lines; {limits.table_lines_text}")
     lines = split_lines(text)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -787,18 +801,28 @@ class LongTable:
     repeated: tuple[tuple[int, ...], ...]
     unnamed: tuple[int, ...] = ()
     id_column: Optional[str] = None  # part of a segment's key, with the references
+    reference_columns: tuple[str, ...] = ()
+    group_column: Optional[str] = None  # part of the key too (several language pairs pooled)
 
     def notes(self) -> list[str]:
         """What the pivot found that changes a comparison, in words (the app and the CLI)."""
         from .corpus import listed_lines  # noqa: PLC0415 - corpus imports this module
 
         segments, out = len(self.wide.rows), []
+        # Without an id, a test set's repeated sentence is a repeated segment in every system:
+        # said once, not as "output in the file twice?" per system (WMT22 cs-en, 3 of them: a tester).
+        test_set_repeats = not self.id_column and len({len(r) for r in self.repeated}) == 1 and self.repeated[0]
+        if test_set_repeats:
+            out.append(f"{len(self.repeated[0]):,} segment(s) have the references of an earlier one in every system "
+                       f"(lines of {self.systems[0]}: {listed_lines(self.repeated[0])}): without an id column a "
+                       "segment is its references, so a sentence the test set repeats is paired k-th with k-th, as "
+                       "in the file")
         for name, absent, repeated in zip(self.systems, self.absent, self.repeated):
             if absent:
                 out.append(f"{name} has no row for {len(absent):,} of the {segments:,} segments "
                            f"({', '.join(absent[:8])}{', ...' if len(absent) > 8 else ''}): they are left out of the "
                            "comparison for every system")
-            if repeated:
+            if repeated and not test_set_repeats:
                 out.append(f"{name} has {len(repeated):,} row(s) repeating a segment it already has (the same "
                            + (f"{self.id_column!r} and " if self.id_column else "")
                            + f"references; lines {listed_lines(repeated)})"
@@ -807,13 +831,24 @@ class LongTable:
         if self.unnamed:
             out.append(f"{len(self.unnamed):,} row(s) name no system in {self.system_column!r} (lines "
                        f"{listed_lines(self.unnamed)}): not compared")
+        if self.group_column:
+            groups = sorted({v for v in (_cell_text(row.get(self.group_column)) for row in self.wide.rows) if v})
+            out.append(f"{len(groups)} language pairs in {self.group_column!r} are pooled ({', '.join(groups[:10])}"
+                       f"{', ...' if len(groups) > 10 else ''}): one at a time is the usual comparison")
+        unread = [p for p in self.wide.problems if p.line not in set(self.unnamed)]
+        if unread:
+            reasons = ", ".join(dict.fromkeys(p.message for p in unread[:20]))
+            out.append(f"{len(unread):,} line(s) of the table not read (lines {listed_lines([p.line for p in unread])}: "
+                       f"{reasons}): no system's")
         return out
 
     def corpora(self, systems: Sequence[str], reference_columns: Sequence[str], id_column: Optional[str] = None,
                 limits: Limits = DEFAULT_LIMITS) -> tuple[CorpusInput, ...]:
         """One CorpusInput per chosen column of `wide`, counted on that system's own rows: a
         segment it has no row for is not a data line of its own (it showed as "not scored" at
-        another system's line: a tester), and is said by `absent`."""
+        another system's line: a tester), and is said by `absent`; the table's lines that are
+        no system's (empty, malformed, naming none) are said once by `notes`, not charged to
+        every system (each showed "2 not scored" for 2 rows naming no system: a tester)."""
         out = []
         for column in systems:
             corpus = corpus_from_table(self.wide, column, reference_columns, id_column, None, limits)
@@ -822,21 +857,23 @@ class LongTable:
                 continue
             at = self.systems.index(column)
             without = {line for row, line in zip(self.wide.rows, self.wide.lines) if column not in row}
+            without.update(p.line for p in self.wide.problems)
             problems = tuple(p for p in corpus.problems if p.line not in without)
-            out.append(replace(corpus, problems=problems,
-                               data_lines=self.rows[at] + len(self.wide.problems)))
+            out.append(replace(corpus, problems=problems, data_lines=self.rows[at]))
         return tuple(out)
 
 
 def pivot_long(table: Table, system_column: str, output_column: str, reference_columns: Sequence[str],
-               id_column: Optional[str] = None) -> LongTable:
+               id_column: Optional[str] = None, group_column: Optional[str] = None) -> LongTable:
     """A long table (one row per system output, the system named in `system_column`) as a wide
     one: a row per segment, its id and reference columns, and a column per system holding that
     system's `output_column`. A segment is its id (when there is one) and its references, and the
     k-th time a system has it pairs with the k-th time another has it; a system without a row for
     a segment has no cell there (that segment is then not scored for it, and comparisons leave
     it out, saying so). Each row keeps the file line of the segment's first row. The Compare page
-    ranked the long table's names as a system (testers); WMT ships its outputs this way."""
+    ranked the long table's names as a system (testers); WMT ships its outputs this way.
+    `group_column` (a language pair, when several are pooled) is part of a segment's key and
+    name: seg_id 7 of cs-en is not seg_id 7 of de-en."""
     keys: dict = {}  # segment key -> index into rows
     rows: list[dict] = []
     lines: list[int] = []
@@ -845,14 +882,15 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     repeated: dict = {}  # system -> lines of rows repeating a segment it has
     unnamed: list[int] = []
     repeats: list[bool] = []  # per row: a segment's second or later occurrence
-    taken = {c for c in (id_column, *reference_columns) if c}
+    taken = {c for c in (group_column, id_column, *reference_columns) if c}
     for row, line in zip(table.rows, table.lines):
         system = _cell_text(row.get(system_column))  # a JSONL number names a system too ({"system": 3})
         if system is None or not system.strip():
             unnamed.append(line)  # nothing to place it under: said as not read
             continue
         name = system if system not in taken else f"{system} (system)"
-        base = (row.get(id_column) if id_column else None, tuple(str(row.get(c)) for c in reference_columns))
+        base = (row.get(group_column) if group_column else None, row.get(id_column) if id_column else None,
+                tuple(str(row.get(c)) for c in reference_columns))
         occurrence = seen.get((name, base), 0)
         seen[(name, base)] = occurrence + 1
         if occurrence:
@@ -869,19 +907,22 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     systems = tuple(counts)
     problems = tuple(sorted([*table.problems, *(RowProblem(table.name, line, f"no system named in {system_column!r}")
                                                 for line in unnamed)], key=lambda p: p.line))
-    columns = tuple([c for c in (id_column, *reference_columns) if c] + list(systems))
+    columns = tuple([c for c in (group_column, id_column, *reference_columns) if c] + list(systems))
     # The long table's own name: the problems and notes name the file the user gave.
     wide = Table(table.name, columns, tuple(rows), tuple(lines), problems, len(rows), table.has_header)
 
     def label(row: dict, line: int) -> str:
         value = _cell_text(row.get(id_column)) if id_column else None
-        return f"{id_column} {value}" if value is not None and value.strip() else f"line {line}"
+        name = f"{id_column} {value}" if value is not None and value.strip() else f"line {line}"
+        group = _cell_text(row.get(group_column)) if group_column else None
+        return f"{group} {name}" if group else name
     # Not the rows a repeat made: those are said by `repeated` (a system's output in the file
     # twice made every other system "miss" its repeats).
     absent = tuple(tuple(label(row, line) for row, line, again in zip(rows, lines, repeats) if name not in row and not again)
                    for name in systems)
     return LongTable(wide, system_column, output_column, systems, tuple(counts.values()), absent,
-                     tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column)
+                     tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column,
+                     tuple(reference_columns), group_column)
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
@@ -980,7 +1021,9 @@ def read_long_systems(path: str, system_column: str, systems: Sequence[str] = ()
     output_column = output_column or _candidate_column(table, "--output-column")
     if id_column is None:
         id_column = guess_column(table.columns, ID_WORDS, [output_column, *ref_cols, system_column])
-    long = pivot_long(table, system_column, output_column, ref_cols, id_column or None)
+    # Several language pairs: pooled as asked, a segment being its pair's (the app asks first)
+    pairs = language_pair_column(table, [system_column, output_column, *ref_cols, id_column])
+    long = pivot_long(table, system_column, output_column, ref_cols, id_column or None, pairs)
     chosen = tuple(systems) or long.systems
     unknown = [s for s in chosen if s not in long.systems]
     if unknown:

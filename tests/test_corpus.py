@@ -496,12 +496,17 @@ def test_empty_and_malformed_lines_count_toward_a_limit():
     from meteor_core.corpus_io import MAX_DATA_LINES, MAX_SEGMENTS, line_count, read_lines, split_lines
 
     blank = "\n" * MAX_DATA_LINES
-    with pytest.raises(MeteorInputError, match="more than 40,000 lines after the header"):
-        read_table(("candidate,reference\na,a\n" + blank).encode(), "f.csv")
-    with pytest.raises(MeteorInputError, match="more than 40,000 lines after the header"):
-        read_table(("candidate,reference\n" + "x\n" * MAX_DATA_LINES + "a,a\n").encode(), "f.csv")
-    with pytest.raises(MeteorInputError, match="40,001 lines; the limit is 40,000 lines"):
-        read_table(('{"candidate": "a", "reference": "a"}\n' + blank).encode(), "f.jsonl")
+    # a table holds 5 lines per segment of the limit (a long table: a row per system output)
+    table_blank = "\n" * (5 * MAX_SEGMENTS)
+    with pytest.raises(MeteorInputError, match="more than 100,000 lines after the header; the limit is 100,000 lines "
+                                               r"\(a long table's rows, one per system output, empty or malformed ones "
+                                               r"included\), each corpus taken from it 20,000 segments"):
+        read_table(("candidate,reference\na,a\n" + table_blank).encode(), "f.csv")
+    with pytest.raises(MeteorInputError, match="more than 100,000 lines after the header"):
+        read_table(("candidate,reference\n" + "x\n" * (5 * MAX_SEGMENTS) + "a,a\n").encode(), "f.csv")
+    with pytest.raises(MeteorInputError, match="100,001 lines; the limit is 100,000 lines"):
+        read_table(('{"candidate": "a", "reference": "a"}\n' + table_blank).encode(), "f.jsonl")
+    assert len(read_table(("candidate,reference\na,a\n" + blank).encode(), "f.csv").problems) == MAX_DATA_LINES
     with pytest.raises(MeteorInputError, match="20,001 lines with text; the limit is 20,000 segments"):
         read_lines(("a\n" * MAX_SEGMENTS + "b").encode(), "f.txt")
     with pytest.raises(MeteorInputError, match="40,001 lines; the limit is 40,000 lines"):
@@ -1047,8 +1052,33 @@ def test_a_long_table_pivots_to_a_column_per_system():
     # A has no row for B's repeat, which is said as B's repeat, not as a segment A misses
     assert long.repeated == ((), (4,)) and long.unnamed == (5,) and long.absent == ((), ())
     corpus_a, corpus_b = long.corpora(["A", "B"], ["reference"], "seg_id")
-    assert [(p.line, p.message) for p in corpus_a.problems] == [(5, "no system named in 'system'")]
-    assert corpus_a.data_lines == 1 + 1 and corpus_b.data_lines == 2 + 1 and len(corpus_b.candidates) == 2
+    # the row naming no system is no system's: said once, not charged to each (a tester)
+    assert corpus_a.problems == () and corpus_a.data_lines == 1
+    assert corpus_b.data_lines == 2 and len(corpus_b.candidates) == 2
+    assert long.notes() == [
+        "B has 1 row(s) repeating a segment it already has (the same 'seg_id' and references; lines 4): the k-th "
+        "of them is paired with the k-th repeat of every other system, and left out where the others have none. "
+        "Is a system's output in the file twice?",
+        "1 row(s) name no system in 'system' (lines 5): not compared"]
+
+
+def test_a_long_table_pools_language_pairs_apart_and_says_test_set_repeats_once():
+    """A tester: pooled, seg_id 7 of cs-en and of de-en were one segment ("no row for seg_id
+    7, seg_id 7"); without ids, a test set's repeated sentence gave every system "output in the
+    file twice?"; a system named like a reference stays a system."""
+    from meteor_core.corpus_io import pivot_long
+
+    rows = "".join(f"{lp}\t7\t{s}\tout {s}\tsame ref\n" for lp in ("cs-en", "de-en") for s in ("A", "reference")
+                   if (lp, s) != ("de-en", "A"))
+    table = read_table(("lp\tseg_id\tsystem\tcandidate\treference\n" + rows).encode(), "p.tsv")
+    long = pivot_long(table, "system", "candidate", ["reference"], "seg_id", "lp")
+    assert len(long.wide.rows) == 2 and long.systems == ("A", "reference (system)")
+    assert long.absent == (("de-en seg_id 7",), ()) and long.reference_columns == ("reference",)
+    repeats = read_table(b"system\tcandidate\treference\nA\ta\tr1\nB\tb\tr1\nA\ta\tr1\nB\tb\tr1\n", "r.tsv")
+    notes = pivot_long(repeats, "system", "candidate", ["reference"]).notes()
+    assert notes == ["1 segment(s) have the references of an earlier one in every system (lines of A: 4): without "
+                     "an id column a segment is its references, so a sentence the test set repeats is paired k-th "
+                     "with k-th, as in the file"]
 
 
 def test_a_long_table_counts_segments_not_rows_against_the_limit():

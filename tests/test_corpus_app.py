@@ -304,9 +304,13 @@ def test_system_comparison_on_the_sample():
     assert _heading(at) == chosen
     filtered = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
     assert len(filtered) == int(deltas["disagree"].sum()) and filtered["disagree"].all()
-    at.selectbox(key="pair-b").set_value("system_a").run()
+    # B set to A's system swaps them (the two boxes never hold one system: a tester saw both
+    # Online-A, and an error, after a comparison that failed)
+    before = (at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value)
+    at.selectbox(key="pair-b").set_value(before[0]).run()
     _clean(at)
-    assert any("Choose two different systems" in html.unescape(e.value) for e in at.error)
+    assert (at.selectbox(key="pair-a").value, at.selectbox(key="pair-b").value) == before[::-1]
+    assert not any("Choose two different systems" in html.unescape(e.value) for e in at.error)
 
 
 def test_a_p_value_just_under_0_05_is_not_shown_as_0_0500():
@@ -976,23 +980,33 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
     """A tester: of WMT22 cs-en's 12 systems only the first 8 were chosen (the best left out)
     while the page said 12; language pairs were pooled; a system missing segments was counted
     on other systems' lines. Now: all systems, one pair at a time, each counted on its rows."""
-    names = [f"sys{k:02d}" for k in range(10)]
+    # a system named like a reference stays a system (it was a reference column too), and rows
+    # without a language pair are no pair of their own (the blank pair was the default)
+    names = [f"sys{k:02d}" for k in range(9)] + ["RefineMT"]
     rows = [f"{lp}\t{k}\t{name}\tthe {name} cat {k}\tthe cat {k} {lp}\n"
-            for lp in ("de-en", "cs-en") for k in range(3) for name in names if not (name == "sys09" and k == 1)]
+            for lp in ("de-en", "cs-en") for k in range(3) for name in names if not (name == "sys08" and k == 1)]
+    rows += ["\t9\tsys00\tthe cat\tthe cat 9\n", "\t9\tsys01\tthe cat\tthe cat 9\n"]
     data = ("lp\tseg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode()
     at = _upload(_page("system_comparison.py"), "many.tsv", data, page="compare")
-    assert next(w.value for w in at.selectbox if w.label == "Language pair ('lp')") == "cs-en"
+    pair_box = next(w for w in at.selectbox if w.label == "Language pair ('lp')")
+    assert pair_box.value == "cs-en" and list(pair_box.options) == ["cs-en", "de-en", "all 2 pooled"]
     assert next(w.value for w in at.multiselect if w.label.startswith("System columns")) == names
+    assert next(w.value for w in at.multiselect if w.label.startswith("Reference column")) == ["reference"]
     warned = [html.unescape(w.value) for w in at.warning]
-    assert any(w.startswith("sys09 has no row for 1 of the 3 segments (seg_id 1)") for w in warned), warned
+    assert any(w.startswith("sys08 has no row for 1 of the 3 segments (seg_id 1)") for w in warned), warned
+    assert "2 row(s) name no language pair in 'lp': scored only with \"all 2 pooled\"." in warned
     ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert len(ranking) == 10
     captions = [html.unescape(c.value) for c in at.caption]
-    assert "sys09: 2 data lines, 2 scored, 0 not scored." in captions, captions
+    assert "sys08: 2 data lines, 2 scored, 0 not scored." in captions, captions
     assert "sys00: 3 data lines, 3 scored, 0 not scored." in captions
     next(w for w in at.selectbox if w.label == "Language pair ('lp')").set_value("all 2 pooled").run()
-    # pooled: 6 segments, sys09 without seg_id 1 of either pair
+    # pooled: 7 segments (the blank pair's seg_id 9 too), sys08 without seg_id 1 of either pair, and
+    # only 2 systems with seg_id 9; each pair's seg_id 1 named with its pair
     assert any(html.unescape(c.value).startswith("On the 4 segments scored in every system") for c in at.caption)
+    warned = [html.unescape(w.value) for w in at.warning]
+    assert any(w.startswith("sys08 has no row for 3 of the 7 segments (de-en seg_id 1, cs-en seg_id 1, seg_id 9)")
+               for w in warned), warned
     ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert len(ranking) == 10
 

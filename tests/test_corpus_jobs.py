@@ -205,7 +205,12 @@ def test_stop_stops_the_scoring_a_click_does_not(monkeypatch):
     process pools re-ran, with NameErrors.)"""
     from streamlit.runtime.scriptrunner import RerunData, RerunException, StopException
 
-    for raised, cancelled in ((StopException(), True), (RerunException(RerunData()), False)):
+    # With fast reruns a click raises StopException too: only the Stop button's cancels (after
+    # a click the scoring started again from the first segment, or the page showed nothing: a
+    # tester); _stopped_by_user tells them apart (below)
+    for raised, by_user, cancelled in ((StopException(), True, True), (StopException(), False, False),
+                                       (RerunException(RerunData()), False, False)):
+        monkeypatch.setattr(corpus_ui, "_stopped_by_user", lambda by_user=by_user: by_user)
         class Bar:  # the third draw of the bar is where the request arrives
             calls = 0
 
@@ -227,7 +232,7 @@ def test_stop_stops_the_scoring_a_click_does_not(monkeypatch):
         jobs = corpus_ui.st.session_state.setdefault("_corpus_jobs", {})
         jobs.pop("stop-test", None)
         with pytest.raises(type(raised)):
-            corpus_ui.run_cached("stop-test", f"key-{cancelled}", "label", work)
+            corpus_ui.run_cached("stop-test", f"key-{cancelled}-{by_user}", "label", work)
         job = jobs["stop-test"]
         assert job.cancelled is cancelled
         job.finished.wait(5)
@@ -243,8 +248,29 @@ def test_stop_stops_the_scoring_a_click_does_not(monkeypatch):
             pass
 
     monkeypatch.setattr(corpus_ui.st, "progress", lambda value=0.0, text="": Shown().progress(value, text) or Shown())
-    jobs["stop-test"] = stopped = corpus_ui._Job("key-True", lambda progress: None, lambda: True)
+    jobs["stop-test"] = stopped = corpus_ui._Job("key-True-True", lambda progress: None, lambda: True)
     stopped.stop()
-    assert corpus_ui.run_cached("stop-test", "key-True", "label", work) == "done"
+    assert corpus_ui.run_cached("stop-test", "key-True-True", "label", work) == "done"
     assert shown[0] == "Scoring again from the first segment (the last scoring was stopped)…"
     assert all(t.endswith("(again: the last scoring was stopped)") for t in shown[1:] if t != shown[0])
+
+
+def test_the_stop_button_is_told_from_a_click_by_the_sessions_script_runner(monkeypatch):
+    """A click (fast rerun) gives the session a new script runner at once; Stop leaves the
+    running one in place; without a server (internals missing) it is taken for a click."""
+    import threading
+    from types import SimpleNamespace
+
+    import streamlit.runtime as runtime
+    import streamlit.runtime.scriptrunner as scriptrunner
+
+    assert corpus_ui._stopped_by_user() is False  # no server here
+    session = SimpleNamespace(_scriptrunner=SimpleNamespace(_script_thread=threading.current_thread()))
+    manager = SimpleNamespace(get_session_info=lambda session_id: SimpleNamespace(session=session))
+    monkeypatch.setattr(runtime, "get_instance", lambda: SimpleNamespace(_session_mgr=manager))
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx", lambda: SimpleNamespace(session_id="s"))
+    assert corpus_ui._stopped_by_user() is True  # the runner is this thread's: Stop
+    session._scriptrunner = None  # replaced (a click): not Stop
+    assert corpus_ui._stopped_by_user() is False
+    session._scriptrunner = SimpleNamespace(_script_thread=threading.Thread(target=lambda: None))
+    assert corpus_ui._stopped_by_user() is False
