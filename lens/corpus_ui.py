@@ -21,9 +21,9 @@ from streamlit.runtime.scriptrunner import StopException
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
-from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, CorpusInput, LongTable,
-                                   Table, corpus_from_parallel, corpus_from_table, guess_column, guess_human_column,
-                                   language_pair_column, output_columns, pivot_long, read_table,
+from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
+                                   CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table, guess_column,
+                                   guess_human_column, language_pair_column, output_columns, pivot_long, read_table,
                                    reference_columns_of, rows_where, system_name_column, text_columns, uploaded)
 from meteor_core.tokenize import MAX_CHARS
 
@@ -38,7 +38,8 @@ _SOURCE_LOST = {SOURCES[1]: ("an uploaded table", "Upload it again"),
                 SOURCES[2]: ("uploaded text files", "Upload them again"),
                 SOURCES[3]: ("a pasted table", "Paste it again")}
 CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
-            f"or malformed lines besides), {MAX_COLUMNS:,} columns, {MAX_CHARS:,} characters per side of a segment "
+            f"or malformed lines besides; a table up to {TABLE_LINES_PER_SEGMENT * MAX_SEGMENTS:,} lines, a long table "
+            f"having a row per system output), {MAX_COLUMNS:,} columns, {MAX_CHARS:,} characters per side of a segment "
             "(a longer line is not scored, the rest is); in a CSV file 131,072 characters per field.")
 NONE = "—"
 #: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).
