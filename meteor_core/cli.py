@@ -695,6 +695,8 @@ def _cmd_corpus(args) -> int:
 
     _stdin_once([args.candidates, *args.references])
     data = _corpus_input(args)
+    for note in data.notes:
+        print(f"note: {note}", file=sys.stderr)
     scorer = _scorer(args)
     _warn_unavailable_stages(scorer)
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,

@@ -137,6 +137,8 @@ class CorpusInput:
     # out, () for the others: what METEOR 1.5 mode scores (the jar scores every reference) and
     # what sacreBLEU reads from the files.
     given_references: tuple[tuple[str, ...], ...] = ()
+    # What the reader saw that changes how to read the scores (a long table's systems mixed)
+    notes: tuple[str, ...] = ()
 
     def references_as_given(self, index: int) -> tuple[str, ...]:
         return (self.given_references[index] if self.given_references else ()) or self.references[index]
@@ -1094,4 +1096,11 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
         id_column = guess_column(table.columns, ID_WORDS, taken)
     if human_column is None and guess_human:
         human_column = guess_human_column(table, [*taken, id_column])
-    return corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None, limits)
+    corpus = corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None, limits)
+    named_in = system_name_column(table, ref_cols)
+    if named_in is not None and named_in != candidate_column:  # as the Corpus page says it
+        systems = len({v for v in (_cell_text(row.get(named_in)) for row in table.rows) if v and v.strip()})
+        corpus = replace(corpus, notes=(f"{candidates} looks like a long table: the rows of {systems} systems named in "
+                                        f"{named_in!r} are scored as one corpus; one system: --where {named_in}=NAME; "
+                                        f"all compared: compare --system-column {named_in}",))
+    return corpus

@@ -1141,6 +1141,9 @@ def test_a_long_table_one_system_with_where_and_all_systems_with_system_column(t
     expected_a = scorer.score_corpus(outputs["A"], [[r] for r in refs]).score
     assert main(["corpus", "--candidates", str(path), "--where", "system=A", "--where", "lp=cs-en"]) == 0
     assert f"corpus METEOR (summed statistics): {expected_a:.6f}" in capsys.readouterr().out
+    assert main(["corpus", "--candidates", str(path)]) == 0  # all rows: said to mix the systems
+    assert ("looks like a long table: the rows of 2 systems named in 'system' are scored as one corpus; one system: "
+            "--where system=NAME; all compared: compare --system-column system") in capsys.readouterr().err
     assert main(["corpus", "--candidates", str(path), "--where", "system=C"]) == 2
     assert "has 'system' = 'C' (its values: 'A', 'B')" in capsys.readouterr().err
     assert main(["corpus", "--candidates", str(path), "--where", "system"]) == 2
