@@ -137,6 +137,9 @@ def test_scatter_click_and_box_open_the_segment(streamlit_server, browser_page):
     assert_clean(page, streamlit_server, screenshot="corpus_scatter_click.png")
     # the table ticks the open segment's row; its toolbar's Clear selection closes the segment too
     table = page.get_by_test_id("stDataFrame").first
+    # Centred first: the toolbar shows above the table, and a table scrolled to the top of the
+    # window had it under the app's sticky header, which took the click (a CI run timed out).
+    table.evaluate("element => element.scrollIntoView({block: 'center'})")
     table.hover()
     table.get_by_role("button", name="Clear selection").click()
     page.get_by_text("Select a row (or click a point in the scatter)").wait_for(timeout=60_000)
