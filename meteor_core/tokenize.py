@@ -526,8 +526,10 @@ def tokenize(
         # tokens 0..k and k spaces (C-level passes: no Python loop per token).
         lengths = list(map(len, pieces))
         ends = list(map(add, accumulate(lengths), range(len(pieces))))
-        spans = list(zip(pieces, map(sub, ends, lengths), ends))
-    if spans is None:  # ASCII text, every token kept: (texts, starts, ends) as split
+        texts, starts = pieces, list(map(sub, ends, lengths))
+        # Kept as three lists (no spans to zip and unzip again) unless punctuation is dropped.
+        spans = list(zip(texts, starts, ends)) if drop_punctuation else None
+    if spans is None:  # every token kept: (texts, starts, ends) as split, and their forms
         count = len(texts)
     else:
         if drop_punctuation:

@@ -64,6 +64,9 @@ def test_tokenizer_keeps_offsets_and_pretokenized_input():
     assert [t.text for t in tokenize("a,b c", tokenizer="whitespace")] == ["a,b", "c"]
     pre = tokenize(["New", "York"])
     assert [(t.text, t.start, t.end) for t in pre] == [("New", 0, 3), ("York", 4, 8)]
+    # dropped punctuation keeps the offsets in the tokens joined by spaces: "Hello , World !"
+    kept = tokenize(["Hello", ",", "World", "!"], drop_punctuation=True)
+    assert [(t.text, t.norm, t.start, t.end) for t in kept] == [("Hello", "hello", 0, 5), ("World", "world", 8, 13)]
     with pytest.raises(MeteorInputError, match="contains whitespace"):
         tokenize(["New York"])
 
