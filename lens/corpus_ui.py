@@ -461,18 +461,26 @@ def _files(value) -> list:
     return [f for f in files if hasattr(f, "getvalue")]
 
 
-def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]]
-                       ) -> tuple[Table, Optional[str]]:
+def _name_boxes():
+    """Slots for a long table's Language pair and System boxes, side by side in a third of the
+    width each: a name is short, and across the page the boxes stretched a few characters over
+    1,000 pixels. A generator: the columns are made when the first box is (none, no gap)."""
+    yield from st.columns(3)
+
+
+def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]],
+                       slots=None) -> tuple[Table, Optional[str]]:
     """A long table's rows of one language pair, chosen, when an lp*/lang* column names several:
     pooled in one ranking or one corpus they mean little (a tester); all only when asked. Also
-    the column when all are pooled (it is then part of a segment's key), else None."""
+    the column when all are pooled (it is then part of a segment's key), else None. The box
+    takes the next of `slots` (_name_boxes), made here when none are given."""
     pair_column = language_pair_column(table, [named_in, *exclude])
     if pair_column is None:
         return table, None
     texts = _row_texts(table, pair_column)
     pairs = sorted({t for t in texts if t.strip()})  # a blank cell names no pair (it was one, and the default)
     everything = f"all {len(pairs)} pooled"
-    pair = st.selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
+    pair = next(slots if slots is not None else _name_boxes()).selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
                         key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
                         help="A long table of several language pairs: each is scored on its own segments.")
     if pair == everything:
@@ -491,12 +499,13 @@ def _one_system(table: Table, key: str) -> Table:
     named_in = system_name_column(table, refs)
     if named_in is None:
         return table
-    table, _ = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)])
+    slots = _name_boxes()
+    table, _ = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)], slots)
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
         return table
     everything = f"all {len(systems)} mixed"
-    system = st.selectbox(f"System ({named_in!r})", [*systems, everything],
+    system = next(slots).selectbox(f"System ({named_in!r})", [*systems, everything],
                           key=kept(f"{key}-system", systems[0], [*systems, everything],
                                    (table.name, tuple(table.columns))),
                           help="A long table: one row per system output. System Comparison compares its systems.")
