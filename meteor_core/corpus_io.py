@@ -910,8 +910,6 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     problems = tuple(sorted([*table.problems, *(RowProblem(table.name, line, f"no system named in {system_column!r}")
                                                 for line in unnamed)], key=lambda p: p.line))
     columns = tuple([c for c in (group_column, id_column, *reference_columns) if c] + list(systems))
-    # The long table's own name: the problems and notes name the file the user gave.
-    wide = Table(table.name, columns, tuple(rows), tuple(lines), problems, len(rows), table.has_header)
 
     def label(row: dict, line: int) -> str:
         value = _cell_text(row.get(id_column)) if id_column else None
@@ -922,9 +920,24 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     # twice made every other system "miss" its repeats).
     absent = tuple(tuple(label(row, line) for row, line, again in zip(rows, lines, repeats) if name not in row and not again)
                    for name in systems)
+    if group_column and id_column:
+        # Pooled pairs: a segment's id names its pair ("cs-en 7"), as its key does; the
+        # comparison's rows showed "7" twice, for cs-en's and de-en's (a tester).
+        rows = [{**row, id_column: _pooled_id(row.get(group_column), row.get(id_column))} for row in rows]
+    # The long table's own name: the problems and notes name the file the user gave.
+    wide = Table(table.name, columns, tuple(rows), tuple(lines), problems, len(rows), table.has_header)
     return LongTable(wide, system_column, output_column, systems, tuple(counts.values()), absent,
                      tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column,
                      tuple(reference_columns), group_column)
+
+
+def _pooled_id(group, value):
+    """A pooled segment's id: its group (language pair) and its own id, or as it was when
+    either is blank (a blank id stays blank: the line names the segment then)."""
+    group_text, value_text = _cell_text(group), _cell_text(value)
+    if not (value_text and value_text.strip() and group_text and group_text.strip()):
+        return value
+    return f"{group_text} {value_text}"
 
 
 def guess_human_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:

@@ -1074,6 +1074,7 @@ def test_a_long_table_pools_language_pairs_apart_and_says_test_set_repeats_once(
     long = pivot_long(table, "system", "candidate", ["reference"], "seg_id", "lp")
     assert len(long.wide.rows) == 2 and long.systems == ("A", "reference (system)")
     assert long.absent == (("de-en seg_id 7",), ()) and long.reference_columns == ("reference",)
+    assert [row["seg_id"] for row in long.wide.rows] == ["cs-en 7", "de-en 7"]  # an id names its pair
     repeats = read_table(b"system\tcandidate\treference\nA\ta\tr1\nB\tb\tr1\nA\ta\tr1\nB\tb\tr1\n", "r.tsv")
     notes = pivot_long(repeats, "system", "candidate", ["reference"]).notes()
     assert notes == ["1 segment(s) have the references of an earlier one in every system (lines of A: 4): without "

@@ -1009,6 +1009,10 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
                for w in warned), warned
     ranking = next(d.value for d in at.dataframe if "rank" in d.value.columns)
     assert len(ranking) == 10
+    # each segment's id names its pair (the rows showed "0" for cs-en's and de-en's alike); a
+    # segment without a pair keeps its own
+    ids = next(d.value for d in at.dataframe if "line" in d.value.columns)["id"]
+    assert sorted(ids) == ["9", "cs-en 0", "cs-en 1", "cs-en 2", "de-en 0", "de-en 1", "de-en 2"], list(ids)
 
 
 def test_a_text_column_named_human_is_not_taken_for_human_scores():
