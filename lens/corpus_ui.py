@@ -24,7 +24,8 @@ from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
                                    CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table, guess_column,
                                    guess_human_column, language_pair_column, output_columns, pivot_long, read_table,
-                                   reference_columns_of, rows_where, system_name_column, text_columns, uploaded)
+                                   reference_columns_of, rows_where, system_name_column, text_columns, uploaded,
+                                   with_pooled_ids)
 from meteor_core.tokenize import MAX_CHARS
 
 from .ui import DATA_SOURCES, LONGER_TEXT, browser_shows, history_navigation, sent_by_browser
@@ -500,7 +501,10 @@ def _one_system(table: Table, key: str) -> Table:
     if named_in is None:
         return table
     slots = _name_boxes()
-    table, _ = _one_language_pair(table, key, named_in, [*refs, guess_column(table.columns, ID_WORDS)], slots)
+    id_column = guess_column(table.columns, ID_WORDS)
+    table, pooled = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
+    if pooled:
+        table = with_pooled_ids(table, pooled, id_column)  # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
         return table

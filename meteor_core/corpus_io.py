@@ -920,15 +920,23 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     # twice made every other system "miss" its repeats).
     absent = tuple(tuple(label(row, line) for row, line, again in zip(rows, lines, repeats) if name not in row and not again)
                    for name in systems)
-    if group_column and id_column:
-        # Pooled pairs: a segment's id names its pair ("cs-en 7"), as its key does; the
-        # comparison's rows showed "7" twice, for cs-en's and de-en's (a tester).
-        rows = [{**row, id_column: _pooled_id(row.get(group_column), row.get(id_column))} for row in rows]
     # The long table's own name: the problems and notes name the file the user gave.
     wide = Table(table.name, columns, tuple(rows), tuple(lines), problems, len(rows), table.has_header)
+    if group_column:
+        wide = with_pooled_ids(wide, group_column, id_column)  # as its key: seg_id 7 of cs-en is "cs-en 7"
     return LongTable(wide, system_column, output_column, systems, tuple(counts.values()), absent,
                      tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column,
                      tuple(reference_columns), group_column)
+
+
+def with_pooled_ids(table: Table, group_column: str, id_column: Optional[str]) -> Table:
+    """The table with each id naming its group ("cs-en 7"), for rows of several groups (language
+    pairs) scored or compared together: the pages showed "7" for cs-en's and de-en's alike (last
+    note's left-out list). A blank id or group leaves the id as it was."""
+    if not id_column or id_column not in table.columns:
+        return table
+    return replace(table, rows=tuple({**row, id_column: _pooled_id(row.get(group_column), row.get(id_column))}
+                                     for row in table.rows))
 
 
 def _pooled_id(group, value):

@@ -1013,6 +1013,12 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
     # segment without a pair keeps its own
     ids = next(d.value for d in at.dataframe if "line" in d.value.columns)["id"]
     assert sorted(ids) == ["9", "cs-en 0", "cs-en 1", "cs-en 2", "de-en 0", "de-en 1", "de-en 2"], list(ids)
+    # the Corpus page alike: one system's rows of both pairs
+    corpus = _upload(_page("corpus_explorer.py"), "many.tsv", data)
+    next(w for w in corpus.selectbox if w.label == "Language pair ('lp')").set_value("all 2 pooled").run()
+    assert next(w.value for w in corpus.selectbox if w.label == "Segment id (optional)") == "seg_id"
+    ids = _segments_table(corpus)["id"]
+    assert sorted(ids) == ["9", "cs-en 0", "cs-en 1", "cs-en 2", "de-en 0", "de-en 1", "de-en 2"], list(ids)
 
 
 def test_a_text_column_named_human_is_not_taken_for_human_scores():
