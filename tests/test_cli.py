@@ -736,6 +736,42 @@ def test_many_empty_reference_cells_are_summed_up_in_one_note(tmp_path, capsys):
         "against the others" for k in (1, 2, 3)]
 
 
+@pytest.fixture
+def ctrl_c_as_from_a_terminal():
+    """SIGINT at Python's handler, as in a process started from a terminal. Started in the
+    background (nohup, `cmd &` in a script) the test process ignores SIGINT, and the CLI rightly
+    keeps ignoring it (test_an_ignored_ctrl_c_stays_ignored): the Ctrl-C tests below then failed
+    (the mutation script's baseline, run in the background)."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_an_ignored_ctrl_c_stays_ignored(monkeypatch, capsys):
+    """A command started with SIGINT ignored (nohup, a background job of a script) goes on
+    through a Ctrl-C, as Unix programs do, and leaves it ignored."""
+    import signal
+
+    from meteor_core import cli
+
+    def command(args):
+        os.kill(os.getpid(), signal.SIGINT)
+        print("went on")
+        return 0
+
+    monkeypatch.setattr(cli, "_cmd_presets", command)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert main(["presets"]) == 0
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert capsys.readouterr() == ("went on\n", "")
+
+
+@pytest.mark.usefixtures("ctrl_c_as_from_a_terminal")
 @pytest.mark.parametrize("writes_after", [True, False])
 def test_ctrl_c_lost_inside_a_del_still_interrupts(monkeypatch, capsys, writes_after):
     """A tester: Ctrl-C in batch's first second was lost 3 times in 40 (the KeyboardInterrupt
@@ -766,6 +802,7 @@ def test_ctrl_c_lost_inside_a_del_still_interrupts(monkeypatch, capsys, writes_a
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
 
 
+@pytest.mark.usefixtures("ctrl_c_as_from_a_terminal")
 def test_ctrl_c_while_the_process_exits_ends_it_without_a_traceback(monkeypatch, capsys):
     """A CI run: a Ctrl-C after "interrupted", while the interpreter joined the pool's queue
     thread at exit, printed a traceback (4 Ctrl-C's 30 ms apart). As a process (program), an
