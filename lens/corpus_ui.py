@@ -604,6 +604,11 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         chosen = cand_slot.selectbox("Candidate column", columns, placeholder="choose the column",
                                      key=kept(f"{key}-cand-col-0", default, columns, roles))
         candidate_columns = [chosen] if chosen is not None else []
+        if len(system_like) > 1 and chosen in system_like:
+            # Said: a wide table's candidate_A was scored and candidate_B passed over in silence (a tester).
+            st.caption(plain(f"{len(system_like)} columns look like system output ({', '.join(system_like)}): this "
+                             f"page scores one, {chosen}; choose another above, or compare them all on System "
+                             "Comparison."))
     # No reference* column: none is chosen, as the CLI refuses such a file. Taking the first
     # other column scored 200 segments against their ids (0.0000 each, "200 scored": a tester).
     reference_columns = ref_slot.multiselect("Reference column(s)", columns,

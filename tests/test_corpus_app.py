@@ -1021,6 +1021,17 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
     assert sorted(ids) == ["9", "cs-en 0", "cs-en 1", "cs-en 2", "de-en 0", "de-en 1", "de-en 2"], list(ids)
 
 
+def test_a_wide_table_says_which_of_its_output_columns_is_scored():
+    """A tester: candidate_A was scored and candidate_B passed over without a word."""
+    data = ("candidate_A\tcandidate_B\treference\n" + "".join(
+        f"the cat {k}\ta cat {k}\tthe cat sat {k}\n" for k in range(3))).encode()
+    at = _upload(_page("corpus_explorer.py"), "wide.tsv", data)
+    assert next(w.value for w in at.selectbox if w.label == "Candidate column") == "candidate_A"
+    said = [html.unescape(c.value) for c in at.caption]
+    assert "2 columns look like system output (candidate_A, candidate_B): this page scores one, candidate_A; " \
+           "choose another above, or compare them all on System Comparison." in said, said
+
+
 def test_a_text_column_named_human_is_not_taken_for_human_scores():
     """A tester: WMT's "HUMAN-refB" (a human translation, a system) was guessed as the human
     scores: 800 notes "is not a number" and no correlation."""
