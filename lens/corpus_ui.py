@@ -470,20 +470,21 @@ def _name_boxes():
 
 
 def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]],
-                       slots=None) -> tuple[Table, Optional[str]]:
+                       slots) -> tuple[Table, Optional[str]]:
     """A long table's rows of one language pair, chosen, when an lp*/lang* column names several:
     pooled in one ranking or one corpus they mean little (a tester); all only when asked. Also
     the column when all are pooled (it is then part of a segment's key), else None. The box
-    takes the next of `slots` (_name_boxes), made here when none are given."""
+    takes the next of `slots` (_name_boxes)."""
     pair_column = language_pair_column(table, [named_in, *exclude])
     if pair_column is None:
         return table, None
     texts = _row_texts(table, pair_column)
     pairs = sorted({t for t in texts if t.strip()})  # a blank cell names no pair (it was one, and the default)
     everything = f"all {len(pairs)} pooled"
-    pair = next(slots if slots is not None else _name_boxes()).selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
-                        key=kept(f"{key}-pair", pairs[0], [*pairs, everything], (table.name, tuple(table.columns))),
-                        help="A long table of several language pairs: each is scored on its own segments.")
+    pair = next(slots).selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
+                                 key=kept(f"{key}-pair", pairs[0], [*pairs, everything],
+                                          (table.name, tuple(table.columns))),
+                                 help="A long table of several language pairs: each is scored on its own segments.")
     if pair == everything:
         return table, pair_column
     unnamed = len(table.rows) - sum(1 for t in texts if t.strip())
@@ -510,9 +511,10 @@ def _one_system(table: Table, key: str) -> Table:
         return table
     everything = f"all {len(systems)} mixed"
     system = next(slots).selectbox(f"System ({named_in!r})", [*systems, everything],
-                          key=kept(f"{key}-system", systems[0], [*systems, everything],
-                                   (table.name, tuple(table.columns))),
-                          help="A long table: one row per system output. System Comparison compares its systems.")
+                                   key=kept(f"{key}-system", systems[0], [*systems, everything],
+                                            (table.name, tuple(table.columns))),
+                                   help="A long table: one row per system output. System Comparison compares its "
+                                        "systems.")
     if system == everything:
         return table  # said below: its rows mix the systems
     rows = rows_where(table, named_in, system)
@@ -536,7 +538,7 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
         return None
-    table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column])
+    table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
     long = pivot_long(table, named_in, outputs[0], refs, id_column, pooled)
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
