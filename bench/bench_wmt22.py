@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wmt_data import wmt22_pairs  # noqa: E402  (finds ../shared/data from a worktree too)
+from wmt_data import byte_compile, wmt22_pairs  # noqa: E402  (finds ../shared/data from a worktree too)
 
 
 def load_pairs(systems: list[str], limit: int) -> list[tuple[str, str]]:
@@ -110,7 +110,7 @@ def main() -> None:
     pairs = load_pairs(args.systems.split(","), args.limit)
     path = "/tmp/meteor_bench_pairs.json"
     Path(path).write_text(json.dumps(pairs))
-    print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems})")
+    print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems}); {byte_compile(Path(args.root))}")
     # Median of --repeat fresh processes each, alternating, so machine noise hits both alike.
     # nltk: the library's meteor_score; paper: this scorer; lens-nltk: this scorer's nltk mode
     runs = {"nltk": [], "paper": [], "lens-nltk": []}

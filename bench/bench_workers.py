@@ -28,6 +28,7 @@ import bench_wmt22  # noqa: E402  (the same pairs as bench_wmt22)
 from bench_wmt22 import load_pairs, run_worker  # noqa: E402
 
 from meteor_core.parallel import available_cores  # noqa: E402
+from wmt_data import byte_compile  # noqa: E402
 
 
 def _tree_rss_kb(pid: int) -> tuple[int, int]:
@@ -91,7 +92,7 @@ def main() -> None:
     Path(pairs_path).write_text(json.dumps(pairs))
     cores = available_cores()
     print(f"{len(pairs)} de-en pairs from WMT22 ({args.systems}); {cores} cores; load from other processes "
-          f"on the machine shows in the absolute times, less in the ratios (runs alternate)")
+          f"on the machine shows in the absolute times, less in the ratios (runs alternate); {byte_compile(ROOT)}")
 
     runs: dict[str, list] = {"nltk": [], "1": [], str(cores): [], "lean": []}
     for _ in range(args.repeat if args.repeat else 0):

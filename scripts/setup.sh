@@ -74,6 +74,10 @@ fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+# Byte-compiled once here: where PYTHONDONTWRITEBYTECODE is set (Docker images often set it, and
+# so does the build machine), Python never writes .pyc files, so every CLI run, batch worker pool
+# and app start compiled the project's modules from source again (0.1 s of a 0.55 s batch start).
+.venv/bin/python -m compileall -q meteor_core lens app_pages app.py >/dev/null
 .venv/bin/python -m meteor_core setup-wordnet
 
 # METEOR 1.5 data (about 230 MB once converted; a few minutes the first time, then a no-op).
