@@ -180,6 +180,39 @@ def first_other(names: Sequence[str], taken) -> str:
     return next((name for name in names if name != taken), names[0])
 
 
+#: The corpus pages by key, as their titles say them: a table uploaded on one is offered on the other.
+CORPUS_PAGES = {"corpus": "Corpus Explorer", "compare": "System Comparison"}
+
+
+def _table_upload_elsewhere(key: str) -> Optional[tuple[str, tuple]]:
+    """(the other corpus page's title, its kept table upload) when this page has no table of its
+    own and the other page keeps one: a table uploaded on Corpus Explorer, said there to be
+    compared on System Comparison, was not there (that page opened on the sample: a tester)."""
+    ss = st.session_state
+    if ss.get(f"_kept-{key}-upload") or _files(ss.get(f"{key}-upload")):
+        return None
+    for other, title in CORPUS_PAGES.items():
+        files = ss.get(f"_kept-{other}-upload") if other != key else None
+        if files and _identity(files) != ss.get(f"_kept-{key}-upload-declined"):
+            return title, files
+    return None
+
+
+def _identity(files) -> tuple:
+    """Which upload this is, without holding its data (a declined one may be replaced there)."""
+    return tuple((f.name, len(f.data), hash(f.data)) for f in files)
+
+
+def _adopt_table_upload(key: str) -> None:
+    """This page keeps the other page's table upload as its own (the same objects, no copy):
+    forgetting or replacing it on either page then leaves the other page's as it is."""
+    found = _table_upload_elsewhere(key)
+    if found is not None:
+        title, files = found
+        st.session_state[f"_kept-{key}-upload"] = files
+        st.session_state[f"_kept-{key}-upload-origin"] = title
+
+
 def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     """st.file_uploader whose files outlive page changes: the uploader comes back empty, so the
     files kept from the last upload are used, with a caption saying so. Removing the files in
@@ -201,6 +234,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
             names = {f.name for f in files}
             earlier = ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
         # A file over the size limit is refused when read: keeping it would only hold memory.
+        ss.pop(f"{store}-origin", None)  # what is kept from now on was uploaded here
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
             ss[store] = earlier + tuple(KeptFile(f.name, f.getvalue()) for f in files)
         elif earlier:
@@ -212,6 +246,8 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
         # The uploader has no x for kept files: this button is the way to drop them.
         if st.button("Forget " + ("these files" if len(files) > 1 else "this file"), key=f"{key}-forget"):
             ss.pop(earlier_key, None)
+            if ss.pop(f"{store}-origin", None):  # the other page's table, declined here: not adopted again
+                ss[f"{store}-declined"] = _identity(ss[store])
             ss[store] = tuple(KeptFile(f.name, f.getvalue()) for f in _files(ss.get(key)))  # what the box holds
             if not ss[store]:
                 ss.pop(store)
@@ -240,7 +276,10 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
         st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Files added "
                          "join them; one under the same name replaces it."))
     else:
-        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
+        where = ss.get(f"{store}-origin")
+        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded on {where}. Upload another to use it "
+                         f"here instead ({where} keeps its own)." if where else
+                         f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
                          "to replace it."))
     forget_button(files)
     return list(files) if multiple else files[0]
@@ -287,6 +326,7 @@ def _table_source(key: str, source: str) -> Optional[Table]:
                        "reference, three systems, no human scores.")
             return read_table(SAMPLE.read_bytes(), SAMPLE.name)
         if source == SOURCES[1]:
+            _adopt_table_upload(key)
             upload = kept_file_uploader("Table with a header row (.tsv, .csv, .jsonl, or any of them .gz)",
                                         f"{key}-upload", type=["tsv", "csv", "jsonl", "gz"])
             st.caption(CAP_NOTE)
@@ -425,8 +465,13 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
         # new session that silently showed the sample corpus in place of the user's upload.
         forget(f"{key}-source")
         ss[linked_flag] = _linked_source()
+        if ss[linked_flag] == SOURCES[0] and not st.query_params.get("data") and _table_upload_elsewhere(key):
+            # The link names no data, and the user's table is on the other page: it, not the sample.
+            ss[linked_flag] = SOURCES[1]
     data_source = st.radio("Data", SOURCES, horizontal=True,
                            key=kept(f"{key}-source", ss[linked_flag] or SOURCES[0], SOURCES))
+    if data_source != SOURCES[1]:
+        _offer_table_upload(key)
     chosen = _parallel_source(key, multi) if data_source == SOURCES[2] else _read_table_inputs(key, multi, data_source)
     if _has_input(key, data_source) or ss.get(linked_flag) != data_source:
         ss[linked_flag] = None  # the user has given data now, or chose another source
@@ -439,6 +484,20 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
                 "it" + (" (the uploader above may still list a file: the app no longer has it; remove it with its ×)"
                         if listed else "") + f". {action}, or choose the sample corpus.")
     return chosen
+
+
+def _offer_table_upload(key: str) -> None:
+    """A button that switches this page to the table uploaded on the other corpus page, when
+    this page shows other data (chosen before that upload)."""
+    found = _table_upload_elsewhere(key)
+    if found is None:
+        return
+    title, files = found
+
+    def use_it() -> None:
+        st.session_state[f"{key}-source"] = SOURCES[1]  # the radio's own key: read by kept() in the next run
+
+    st.button(plain(f"Use {files[0].name}, uploaded on {title}"), key=f"{key}-use-other-upload", on_click=use_it)
 
 
 #: The uploaders of each source (their keys after the page's key).

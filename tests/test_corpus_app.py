@@ -1077,3 +1077,63 @@ def test_column_roles_come_back_with_their_table():
     at.radio(key="corpus-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
     _clean(at)
     assert at.selectbox(key="corpus-cand-col-0").value == "CUNI-Transformer"
+
+
+LONG = ("lp\tsystem\tseg_id\tsource\treference\toutput\n"
+        + "".join(f"de-en\t{system}\t{k}\tq\tthe cat sat on the mat {k}\t{text} {k}\n"
+                  for k in range(1, 4) for system, text in (("A", "the cat sat on the mat"), ("B", "a cat sat on a mat"))))
+
+
+def _app_on(page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page(f"app_pages/{page}").run()
+    _clean(at)
+    return at
+
+
+def _systems_ranked(at: AppTest) -> list[str]:
+    return list(next(d.value for d in at.dataframe if "system" in d.value.columns)["system"])
+
+
+def test_a_table_uploaded_on_corpus_explorer_is_what_system_comparison_compares(wordnet_reader):
+    """A tester uploaded a long table on Corpus Explorer, which said System Comparison compares its
+    systems; System Comparison opened on the sample corpus, the upload not there. Its first visit
+    now uses the table (said where it came from); replacing it there leaves Corpus Explorer's."""
+    at = _app_on("corpus_explorer.py")
+    _upload(at, "long.tsv", LONG.encode())
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Upload a table (TSV, CSV, JSONL)"
+    assert any("Using long.tsv, uploaded on Corpus Explorer" in html.unescape(c.value) for c in at.caption)
+    assert sorted(_systems_ranked(at)) == ["A", "B"]
+    # Replaced on System Comparison: Corpus Explorer keeps its own.
+    at.file_uploader(key="compare-upload").set_value(("good.tsv", GOOD, "text/plain")).run()
+    _clean(at)
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    _clean(at)
+    assert any("Using long.tsv, uploaded earlier in this session" in html.unescape(c.value) for c in at.caption)
+
+
+def test_a_page_already_showing_other_data_offers_the_table_uploaded_on_the_other(wordnet_reader):
+    """System Comparison seen on the sample first, then a table uploaded on Corpus Explorer: back
+    on System Comparison the sample stays (the user chose it), with a button for the table."""
+    at = _app_on("system_comparison.py")
+    assert at.radio(key="compare-source").value == "Sample corpus"
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    _upload(at, "long.tsv", LONG.encode())
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Sample corpus"
+    offer = at.button(key="compare-use-other-upload")
+    assert html.unescape(offer.label) == "Use long.tsv, uploaded on Corpus Explorer"
+    offer.click().run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Upload a table (TSV, CSV, JSONL)"
+    assert sorted(_systems_ranked(at)) == ["A", "B"]
+    # Forgotten here, it is not adopted again (and Corpus Explorer still has it).
+    at.button(key="compare-upload-forget").click().run()
+    _clean(at)
+    assert not any("long.tsv" in html.unescape(c.value) for c in at.caption)
+    assert not [d for d in at.dataframe if "system" in d.value.columns]
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    assert any("Using long.tsv" in html.unescape(c.value) for c in at.caption)
