@@ -757,10 +757,64 @@ SYSTEM_NAME_WORDS = ("sys", "model", "engine", "team", "submission")
 
 def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> Optional[str]:
     """The column that names the system on each row of a long table (one row per system output):
-    a name word of SYSTEM_NAME_WORDS (system, mt_system, model), holding two or more names. None
-    for a wide table (one column per system)."""
-    return next((c for c in table.columns if any(w.startswith(SYSTEM_NAME_WORDS) for w in _name_words(c))
-                 and c not in reference_columns and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
+    a name word of SYSTEM_NAME_WORDS (system, mt_system, model) holding two or more names, or else
+    a column of names whose rows are shaped as systems' outputs (_names_systems: "provider",
+    "mt", "Übersetzer"). None for a wide table (one column per system)."""
+    labels = [c for c in table.columns if c not in reference_columns and is_label(table, c)]
+    named = next((c for c in labels if any(w.startswith(SYSTEM_NAME_WORDS) for w in _name_words(c))
+                  and _several_names(table, c)), None)
+    if named is not None or not reference_columns:
+        return named
+    return next((c for c in labels if _names_systems(table, c, reference_columns)), None)
+
+
+def _several_names(table: Table, column: str) -> bool:
+    """Two or more names on all the rows, not a sample: WMT's outputs.tsv lists one system after
+    another, and the first 2,000 rows of ja-en (2,008 segments a system) named one, so its 14
+    systems were not seen (the long table scored as one corpus, nothing compared)."""
+    first = None
+    for row in table.rows:
+        name = _cell_text(row.get(column))
+        if name is None or not name.strip():
+            continue
+        if first is None:
+            first = name
+        elif name != first:
+            return True
+    return False
+
+
+def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) -> bool:
+    """The rows grouped by the column's names look like two or more systems' outputs for the same
+    segments: in each group nearly every row has references of its own (one row per segment),
+    most of each group's references are also another group's, and rows of one segment differ
+    between groups (different output: rows repeated per annotator or per rating are no systems).
+    A long table whose system column has a name of its own ("provider") was scored as one corpus
+    mixing its systems, and System Comparison found nothing to compare."""
+    groups: dict[str, dict[tuple, object]] = {}  # name -> segment -> its row
+    rows = 0
+    for row in table.rows:
+        name = _cell_text(row.get(column))
+        if name is None or not name.strip():
+            continue
+        rows += 1
+        segment = tuple(_cell_text(row.get(c)) or "" for c in reference_columns)
+        groups.setdefault(name, {})[segment] = row  # a segment twice in one group counts once
+    if len(groups) < 2 or 2 * len(groups) > rows:  # at least two rows a system on average
+        return False
+    if sum(len(g) for g in groups.values()) < 0.9 * rows:  # segments repeated within the groups
+        return False
+    in_groups = Counter(segment for g in groups.values() for segment in g)
+    shared = [segment for segment, count in in_groups.items() if count > 1]
+    if 2 * sum(in_groups[s] for s in shared) < sum(in_groups.values()):
+        return False
+    # Rows of a shared segment in different groups, the same everywhere else: no systems. A
+    # sample of the segments is enough (every row's other cells cost 0.15 s on 28,000 rows).
+    others = [c for c in table.columns if c != column and c not in reference_columns]
+    sample = shared[:: max(1, len(shared) // 200)]
+    differing = sum(1 for s in sample if len({tuple(_cell_text(g[s].get(c)) for c in others)
+                                              for g in groups.values() if s in g}) > 1)
+    return 2 * differing > len(sample)
 
 
 def language_pair_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:

@@ -1130,3 +1130,41 @@ def test_jsonl_numbers_name_systems_and_meet_where_conditions():
     assert long.systems == ("7", "8.5") and long.unnamed == () and long.absent == ((), ())
     fewer = read_table("".join(json.dumps(line) + "\n" for line in lines[:3]).encode(), "f.jsonl")
     assert pivot_long(fewer, "system", "candidate", ["reference"], "seg").absent == ((), ("seg 2",))
+
+
+def _long_rows(system_column: str, systems, segments: int, same_output: bool = False) -> bytes:
+    """A long table listing one system after another, as WMT's outputs.tsv does."""
+    lines = [f"seg_id\t{system_column}\tcandidate\treference"]
+    for s in systems:
+        lines += [f"{k}\t{s}\tthe {'' if same_output else s.lower() + ' '}cat {k}\tthe cat sat {k}" for k in range(segments)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_a_long_table_listing_one_system_after_another_is_seen_past_its_first_2000_rows():
+    """WMT22 ja-en's outputs.tsv: 2,008 segments a system, one system after another; the guess read
+    the first 2,000 rows, which name one system, and its 14 systems were scored as one corpus."""
+    from meteor_core.corpus_io import system_name_column
+
+    table = read_table(_long_rows("system", ["Online-A", "Online-B"], 2008), "ja-en.tsv")
+    assert system_name_column(table, ["reference"]) == "system"
+
+
+def test_a_system_column_with_a_name_of_its_own_is_seen_by_the_rows_shape():
+    """"provider", "Übersetzer": the rows grouped by the column are outputs of the same segments,
+    one row a segment, different outputs. Rows repeated per annotator (the same output under each
+    name), one row per segment with a document column, and a language pair column are not."""
+    from meteor_core.corpus_io import system_name_column
+
+    def guess(data: bytes):
+        return system_name_column(read_table(data, "t.tsv"), ["reference"])
+
+    assert guess(_long_rows("provider", ["DeepL", "Google"], 5)) == "provider"
+    assert guess(_long_rows("Übersetzer", ["DeepL", "Google", "Bing"], 3)) == "Übersetzer"
+    assert guess(_long_rows("annotator", ["ann1", "ann2"], 5, same_output=True)) is None
+    wide = "doc\tcandidate\treference\n" + "".join(f"d{k // 3}\tthe cat {k}\tthe cat sat {k}\n" for k in range(9))
+    assert guess(wide.encode()) is None
+    two_pairs = "pair\tcandidate\treference\n" + "".join(f"{p}\tthe cat {k}\tthe {p} cat {k}\n"
+                                                         for p in ("de-en", "cs-en") for k in range(4))
+    assert guess(two_pairs.encode()) is None
+    # the name words still come first, and a one-system table is no long table
+    assert guess(_long_rows("system", ["Online-A"], 5)) is None
