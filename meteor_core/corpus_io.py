@@ -771,7 +771,8 @@ def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> O
 def _several_names(table: Table, column: str) -> bool:
     """Two or more names on all the rows, not a sample: WMT's outputs.tsv lists one system after
     another, and the first 2,000 rows of ja-en (2,008 segments a system) named one, so its 14
-    systems were not seen (the long table scored as one corpus, nothing compared)."""
+    systems were not seen (the long table scored as one corpus, nothing compared); and one
+    language pair after another: cs-en's 17,376 rows came first, and cs-en and de-en were pooled."""
     first = None
     for row in table.rows:
         name = _cell_text(row.get(column))
@@ -821,7 +822,7 @@ def language_pair_column(table: Table, exclude: Sequence[Optional[str]] = ()) ->
     """The column naming each row's language pair (lp*, lang*) when it holds two or more: a
     long table of several pairs pooled them in one comparison without a word (a tester)."""
     return next((c for c in table.columns if c not in exclude and c.strip().lower().startswith(("lp", "lang"))
-                 and is_label(table, c) and len(set(_texts(table, c))) > 1), None)
+                 and is_label(table, c) and _several_names(table, c)), None)
 
 
 def _cell_text(value) -> Optional[str]:

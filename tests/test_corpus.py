@@ -1168,3 +1168,13 @@ def test_a_system_column_with_a_name_of_its_own_is_seen_by_the_rows_shape():
     assert guess(two_pairs.encode()) is None
     # the name words still come first, and a one-system table is no long table
     assert guess(_long_rows("system", ["Online-A"], 5)) is None
+
+
+def test_a_table_listing_one_language_pair_after_another_is_seen_past_its_first_2000_rows():
+    """WMT22's outputs.tsv of cs-en and de-en: cs-en's 17,376 rows come first, the guess read 2,000
+    rows, and the two pairs were pooled in one ranking without the Language pair box."""
+    from meteor_core.corpus_io import language_pair_column
+
+    rows = "".join(f"{lp}\tA\t{k}\tthe cat {k}\tthe cat sat {k}\n" for lp in ("cs-en", "de-en") for k in range(2001))
+    table = read_table(("lp\tsystem\tseg_id\tcandidate\treference\n" + rows).encode(), "t.tsv")
+    assert language_pair_column(table, ["system"]) == "lp"
