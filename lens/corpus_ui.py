@@ -553,18 +553,25 @@ def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[
     return rows_where(table, pair_column, pair), None
 
 
-def _one_system(table: Table, key: str) -> Table:
+def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str]]:
     """Corpus Explorer: a long table's rows of one system, chosen (one corpus of all its rows
-    mixed the systems; a WMT outputs.tsv is one)."""
+    mixed the systems; a WMT outputs.tsv is one). Also, when its language pairs are pooled, the
+    pair column and the id column whose ids name their pair (see with_pooled_ids)."""
     refs = reference_columns_of(table.columns)
     named_in = system_name_column(table, refs)
     if named_in is None:
-        return table
+        return table, None, None
     slots = _name_boxes()
     id_column = guess_column(table.columns, ID_WORDS)
     table, pooled = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
     if pooled:
         table = with_pooled_ids(table, pooled, id_column)  # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
+    table = _the_system(table, key, named_in, slots)
+    return table, pooled, id_column if pooled else None
+
+
+def _the_system(table: Table, key: str, named_in: str, slots) -> Table:
+    """The rows of the system chosen in the System box (the next of `slots`)."""
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
         return table
@@ -628,8 +635,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if long is not None:
         table = long.wide
         columns = list(table.columns)
-    elif not multi:
-        table = _one_system(table, key)
+    pooled = pooled_ids = None
+    if long is None and not multi:
+        table, pooled, pooled_ids = _one_system(table, key)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)
@@ -706,6 +714,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if id_column in reference_columns:
         _error(f"{id_column}: chosen as the segment id and as a reference; choose different columns.")
         return None
+    if pooled and id_column not in (NONE, pooled_ids):
+        # Another id column chosen by hand names its pair too: "7" stood for cs-en's and de-en's alike.
+        table = with_pooled_ids(table, pooled, id_column)
     try:
         id_or_none = None if id_column == NONE else id_column
         corpora = long.corpora(candidate_columns, reference_columns, id_or_none) if long is not None else \

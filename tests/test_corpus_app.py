@@ -1137,3 +1137,19 @@ def test_a_page_already_showing_other_data_offers_the_table_uploaded_on_the_othe
     assert not [d for d in at.dataframe if "system" in d.value.columns]
     at.switch_page("app_pages/corpus_explorer.py").run()
     assert any("Using long.tsv" in html.unescape(c.value) for c in at.caption)
+
+
+def test_pooled_language_pairs_name_their_pair_in_any_id_column_chosen():
+    """Last note's left-out list: with the pairs pooled, only the guessed id column named the pair;
+    another chosen by hand showed "d0" for cs-en's and de-en's alike."""
+    rows = [f"{lp}\td{k}\t{k}\t{name}\tthe {name} cat {k}\tthe cat {k} {lp}\n"
+            for lp in ("de-en", "cs-en") for k in range(2) for name in ("A", "B")]
+    data = ("lp\tdoc\tseg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode()
+    corpus = _upload(_page("corpus_explorer.py"), "pairs.tsv", data)
+    next(w for w in corpus.selectbox if w.label == "Language pair ('lp')").set_value("all 2 pooled").run()
+    assert sorted(_segments_table(corpus)["id"]) == ["cs-en 0", "cs-en 1", "de-en 0", "de-en 1"]
+    next(w for w in corpus.selectbox if w.label == "Segment id (optional)").set_value("doc").run()
+    _clean(corpus)
+    assert sorted(_segments_table(corpus)["id"]) == ["cs-en d0", "cs-en d1", "de-en d0", "de-en d1"]
+    next(w for w in corpus.selectbox if w.label == "Segment id (optional)").set_value("seg_id").run()
+    assert sorted(_segments_table(corpus)["id"]) == ["cs-en 0", "cs-en 1", "de-en 0", "de-en 1"]
