@@ -22,7 +22,8 @@ from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
-                                   CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table, guess_column,
+                                   CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table,
+                                   default_reference_columns, guess_column,
                                    guess_human_column, language_pair_column, output_columns, pivot_long, read_table,
                                    reference_columns_of, rows_where, system_name_column, text_columns, uploaded,
                                    with_pooled_ids)
@@ -605,7 +606,8 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
     if len(outputs) != 1:
         return None
     table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
-    long = pivot_long(table, named_in, outputs[0], refs, id_column, pooled)
+    with_text = default_reference_columns(table)  # of this pair's rows (ja-en's reference_alt is blank throughout)
+    long = pivot_long(table, named_in, outputs[0], [r for r in refs if r in with_text], id_column, pooled)
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
                   + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
@@ -641,7 +643,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)
-    ref_default = list(long.reference_columns) if long is not None else reference_columns_of(columns)
+    ref_default = list(long.reference_columns) if long is not None else default_reference_columns(table)
     id_default = guess_column(columns, ID_WORDS) or NONE
     system_like = output_columns(table, ref_default)
     # Without a column named as output, columns of text that is not the source, an id, names
@@ -997,7 +999,7 @@ def show_reference_notes(notes: Sequence, prefix: str = "", scored: bool = False
     if notes:
         what = ("METEOR 1.5 mode scores it, as the jar scores every reference (no words: 0, the best only when no "
                 "reference matches)" if scored else "it is left out and they are scored against their other references")
-        st.info(plain(f"{prefix}{len(notes)} segment(s) have an empty reference (a blank cell, or a blank line of a "
+        st.info(plain(f"{prefix}{len(notes):,} segment(s) have an empty reference (a blank cell, or a blank line of a "
                       f"reference file): {what}. The list below names the file and line."))
         _problem_table(f"{prefix}empty references {'scored' if scored else 'left out'}", notes)
 

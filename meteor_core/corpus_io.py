@@ -1059,7 +1059,20 @@ def reference_columns_of(columns: Sequence[str]) -> list[str]:
     return [c for c in columns if c.strip().lower().startswith("ref")]
 
 
+def default_reference_columns(table: Table) -> list[str]:
+    """The app's default reference columns: reference_columns_of, less a column blank on every
+    row while another has text. WMT22 ja-en's reference_alt is empty throughout, and every one
+    of its 2,008 segments was said to have an empty reference (the scores were right: a blank
+    reference is left out). The boxes show what is chosen; the CLI keeps every named column."""
+    named = reference_columns_of(table.columns)
+    with_text = [c for c in named if any(_cell_text(row.get(c)) and _cell_text(row.get(c)).strip()
+                                         for row in table.rows)]
+    return with_text or named
+
+
 def _reference_columns(table: Table, given: Optional[Sequence[str]]) -> list[str]:
+    # All named ones, blank or not (unlike the app's default, default_reference_columns): a
+    # report's best_reference counts the columns as the file has them.
     ref_cols = list(given or reference_columns_of(table.columns))
     if not ref_cols:
         raise MeteorInputError(f"{table.name}: no column named reference* or ref*: name the reference column(s) "

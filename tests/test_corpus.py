@@ -1178,3 +1178,18 @@ def test_a_table_listing_one_language_pair_after_another_is_seen_past_its_first_
     rows = "".join(f"{lp}\tA\t{k}\tthe cat {k}\tthe cat sat {k}\n" for lp in ("cs-en", "de-en") for k in range(2001))
     table = read_table(("lp\tsystem\tseg_id\tcandidate\treference\n" + rows).encode(), "t.tsv")
     assert language_pair_column(table, ["system"]) == "lp"
+
+
+def test_a_reference_column_blank_on_every_row_is_not_a_default_reference():
+    """WMT22 ja-en's reference_alt is empty throughout: taken by default on the corpus pages,
+    every one of its 2,008 segments was said to have an empty reference."""
+    from meteor_core.corpus_io import default_reference_columns
+
+    rows = "".join(f"{k}\tthe cat {k}\tthe cat sat {k}\t\n" for k in range(3))
+    table = read_table(("seg_id\tcandidate\treference\treference_alt\n" + rows).encode(), "t.tsv")
+    assert default_reference_columns(table) == ["reference"]
+    # with text in one row it is a reference; all blank, the named ones stay (the check says why)
+    filled = read_table(("candidate\treference\treference_alt\na\tb\t\nc\td\te\n").encode(), "f.tsv")
+    assert default_reference_columns(filled) == ["reference", "reference_alt"]
+    blank = read_table(b"candidate\treference\na\t\n", "b.tsv")
+    assert default_reference_columns(blank) == ["reference"]

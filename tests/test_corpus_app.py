@@ -1153,3 +1153,14 @@ def test_pooled_language_pairs_name_their_pair_in_any_id_column_chosen():
     assert sorted(_segments_table(corpus)["id"]) == ["cs-en d0", "cs-en d1", "de-en d0", "de-en d1"]
     next(w for w in corpus.selectbox if w.label == "Segment id (optional)").set_value("seg_id").run()
     assert sorted(_segments_table(corpus)["id"]) == ["cs-en 0", "cs-en 1", "de-en 0", "de-en 1"]
+
+
+def test_a_reference_column_blank_on_every_row_is_not_chosen_by_default():
+    """WMT22 ja-en's reference_alt is empty throughout: chosen by default, the page said "2008
+    segment(s) have an empty reference" under every system."""
+    data = ("seg_id\tcandidate\treference\treference_alt\n"
+            + "".join(f"{k}\tthe cat {k}\tthe cat sat {k}\t\n" for k in range(3))).encode()
+    at = _upload(_page("corpus_explorer.py"), "ja.tsv", data)
+    assert next(w.value for w in at.multiselect if w.label.startswith("Reference column")) == ["reference"]
+    assert not any("empty reference" in html.unescape(i.value) for i in at.info)
+    assert len(_segments_table(at)) == 3
