@@ -1101,6 +1101,9 @@ def test_a_table_uploaded_on_corpus_explorer_is_what_system_comparison_compares(
     now uses the table (said where it came from); replacing it there leaves Corpus Explorer's."""
     at = _app_on("corpus_explorer.py")
     _upload(at, "long.tsv", LONG.encode())
+    # As the sidebar's link opens it: AppTest's switch_page keeps this page's query (data=table),
+    # which would choose the table by itself (a helper's catch: the test passed without the change).
+    at.query_params.pop("data", None)
     at.switch_page("app_pages/system_comparison.py").run()
     _clean(at)
     assert at.radio(key="compare-source").value == "Upload a table (TSV, CSV, JSONL)"
