@@ -193,8 +193,8 @@ def _table_upload_elsewhere(key: str) -> Optional[tuple[str, tuple]]:
     if ss.get(f"_kept-{key}-upload") or _files(ss.get(f"{key}-upload")):
         return None
     for other, title in CORPUS_PAGES.items():
-        files = ss.get(f"_kept-{other}-upload") if other != key else None
-        if files and _identity(files) != ss.get(f"_kept-{key}-upload-declined"):
+        files = ss.get(f"_kept-{other}-upload")
+        if other != key and files and _identity(files) != ss.get(f"_kept-{key}-upload-declined"):
             return title, files
     return None
 
@@ -234,8 +234,8 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
             # replacement was removed with its x, the old data under the same name (a tester).
             names = {f.name for f in files}
             earlier = ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
-        # A file over the size limit is refused when read: keeping it would only hold memory.
         ss.pop(f"{store}-origin", None)  # what is kept from now on was uploaded here
+        # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
             ss[store] = earlier + tuple(KeptFile(f.name, f.getvalue()) for f in files)
         elif earlier:
@@ -606,8 +606,8 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
     if len(outputs) != 1:
         return None
     table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
-    with_text = default_reference_columns(table)  # of this pair's rows (ja-en's reference_alt is blank throughout)
-    long = pivot_long(table, named_in, outputs[0], [r for r in refs if r in with_text], id_column, pooled)
+    # The references of this pair's rows (ja-en's reference_alt is blank throughout)
+    long = pivot_long(table, named_in, outputs[0], default_reference_columns(table), id_column, pooled)
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
                   + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "

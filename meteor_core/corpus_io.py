@@ -768,21 +768,22 @@ def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> O
     return next((c for c in labels if _names_systems(table, c, reference_columns)), None)
 
 
+def _named_rows(table: Table, column: str):
+    """(row, its cell as text) for every row whose cell in `column` is text that is not blank."""
+    for row in table.rows:
+        text = _cell_text(row.get(column))
+        if text is not None and text.strip():
+            yield row, text
+
+
 def _several_names(table: Table, column: str) -> bool:
     """Two or more names on all the rows, not a sample: WMT's outputs.tsv lists one system after
     another, and the first 2,000 rows of ja-en (2,008 segments a system) named one, so its 14
     systems were not seen (the long table scored as one corpus, nothing compared); and one
     language pair after another: cs-en's 17,376 rows came first, and cs-en and de-en were pooled."""
-    first = None
-    for row in table.rows:
-        name = _cell_text(row.get(column))
-        if name is None or not name.strip():
-            continue
-        if first is None:
-            first = name
-        elif name != first:
-            return True
-    return False
+    names = (name for _, name in _named_rows(table, column))
+    first = next(names, None)
+    return any(name != first for name in names)
 
 
 def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) -> bool:
@@ -794,10 +795,7 @@ def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) 
     mixing its systems, and System Comparison found nothing to compare."""
     groups: dict[str, dict[tuple, object]] = {}  # name -> segment -> its row
     rows = 0
-    for row in table.rows:
-        name = _cell_text(row.get(column))
-        if name is None or not name.strip():
-            continue
+    for row, name in _named_rows(table, column):
         rows += 1
         segment = tuple(_cell_text(row.get(c)) or "" for c in reference_columns)
         groups.setdefault(name, {})[segment] = row  # a segment twice in one group counts once
@@ -1065,8 +1063,7 @@ def default_reference_columns(table: Table) -> list[str]:
     of its 2,008 segments was said to have an empty reference (the scores were right: a blank
     reference is left out). The boxes show what is chosen; the CLI keeps every named column."""
     named = reference_columns_of(table.columns)
-    with_text = [c for c in named if any(_cell_text(row.get(c)) and _cell_text(row.get(c)).strip()
-                                         for row in table.rows)]
+    with_text = [c for c in named if next(_named_rows(table, c), None) is not None]
     return with_text or named
 
 
