@@ -855,6 +855,17 @@ def test_usage_statistics_are_off_in_the_shipped_config():
     assert "--browser.gatherUsageStats false" in (ROOT / "README.md").read_text()
 
 
+def test_no_full_garbage_collection_after_each_run():
+    """A full collection after every run walked every kept result: 4.0 s a click on System
+    Comparison with WMT22 cs-en's 12 systems, 0.85 s without (see the config's comment). The
+    option is a hidden one: this fails if Streamlit renames or drops it."""
+    from streamlit import config as streamlit_config
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["postScriptGC"] is False
+    assert "runner.postScriptGC" in streamlit_config._config_options_template
+
+
 # -- How METEOR works -------------------------------------------------------------------------
 def _step_texts(at):
     return [m.value for m in at.markdown if m.value.startswith("**Step ")]
