@@ -663,6 +663,28 @@ def test_export_buttons_say_what_they_hold_and_a_filter_adds_the_shown_rows():
     assert labels() == ["All 4 segments (CSV)", "All 4 segments (JSON)", "Summary (JSON)", "The 1 shown (CSV)"]
 
 
+def test_an_uploaded_table_is_read_once_while_it_stays(monkeypatch):
+    """Every click read the whole upload again (WMT22 cs-en, 16 MB: 0.26 s of each run, 174 MB
+    at the peak). Read once per upload; another file is read; a plain-text source holds none."""
+    import lens.corpus_ui as corpus_ui
+
+    reads = []
+    real = corpus_ui.read_table
+    monkeypatch.setattr(corpus_ui, "read_table", lambda data, name, *rest: reads.append(name) or real(data, name, *rest))
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    assert reads.count("good.tsv") == 1
+    at.text_input(key="search").input("weather").run()
+    at.run()
+    _clean(at)
+    assert reads.count("good.tsv") == 1 and "weather" in _segments_table(at)["candidate"].iloc[0]
+    at.file_uploader(key="corpus-upload").set_value(("other.tsv", GOOD.replace(b"nice", b"fine"), "text/plain")).run()
+    _clean(at)
+    assert reads.count("other.tsv") == 1 and at.session_state["_table-corpus"][1].name == "other.tsv"
+    at.radio(key="corpus-source").set_value("Upload plain-text files").run()
+    _clean(at)
+    assert "_table-corpus" not in at.session_state
+
+
 def test_a_comparison_says_an_empty_reference_line_once_under_its_file():
     """A tester: line 8 of ref2.txt empty, and the comparison said "A.txt: 1 segment(s) have an
     empty reference", then the same for B.txt: once per system, under the system's name."""
