@@ -1233,21 +1233,23 @@ def segment_column_order(frame: pd.DataFrame) -> list[str]:
 def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optional[Sequence[int]] = None) -> None:
     """The exports. Each button says what it holds: all segments, and, while a filter hides
     some, the ones shown, in the table's order (the buttons said "Segments" and gave all 119
-    while the table showed 12: a tester)."""
+    while the table showed 12: a tester). Each file is made when its button is clicked
+    (Streamlit's deferred data), not on every run of the page: made each time, they held every
+    click back and their bytes stayed in the server's memory until the next run."""
     filtered = shown_lines is not None and len(shown_lines) < len(rows)
     c1, c2, c3, c4 = st.columns(4) if filtered else (*st.columns(3), None)
-    c1.download_button(f"All {len(rows):,} segments (CSV)", rows_to_csv(rows), file_name=f"{prefix}-segments.csv",
+    c1.download_button(f"All {len(rows):,} segments (CSV)", lambda: rows_to_csv(rows), file_name=f"{prefix}-segments.csv",
                        mime="text/csv", help="Every segment scored, whatever the filter shows; full precision; cells "
                                              "that a spreadsheet would run as a formula start with '")
-    c2.download_button(f"All {len(rows):,} segments (JSON)", json.dumps(rows, ensure_ascii=False, default=str),
+    c2.download_button(f"All {len(rows):,} segments (JSON)", lambda: json.dumps(rows, ensure_ascii=False, default=str),
                        file_name=f"{prefix}-segments.json", mime="application/json",
                        help="Every segment scored, whatever the filter shows")
-    c3.download_button("Summary (JSON)", json.dumps(summary, ensure_ascii=False, indent=1, default=str),
+    c3.download_button("Summary (JSON)", lambda: json.dumps(summary, ensure_ascii=False, indent=1, default=str),
                        file_name=f"{prefix}-summary.json", mime="application/json")
     if filtered:
         by_line = {row["line"]: row for row in rows}
         shown = [by_line[line] for line in shown_lines]
-        c4.download_button(f"The {len(shown):,} shown (CSV)", rows_to_csv(shown), file_name=f"{prefix}-shown.csv",
+        c4.download_button(f"The {len(shown):,} shown (CSV)", lambda: rows_to_csv(shown), file_name=f"{prefix}-shown.csv",
                            mime="text/csv", help="The segments the filter shows, in the Order box's order (a click on "
                                                  "a column header sorts only the browser's view, which the export "
                                                  "cannot see); the same columns as the full export")
