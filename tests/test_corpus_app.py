@@ -1080,6 +1080,35 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
     assert sorted(ids) == ["9", "cs-en 0", "cs-en 1", "cs-en 2", "de-en 0", "de-en 1", "de-en 2"], list(ids)
 
 
+def test_a_long_table_is_pivoted_again_only_when_a_choice_changes(monkeypatch):
+    """The steps from the kept table to the corpora ran on every click (0.2 s of each with WMT22
+    cs-en on System Comparison). Now once per choice: a click elsewhere reuses them, another
+    pair makes them anew, and going back gives the first pair's ranking again."""
+    import lens.corpus_ui as corpus_ui
+
+    pivots = []
+    real = corpus_ui.pivot_long
+    monkeypatch.setattr(corpus_ui, "pivot_long", lambda table, *rest: pivots.append(len(table.rows)) or real(table, *rest))
+    rows = [f"{lp}\t{k}\t{name}\tthe {word} cat {k}\tthe cat {k} {lp}\n"
+            for lp, word in (("de-en", "big"), ("cs-en", "small")) for k in range(3) for name in ("A", "B", "C")
+            if not (lp == "cs-en" and name == "C")]
+    data = ("lp\tseg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode()
+    at = _upload(_page("system_comparison.py"), "pairs.tsv", data, page="compare")
+    first = _systems_ranked(at)
+    assert pivots == [6] and sorted(first) == ["A", "B"]  # cs-en, the first pair by name
+    at.run()
+    caps = at.sidebar.toggle(key="w_show_capabilities")
+    caps.set_value(not caps.value).run()
+    _clean(at)
+    assert pivots == [6]
+    next(w for w in at.selectbox if w.label == "Language pair ('lp')").set_value("de-en").run()
+    _clean(at)
+    assert pivots == [6, 9] and sorted(_systems_ranked(at)) == ["A", "B", "C"]
+    next(w for w in at.selectbox if w.label == "Language pair ('lp')").set_value("cs-en").run()
+    _clean(at)
+    assert pivots == [6, 9, 6] and _systems_ranked(at) == first
+
+
 def test_a_wide_table_says_which_of_its_output_columns_is_scored():
     """A tester: candidate_A was scored and candidate_B passed over without a word."""
     data = ("candidate_A\tcandidate_B\treference\n" + "".join(
