@@ -206,7 +206,8 @@ if comparison is not None:
     if name_a != name_b:
         # All segments whatever the filter shows (a tester expected the 181 shown, got 1,984):
         # said in the label; the disagree column lets a spreadsheet filter the same way.
-        e2.download_button("Per-segment deltas, all segments (CSV)", lambda c=comparison, a=a, b=b: rows_to_csv(c.pair_rows(a, b)),
+        e2.download_button("Per-segment deltas, all segments (CSV)",
+                           lambda c=comparison, a=a, b=b: rows_to_csv(c.pair_rows(a, b)),
                            file_name="meteor-comparison-segments.csv", mime="text/csv",
                            help="Every segment, not only those the filter above shows; the disagree column marks "
                                 "those where METEOR and BLEU move in opposite directions.")

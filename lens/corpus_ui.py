@@ -600,7 +600,8 @@ def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[
     if unnamed:
         st.warning(plain(f"{unnamed:,} row(s) name no language pair in {pair_column!r}: scored only with "
                          f"\"{everything}\"."))
-    return _as_last_run(f"{key}-pair-rows", table, (pair_column, pair), lambda: rows_where(table, pair_column, pair)), None
+    rows = _as_last_run(f"{key}-pair-rows", table, (pair_column, pair), lambda: rows_where(table, pair_column, pair))
+    return rows, None
 
 
 def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str]]:
@@ -1278,8 +1279,8 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
     click back and their bytes stayed in the server's memory until the next run."""
     filtered = shown_lines is not None and len(shown_lines) < len(rows)
     c1, c2, c3, c4 = st.columns(4) if filtered else (*st.columns(3), None)
-    c1.download_button(f"All {len(rows):,} segments (CSV)", lambda: rows_to_csv(rows), file_name=f"{prefix}-segments.csv",
-                       mime="text/csv", help="Every segment scored, whatever the filter shows; full precision; cells "
+    c1.download_button(f"All {len(rows):,} segments (CSV)", lambda: rows_to_csv(rows),
+                       file_name=f"{prefix}-segments.csv", mime="text/csv", help="Every segment scored, whatever the filter shows; full precision; cells "
                                              "that a spreadsheet would run as a formula start with '")
     c2.download_button(f"All {len(rows):,} segments (JSON)", lambda: json.dumps(rows, ensure_ascii=False, default=str),
                        file_name=f"{prefix}-segments.json", mime="application/json",
@@ -1289,8 +1290,8 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
     if filtered:
         by_line = {row["line"]: row for row in rows}
         shown = [by_line[line] for line in shown_lines]
-        c4.download_button(f"The {len(shown):,} shown (CSV)", lambda: rows_to_csv(shown), file_name=f"{prefix}-shown.csv",
-                           mime="text/csv", help="The segments the filter shows, in the Order box's order (a click on "
+        c4.download_button(f"The {len(shown):,} shown (CSV)", lambda: rows_to_csv(shown),
+                           file_name=f"{prefix}-shown.csv", mime="text/csv", help="The segments the filter shows, in the Order box's order (a click on "
                                                  "a column header sorts only the browser's view, which the export "
                                                  "cannot see); the same columns as the full export")
 

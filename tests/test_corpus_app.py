@@ -670,7 +670,8 @@ def test_an_uploaded_table_is_read_once_while_it_stays(monkeypatch):
 
     reads = []
     real = corpus_ui.read_table
-    monkeypatch.setattr(corpus_ui, "read_table", lambda data, name, *rest: reads.append(name) or real(data, name, *rest))
+    monkeypatch.setattr(corpus_ui, "read_table",
+                        lambda data, name, *rest: reads.append(name) or real(data, name, *rest))
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     assert reads.count("good.tsv") == 1
     at.text_input(key="search").input("weather").run()
@@ -687,7 +688,7 @@ def test_an_uploaded_table_is_read_once_while_it_stays(monkeypatch):
 
 @pytest.mark.parametrize("page", ["corpus_explorer.py", "system_comparison.py"])
 def test_export_files_are_made_when_clicked_and_hold_the_results(page, monkeypatch):
-    """Every export was made on every run of the page (4 of 12 tenths of a click's server time on
+    """Every export was made on every run of the page (a third of a click's server time on
     System Comparison with WMT22 cs-en): each button now gets a function, called on the click.
     Called here, the files hold the scores the page shows."""
     from streamlit.delta_generator import DeltaGenerator
@@ -1082,13 +1083,15 @@ def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair
 
 def test_a_long_table_is_pivoted_again_only_when_a_choice_changes(monkeypatch):
     """The steps from the kept table to the corpora ran on every click (0.2 s of each with WMT22
-    cs-en on System Comparison), and the look for its system column (0.07 s on ja-en's rows). Now once per choice: a click elsewhere reuses them, another
-    pair makes them anew, and going back gives the first pair's ranking again."""
+    cs-en on System Comparison), and the look for its system column (0.07 s on ja-en's rows).
+    Now once per choice: a click elsewhere reuses them, another pair makes them anew, and going
+    back gives the first pair's ranking again."""
     import lens.corpus_ui as corpus_ui
 
     pivots = []
     real = corpus_ui.pivot_long
-    monkeypatch.setattr(corpus_ui, "pivot_long", lambda table, *rest: pivots.append(len(table.rows)) or real(table, *rest))
+    monkeypatch.setattr(corpus_ui, "pivot_long",
+                        lambda table, *rest: pivots.append(len(table.rows)) or real(table, *rest))
     guesses = []
     real_guess = corpus_ui.system_name_column
     monkeypatch.setattr(corpus_ui, "system_name_column", lambda *given: guesses.append(1) or real_guess(*given))
