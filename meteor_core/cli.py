@@ -22,7 +22,7 @@ from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, i
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
-from .references import EMPTY_LIST, json_kind as _json_kind, references_to_score
+from .references import EMPTY_LIST, RepeatedKey, json_kind as _json_kind, json_line, references_to_score
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -207,7 +207,9 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     try:
         # Without its line end: an error at the end of the line is then at its last column,
         # not at "column 1" of a line json thinks comes after it.
-        item = json.loads(text.removesuffix("\n").removesuffix("\r"))
+        item = json_line(text.removesuffix("\n").removesuffix("\r"))
+    except RepeatedKey as error:
+        raise _LineProblem(str(error)) from None
     except json.JSONDecodeError as error:
         # some of json's messages end in "at" already ("Invalid control character at")
         # Lines that end in CR alone (classic Mac) are one line here, which json read as
@@ -220,8 +222,14 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
         raise _LineProblem("not usable JSON (nested too deeply)") from None
     except ValueError as error:  # e.g. an integer over Python's 4,300-digit conversion limit
         raise _LineProblem(f"not usable JSON ({str(error).split(';')[0]})") from None
-    if not isinstance(item, dict) or not isinstance(item.get("candidate"), str):
-        raise _LineProblem('expected {"candidate": str, "references": [str, ...] or str}')
+    if not isinstance(item, dict):
+        raise _LineProblem(f'expected an object {{"candidate": str, "references": [str, ...] or str}}, '
+                           f'not {_json_kind(item)}')
+    if "candidate" not in item:
+        raise _LineProblem('"candidate" is missing: give the output to score as a string')
+    if not isinstance(item["candidate"], str):
+        # said as precisely as a bad "references" (every kind got one generic message: a tester)
+        raise _LineProblem(f'"candidate" must be a string (tokens: joined by spaces), not {_json_kind(item["candidate"])}')
     # "reference" alone is read as corpus reads such a line (batch said "references" is missing: a tester)
     key = "references" if "references" in item or "reference" not in item else "reference"
     if key not in item:

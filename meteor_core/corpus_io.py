@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
-from .references import EMPTY_LIST, json_kind as _json_kind, without_blank
+from .references import EMPTY_LIST, RepeatedKey, json_kind as _json_kind, json_line, without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 #: 20 MB in decimal, as the app's uploader counts them on Linux and macOS (1 MB = 1,000,000
@@ -361,7 +361,10 @@ def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
             problems.append(RowProblem(name, number, "empty line"))
             continue
         try:
-            row = json.loads(line)
+            row = json_line(line)
+        except RepeatedKey as error:
+            problems.append(RowProblem(name, number, str(error)))
+            continue
         except (ValueError, RecursionError) as error:
             # ValueError covers JSONDecodeError and integers over Python's digit limit;
             # RecursionError: arrays nested thousands deep.

@@ -3,6 +3,7 @@ candidate tokens, the first with the highest score is the best (as the METEOR 1.
 it). The scorers of each mode (scorer.Scorer, meteor15.scorer.Meteor15Scorer) call this."""
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Sized
 from itertools import islice
@@ -17,8 +18,31 @@ from .tokenize import MAX_REFERENCES, MAX_TOKENS, UNORDERED, TextOrTokens, Token
 EMPTY_LIST = "is an empty list: give at least one reference"
 
 
+class RepeatedKey(ValueError):
+    """A JSON object with a key twice: json keeps the last one without a word."""
+
+
+def _object_without_repeated_keys(pairs: list) -> dict:
+    item = dict(pairs)
+    if len(item) != len(pairs):
+        seen: set = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise RepeatedKey(f"the key {json.dumps(repeated, ensure_ascii=False)} comes twice in one object: which one "
+                          "is meant is not clear; give it once")
+    return item
+
+
+def json_line(text: str):
+    """json.loads of one JSON Lines record, refusing an object with a key twice (RepeatedKey):
+    {"candidate": "a b", ..., "candidate": "x"} scored "x" in batch and corpus alike (a tester;
+    a table's repeated column name was refused already)."""
+    return json.loads(text, object_pairs_hook=_object_without_repeated_keys)
+
+
 def json_kind(value) -> str:
     """What a JSON value is, in JSON's words (for corpus and batch messages alike)."""
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "true or false"
     if isinstance(value, (int, float)):

@@ -106,6 +106,31 @@ def test_batch_keeps_order_and_reports_bad_lines_in_place(capsys, monkeypatch):
     assert rows[5]["best_reference"] == 1
 
 
+def test_batch_refuses_a_key_twice_and_says_what_is_wrong_with_the_candidate(capsys, monkeypatch):
+    """A tester: a line with "candidate" twice was scored on its last value (0.0 for "x"), and a
+    candidate that was a list, a number, null or missing, or a line that was not an object, got
+    one generic message while a bad "references" got a precise one."""
+    lines = ['{"candidate": "a b", "references": ["a b"], "candidate": "x"}',
+             '{"candidate": ["a", "b"], "references": ["a b"]}',
+             '{"candidate": 5, "references": ["a"]}',
+             '{"candidate": null, "references": ["a"]}',
+             '{"references": ["a"]}',
+             '[1, 2]',
+             '{"candidate": "a b", "references": ["a b"]}']
+    feed(monkeypatch, ("\n".join(lines) + "\n").encode())
+    code, out, _ = run(capsys, "batch", "--stages", "exact", "--workers", "1", "--no-bleu")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row.get("error") for row in rows] == [
+        'line 1: the key "candidate" comes twice in one object: which one is meant is not clear; give it once',
+        'line 2: "candidate" must be a string (tokens: joined by spaces), not a list holding strings',
+        'line 3: "candidate" must be a string (tokens: joined by spaces), not a number',
+        'line 4: "candidate" must be a string (tokens: joined by spaces), not null',
+        'line 5: "candidate" is missing: give the output to score as a string',
+        'line 6: expected an object {"candidate": str, "references": [str, ...] or str}, not a list holding a number',
+        None]
+    assert rows[6]["score"] == pytest.approx(1 - 0.5 / 8)  # 2 matches, 1 chunk: penalty 0.5 * (1/2)^3
+
+
 def test_batch_names_a_bad_byte_from_1_and_cr_only_line_ends(capsys, monkeypatch):
     """A tester: batch counted a line's bytes from 0 where corpus counts from 1, and a file
     with CR-only line ends gave one bare "Extra data" error."""

@@ -426,6 +426,19 @@ def test_corpus_sacrebleu_is_sacrebleus_own_on_the_raw_text():
     assert analysis.summary()["sacrebleu"]["signature"].startswith("nrefs:var|case:mixed|eff:no|tok:13a")  # 2 and 1 references
 
 
+def test_a_jsonl_object_with_a_key_twice_is_refused_not_read_as_its_last_value():
+    """A tester: {"candidate": "a b", ..., "candidate": "x"} was read as "x" (json keeps the last
+    value) and scored 0 without a word; a table's repeated column name was refused already."""
+    jsonl = ('{"candidate": "a b", "reference": "a b"}\n'
+             '{"candidate": "a b", "reference": "a b", "candidate": "x"}\n'
+             '{"candidate": "c d", "reference": {"text": "c", "text": "d"}}\n').encode()
+    table = read_table(jsonl, "dup.jsonl")
+    assert [row["candidate"] for row in table.rows] == ["a b"]
+    assert [(p.line, p.message) for p in table.problems] == [
+        (2, 'the key "candidate" comes twice in one object: which one is meant is not clear; give it once'),
+        (3, 'the key "text" comes twice in one object: which one is meant is not clear; give it once')]
+
+
 def test_jsonl_lines_may_name_their_reference_differently():
     """A tester's find: a JSONL file whose lines use "reference" on some and "references" on
     others had every line refused for the key it lacked ("'references' is missing or not
