@@ -320,7 +320,18 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
             continue
         rows.append(dict(zip(header, row)))
         line_numbers.append(line)
+    if not rows:
+        _refuse_rowless(name, problems)
     return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
+
+
+def _refuse_rowless(name: str, problems: list[RowProblem]) -> None:
+    """A table with a header and nothing else is refused, saying so: it was taken, and the
+    app then said none of the columns was clearly a system's output, beside one named candidate
+    (a tester); JSONL says it as "no JSON object on any line"."""
+    if all(p.message == "empty line" for p in problems):  # else the rows' problems are listed, as for any row
+        raise MeteorInputError(f"{name}: a header row and no data rows"
+                               + (f" ({_lines(len(problems))} after it, all blank)" if problems else ""))
 
 
 def _tsv_records(text: str):
@@ -368,7 +379,10 @@ def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
         except (ValueError, RecursionError) as error:
             # ValueError covers JSONDecodeError and integers over Python's digit limit;
             # RecursionError: arrays nested thousands deep.
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else \
+            # The column, as batch says it: "Unterminated string starting at" alone left the
+            # user to search a long line (a tester).
+            reason = f"{error.msg.removesuffix(' at')} at column {error.colno}" \
+                if isinstance(error, json.JSONDecodeError) else \
                 ("nested too deeply" if isinstance(error, RecursionError) else "a number too long to read")
             if not rows and isinstance(error, json.JSONDecodeError):  # the first line fails: not JSONL at all
                 raise MeteorInputError(f"{name}: line {number} is not JSON ({reason}); is the file really JSONL?") from None
@@ -1066,8 +1080,18 @@ def default_reference_columns(table: Table) -> list[str]:
     of its 2,008 segments was said to have an empty reference (the scores were right: a blank
     reference is left out). The boxes show what is chosen; the CLI keeps every named column."""
     named = reference_columns_of(table.columns)
-    with_text = [c for c in named if next(_named_rows(table, c), None) is not None]
+    with_text = [c for c in named if any(_holds_reference_text(row.get(c)) for row in table.rows)]
     return with_text or named
+
+
+def _holds_reference_text(value) -> bool:
+    """A cell with a reference that is not blank: text, or a JSONL list holding such text. A
+    list was not text, so a file mixing "references" lists and "reference" strings defaulted to
+    "reference" alone and scored 1 line of 2 (a tester; the CLI took both)."""
+    if isinstance(value, list):
+        return any(isinstance(item, str) and item.strip() for item in value)
+    text = _cell_text(value)
+    return text is not None and bool(text.strip())
 
 
 def _reference_columns(table: Table, given: Optional[Sequence[str]]) -> list[str]:

@@ -118,7 +118,9 @@ def test_json_values_that_used_to_crash():
              # a list of references with a number past its first item (a mutation audit: checking
              # the first item only crashed with AttributeError)
              json.dumps({"candidate": "the cat", "reference": ["the cat", 5]}),
-             json.dumps({"candidate": "the cat", "reference": ["the cat", None, "a cat"]})]
+             json.dumps({"candidate": "the cat", "reference": ["the cat", None, "a cat"]}),
+             '{"candidate": "the cat", "reference": "the cat}',  # unterminated: the column is said
+             '{"candidate": "the cat" "reference": "the cat"}']
     table = read_table("\n".join(lines).encode(), "odd.jsonl")
     corpus = corpus_from_table(table, "candidate", ["reference"], human_column="human")
     assert [str(p) for p in corpus.problems] == [
@@ -127,13 +129,15 @@ def test_json_values_that_used_to_crash():
         "odd.jsonl, line 4: 'candidate' holds an unpaired surrogate escape (such as \\ud800), which is not text",
         "odd.jsonl, line 5: 'candidate' is missing or not text",
         "odd.jsonl, line 7: 'reference' must be a string or a list of strings (in a list, null or \"\" is a missing "
-        "one), not a list holding a number"]
+        "one), not a list holding a number",
+        "odd.jsonl, line 9: not valid JSON (Unterminated string starting at column 39)",
+        "odd.jsonl, line 10: not valid JSON (Expecting ',' delimiter at column 25)"]
     # A null item in a list is an empty reference, as in batch and frames (the line was refused)
     assert corpus.lines == (1, 6, 8) and corpus.human == (None, None, None)
     assert corpus.references[2] == ("the cat", "a cat") and corpus.reference_positions[2] == (1, 3)
     assert corpus.references_as_given(2) == ("the cat", "", "a cat")
     assert [p.line for p in corpus.human_notes] == [1, 6, 8]
-    assert corpus.data_lines == 8
+    assert corpus.data_lines == 10
     only_empty = read_table(b"{}\n{}\n", "empty.jsonl")
     assert only_empty.columns == () and only_empty.data_lines == 2
 
@@ -1206,3 +1210,28 @@ def test_a_reference_column_blank_on_every_row_is_not_a_default_reference():
     assert default_reference_columns(filled) == ["reference", "reference_alt"]
     blank = read_table(b"candidate\treference\na\t\n", "b.tsv")
     assert default_reference_columns(blank) == ["reference"]
+
+
+@pytest.mark.parametrize("data, said", [
+    (b"candidate,reference\n", "h.csv: a header row and no data rows"),
+    (b"candidate,reference\r\n\r\n \n", "h.csv: a header row and no data rows (2 lines after it, all blank)")])
+def test_a_header_without_rows_is_refused_saying_so(data, said):
+    """The app said none of the columns was clearly a system's output, beside one named
+    candidate (a tester); the CLI scored nothing and said the corpus was empty."""
+    with pytest.raises(MeteorInputError) as error:
+        read_table(data, "h.csv")
+    assert str(error.value) == said
+
+
+def test_a_jsonl_reference_list_counts_as_reference_text_for_the_default():
+    """A file mixing "references" lists and "reference" strings: the app took "reference"
+    alone and scored 1 line of 2 (0.6466); the CLI takes both (0.6559)."""
+    from meteor_core.corpus_io import default_reference_columns
+
+    lines = ('{"candidate": "a dog runs", "references": ["a dog is running"]}\n'
+             '{"candidate": "the cat", "reference": "the cat sat"}\n'
+             '{"candidate": "x", "ref_blank": ["", " "]}\n')
+    table = read_table(lines.encode(), "mixed.jsonl")
+    assert default_reference_columns(table) == ["references", "reference"]
+    corpus = corpus_from_table(table, "candidate", default_reference_columns(table))
+    assert [list(refs) for refs in corpus.references[:2]] == [["a dog is running"], ["the cat sat"]]

@@ -613,7 +613,7 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_analysis_and_its_selection
     _clean(at)
     assert not [d for d in at.dataframe if "meteor" in d.value.columns] and not at.warning
     at.radio(key="corpus-source").set_value("Paste a table").run()
-    at.text_area(key="corpus-paste").input("id\tcandidate\n").run()  # no reference column: asked, not an error
+    at.text_area(key="corpus-paste").input("id\tcandidate\n1\ta\n").run()  # no reference column: asked, not an error
     _clean(at)
     assert not [d for d in at.dataframe if "meteor" in d.value.columns]
     assert not any("Still showing" in html.unescape(w.value) for w in at.warning)
