@@ -536,8 +536,11 @@ def _english_only_mode_yields(note: str) -> None:
 #: Settings that go back to their defaults when a change of mode, language or example leaves a
 #: combination the core refuses (METEOR 1.5 keeps case only with the whitespace tokenizer, the
 #: segmenter is for zh and ja, nltk has no single-chunk rule), with their labels for the note.
+#: The language last, so that it yields only where nothing else does: nltk and METEOR 1.5 chosen
+#: with Portuguese showed the core's refusal in place of a result while both stayed selectable
+#: (a tester); the mode chosen last wins, and paper mode brings the language back.
 _YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "drop_punct": "Drop punctuation",
-             "zero_pen": "No penalty for one chunk"}
+             "zero_pen": "No penalty for one chunk", "lang": "language"}
 
 
 ZERO_PENALTY_LABEL = "No penalty when everything matches in one chunk (METEOR 1.5)"
@@ -549,7 +552,9 @@ def _zero_penalty_applies(mode: str) -> bool:
     return bool(_v("zero_pen")) if mode in STAGE_CHOICE_MODES else mode == "meteor15"
 
 
-def _shown_setting(value) -> str:
+def _shown_setting(value, name: str = "") -> str:
+    if name == "lang":
+        return LANGUAGES.get(value, value)
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
@@ -571,7 +576,7 @@ def _restore_yielded() -> None:
     for name, value in back.items():
         _set(name, value)
     if back and _v("mode") in STAGE_CHOICE_MODES:  # elsewhere the box shows the mode's fixed rule
-        told = ", ".join(f"{_YIELDING[n]} back to {_shown_setting(v)}" for n, v in back.items())
+        told = ", ".join(f"{_YIELDING[n]} back to {_shown_setting(v, n)}" for n, v in back.items())
         st.session_state["_mode_note"] = f"{MODE_LABELS.get(_v('mode'), _v('mode'))} mode: {told} (as before the " \
                                          "mode that did not offer it)."
 
@@ -589,26 +594,31 @@ def _first_accepted(changes: Iterable[dict]) -> Optional[dict]:
 
 def _told(change: Mapping[str, object]) -> str:
     """What a change does to the _YIELDING settings, as the sidebar says it."""
-    return ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n))} changed to {_shown_setting(v)}" for n, v in change.items())
+    return ", ".join(f"{_YIELDING[n]} {_shown_setting(_v(n), n)} changed to {_shown_setting(v, n)}"
+                     for n, v in change.items())
 
 
-def _settings_yield(cause: str, remember: bool = False) -> None:
+def _settings_yield(cause: str, remember: bool = False, keep: tuple = ()) -> None:
     """After `cause` (e.g. "METEOR 1.5 mode"): the fewest of the _YIELDING settings that must go
     back to their defaults for the core to accept the combination do, and the sidebar says
     which; before, the page showed only the core's refusal in place of a result. With
-    `remember` (a mode change) their values come back with a mode that takes them."""
-    changed = [n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n]]
+    `remember` (a mode change) their values come back with a mode that takes them. Those in
+    `keep` (the setting just chosen) do not yield."""
+    changed = [n for n in _YIELDING if _v(n) != SETTING_DEFAULTS[n] and n not in keep]
     reset = _first_accepted({name: SETTING_DEFAULTS[name] for name in names}
                             for count in range(len(_YIELDING) + 1) for names in combinations(changed, count))
     if not reset:
         return
-    told = _told(reset)
+    told, language_before = _told(reset), _v("lang")
     if remember:  # added to what an earlier mode change kept (a tester lost Keep case)
         st.session_state["_yielded_settings"] = {**st.session_state.get("_yielded_settings", {}),
                                                  **{n: (_v(n), v) for n, v in reset.items()}}
     for name, value in reset.items():
         _set(name, value)
     note = f"{cause} does not offer the earlier settings: {told}."
+    if "lang" in reset:
+        note += (" The text is scored as English (English stems and synonyms), as that tool does; paper mode "
+                 f"scores it as {_shown_setting(language_before, 'lang')} again.")
     previous = st.session_state.get("_mode_note")
     st.session_state["_mode_note"] = f"{previous} {note}" if previous else note
 
@@ -647,7 +657,7 @@ def _change_language() -> None:
     _sync("lang")
     st.session_state.pop("_yielded_settings", None)  # only consecutive mode changes bring settings back
     _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for {language}.")
-    _settings_yield(LANGUAGES.get(_v("lang"), _v("lang")))
+    _settings_yield(LANGUAGES.get(_v("lang"), _v("lang")), keep=("lang",))
     reset_how_step()
 
 
@@ -671,7 +681,7 @@ def _reload_example() -> None:
         _set("lang", example.language)
         _english_only_mode_yields("{mode} mode reproduces an English-only tool: switched to paper mode for this "
                                   "{language} example.")
-        _settings_yield("This example's language")
+        _settings_yield("This example's language", keep=("lang",))
     reset_how_step()
 
 
