@@ -116,6 +116,13 @@ def _warn_unavailable_stages(scorer: Scorer) -> None:
     for reason, stages in stages_by_reason.items():
         named = f"{stages[0]} stage" if len(stages) == 1 else f"{' and '.join(stages)} stages"
         print(f"warning: {named} unavailable: {reason}", file=sys.stderr)
+    if scorer.config.tokenizer == "nltk":
+        from .tokenize import punkt_available
+
+        if not punkt_available():  # said only as "nltk-one-sentence" in the signature (the CLI attacker)
+            print("warning: nltk's sentence model (punkt_tab) is not installed: the nltk tokenizer takes each text "
+                  "as one sentence, so a full stop inside a text stays on its word (\"came.\" in \"Smith came. He "
+                  "sat.\"), unlike word_tokenize with the model; nltk.download(\"punkt_tab\") installs it", file=sys.stderr)
 
 
 def _json_line(out: dict) -> str:
@@ -658,7 +665,8 @@ def _limits(args):
     from .corpus_io import Limits
 
     return Limits(args.max_mb * 1_000_000, args.max_segments, raise_bytes=" (--max-mb raises it)",
-                  raise_segments=" (--max-segments raises it)")
+                  # "refused, not cut": --max-segments 10 on 300 lines was taken for a cut (the CLI attacker)
+                  raise_segments=" (--max-segments raises it; a file over it is refused, not cut)")
 
 
 def _path(path: str) -> str:

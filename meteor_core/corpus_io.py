@@ -165,15 +165,22 @@ def decode(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> str:
         raise MeteorInputError(f"{name} is UTF-16 (it starts with a UTF-16 byte-order mark); save the file as "
                                "UTF-8")
     sample = data[:4096]
-    if len(sample) >= 4 and 3 * sample.count(0) >= len(sample):
-        # UTF-16 without the mark: a zero byte beside each ASCII character. Read as UTF-8 it
-        # gave columns "i\x00d\x00" (NUL bytes printed to the terminal) or line counts that
-        # differed (a tester); no text file holds that many NUL characters.
+    even_zeros, odd_zeros = sample[0::2].count(0), sample[1::2].count(0)
+    if len(sample) >= 4 and 3 * (even_zeros + odd_zeros) >= len(sample) \
+            and 10 * min(even_zeros, odd_zeros) <= max(even_zeros, odd_zeros):
+        # UTF-16 without the mark: a zero byte beside each ASCII character, so on one side of
+        # each pair. Read as UTF-8 it gave columns "i\x00d\x00" (NUL bytes printed to the
+        # terminal) or line counts that differed (a tester); no text file holds that many NULs.
         raise MeteorInputError(f"{name} looks like UTF-16 (every second byte is zero, no byte-order mark); save the "
                                "file as UTF-8")
     utf16 = _utf16_without_mark(sample) if 0 in sample else ""
     if utf16:  # fewer zero bytes (Cyrillic is 0x04xx), still valid UTF-8 byte by byte (a tester)
         raise MeteorInputError(f"{name} looks like {utf16} (no byte-order mark); save the file as UTF-8")
+    if even_zeros + odd_zeros >= 16 and 20 * (even_zeros + odd_zeros) >= len(sample):  # a stray NUL is text
+        # Zero bytes on both sides of the pairs: a program, an image, a zip (/bin/ls was said to
+        # look like UTF-16: the CLI attacker).
+        raise MeteorInputError(f"{name} is not a text file ({even_zeros + odd_zeros:,} zero bytes in its first "
+                               f"{len(sample):,}, as in a program or an image); give a UTF-8 text file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -1190,6 +1197,10 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
                                    "line number); column options apply to TSV, CSV and JSONL tables"
                                    + ("" if fmt else "; if it is one, give its format with --format"))
         if not references:
+            unreadable = "Is a directory" if Path(candidates).is_dir() else \
+                "" if Path(candidates).exists() else "No such file or directory"
+            if unreadable:  # said as what it is, not "give its references" (the CLI attacker)
+                raise MeteorInputError(f"{candidates}: {unreadable}")
             # A table piped in (/dev/stdin) is read as text by its name: say how to read it as a table.
             raise MeteorInputError(f"{candidates} is read as plain text (one segment per line): give its reference "
                                    "file(s) with --references" + ("" if fmt else ", or, if it is a TSV, CSV or JSONL "

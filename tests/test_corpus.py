@@ -945,6 +945,33 @@ def test_utf16_without_a_byte_order_mark_is_said_to_be_utf16():
         read_table(b"a\tb\n", "data.gz")
 
 
+def test_a_binary_file_is_not_said_to_be_utf16():
+    """The CLI attacker: /bin/ls was said to "look like UTF-16"; zero bytes on both sides of the
+    byte pairs are a program's or an image's, not UTF-16's."""
+    program = b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00\x01\x00\x00\x00\xd0a" + bytes(40) + b"abc\n" * 20
+    with pytest.raises(MeteorInputError) as error:
+        decode(program, "ls")
+    assert str(error.value) == ("ls is not a text file (54 zero bytes in its first 146, as in a program or an image); "
+                                "give a UTF-8 text file")
+    # UTF-16 of ASCII has its zero bytes on one side of each pair, and is still said as UTF-16
+    with pytest.raises(MeteorInputError, match=r"^t\.tsv looks like UTF-16 \(every second byte is zero"):
+        decode(("a\tb\n" * 30).encode("utf-16-le") + bytes(2), "t.tsv")
+
+
+def test_a_missing_plain_text_file_or_a_directory_is_said_so(tmp_path):
+    """The CLI attacker: `corpus --candidates` a missing .txt or a directory, without
+    --references, was told to add --references."""
+    from meteor_core.corpus_io import read_corpus_files
+
+    with pytest.raises(MeteorInputError, match=r"missing\.txt: No such file or directory$"):
+        read_corpus_files(str(tmp_path / "missing.txt"))
+    with pytest.raises(MeteorInputError, match=r": Is a directory$"):
+        read_corpus_files(str(tmp_path))
+    (tmp_path / "here.txt").write_text("the cat\n")
+    with pytest.raises(MeteorInputError, match=r"here\.txt is read as plain text .*give its reference file\(s\)"):
+        read_corpus_files(str(tmp_path / "here.txt"))
+
+
 def test_the_default_candidate_column_is_found_in_any_case(tmp_path):
     """A tester: "Candidate" was not found by the CLI's default, though the app and the reference
     columns are found in any case."""

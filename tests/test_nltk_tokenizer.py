@@ -112,6 +112,34 @@ def test_with_a_sentence_model_each_sentence_is_tokenized_as_word_tokenize_does(
         _forget_the_model()
 
 
+def test_the_cli_warns_once_when_the_nltk_tokenizer_has_no_sentence_model(tmp_path, monkeypatch, capsys,
+                                                                        wordnet_reader):
+    """The CLI attacker: without punkt_tab, "Smith came. He sat." kept "came." as one token, said
+    only inside each line's signature (nltk-one-sentence). Now once on stderr; not with the model."""
+    import io
+    import json
+
+    from meteor_core.cli import main
+
+    line = json.dumps({"candidate": "Smith came. He sat.", "references": ["Smith came. He sat down."]}) + "\n"
+    _no_punkt(monkeypatch)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(line.encode() * 2)))
+    assert main(["batch", "--tokenizer", "nltk", "--workers", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("warning: nltk's sentence model (punkt_tab) is not installed") == 1, err
+    assert "|tok:nltk-one-sentence|" in json.loads(out.splitlines()[0])["signature"]
+    monkeypatch.undo()
+    _install_a_sentence_model(tmp_path, monkeypatch)
+    try:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(line.encode())))
+        assert main(["batch", "--tokenizer", "nltk", "--workers", "0"]) == 0
+        out, err = capsys.readouterr()
+        assert "punkt_tab" not in err and "|tok:nltk+punkt|" in json.loads(out)["signature"]
+    finally:
+        monkeypatch.undo()
+        _forget_the_model()
+
+
 def test_the_nltk_tokenizer_is_english_only_and_not_the_jars():
     with pytest.raises(MeteorParameterError, match="nltk tokenizer .* is for en, not de"):
         tokenize("Das ist gut.", tokenizer="nltk", language="de")

@@ -762,7 +762,7 @@ def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
     ref.write_text("the cat\nthe dog\na bird\n")
     files = ["--candidates", str(hyp), "--references", str(ref), "--stages", "exact", "--workers", "1"]
     assert main(["corpus", *files, "--max-segments", "2"]) == 2
-    assert "hyp.txt: 3 lines with text; the limit is 2 segments (--max-segments raises it)" in capsys.readouterr().err
+    assert "hyp.txt: 3 lines with text; the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)" in capsys.readouterr().err
     assert main(["corpus", *files, "--max-segments", "3", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["segments"]) == 3
     big = tmp_path / "big.txt"
@@ -775,7 +775,7 @@ def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
             in capsys.readouterr().err)
     assert main(["corpus", *many]) == 2  # the default: 20,000 segments
     assert ("big.txt: 100,000 lines; the limit is 40,000 lines (20,000 segments, and as many empty or malformed lines "
-            "besides) (--max-segments raises it)") in capsys.readouterr().err
+            "besides) (--max-segments raises it; a file over it is refused, not cut)") in capsys.readouterr().err
     assert main(["compare", "--candidates", str(hyp), str(hyp), "--references", str(ref), "--stages", "exact",
                  "--max-segments", "2", "--resamples", "10", "--trials", "10"]) == 2
-    assert "the limit is 2 segments (--max-segments raises it)" in capsys.readouterr().err
+    assert "the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)" in capsys.readouterr().err
