@@ -124,7 +124,7 @@ def test_the_cli_warns_once_when_the_nltk_tokenizer_has_no_sentence_model(tmp_pa
     line = json.dumps({"candidate": "Smith came. He sat.", "references": ["Smith came. He sat down."]}) + "\n"
     _no_punkt(monkeypatch)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(line.encode() * 2)))
-    assert main(["batch", "--tokenizer", "nltk", "--workers", "0"]) == 0
+    assert main(["batch", "--tokenizer", "nltk", "--workers", "1"]) == 0
     out, err = capsys.readouterr()
     assert err.count("warning: nltk's sentence model (punkt_tab) is not installed") == 1, err
     assert "|tok:nltk-one-sentence|" in json.loads(out.splitlines()[0])["signature"]
@@ -132,7 +132,7 @@ def test_the_cli_warns_once_when_the_nltk_tokenizer_has_no_sentence_model(tmp_pa
     _install_a_sentence_model(tmp_path, monkeypatch)
     try:
         monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(line.encode())))
-        assert main(["batch", "--tokenizer", "nltk", "--workers", "0"]) == 0
+        assert main(["batch", "--tokenizer", "nltk", "--workers", "1"]) == 0
         out, err = capsys.readouterr()
         assert "punkt_tab" not in err and "|tok:nltk+punkt|" in json.loads(out)["signature"]
     finally:
