@@ -804,9 +804,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 
 # -- scoring, cached and bounded ------------------------------------------------------------
 #: Analyses kept besides the newest of each page, per session, while the tokens they hold add
-#: up to at most this. An analysis holds about 450-490 bytes a token (1,984 WMT22 de-en
-#: segments: 74k tokens, 33 MB; 550 rows of 60 long random words a side: 66k tokens, ~32 MB),
-#: so a session keeps at most ~50 MB more than what it shows, and a test set of 2,000
+#: up to at most this. An analysis holds about 190-230 bytes a token since its objects have
+#: slots (3,968 WMT22 de-en segments: 147k tokens, +28 MB of RSS; 400-410 bytes with instance
+#: dicts), so a session keeps at most ~25 MB more than what it shows, and a test set of 2,000
 #: segments can go to another mode and back without being scored again. Weighed by segments
 #: (4,000) this kept seven analyses of long rows: +140 MB after six (the ten-uploads memory test failed).
 #: A larger analysis is not kept once replaced.

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from .frozen import slotted
 from .params import SMOOTHING_METHODS
 
 MAX_ORDER = 4
@@ -27,7 +28,8 @@ SACREBLEU_EQUIVALENT = {
 }
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class BleuOrder:
     n: int
     matched: int  # clipped n-gram matches
@@ -38,7 +40,8 @@ class BleuOrder:
         return self.matched / self.total if self.total else 0.0
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class BleuResult:
     score: float
     orders: tuple[BleuOrder, ...]

@@ -1024,8 +1024,8 @@ def _add_corpus_columns(p: argparse.ArgumentParser, human: bool = True) -> None:
                    help="largest file in MB of 1,000,000 bytes, uncompressed (default 20, as the app)")
     p.add_argument("--max-segments", type=_positive_int, default=20_000,
                    help="most segments per file, and as many empty or malformed lines besides (default 20,000, as "
-                        "the app); each segment's result is kept until the report: about 20 KB of memory each (132,143 "
-                        "WMT22 segments: 2.5 GB, 59 s on 2 cores)")
+                        "the app); each segment's result is kept until the report: about 17 KB of memory each (132,143 "
+                        "WMT22 segments: 2.3 GB, 76 s on 2 cores)")
     if human:
         p.add_argument("--human-column", help="human scores to correlate with (Pearson, Spearman, Kendall tau-b; "
                                                "default: a column named human*, da, z or raw and the like; "

@@ -98,8 +98,8 @@ class CorpusAnalysis:
     @cached_property
     def tokens_held(self) -> int:
         """Tokens of the scored candidates and of every reference they were scored against:
-        what the analysis's memory grows with (about 450-490 bytes a token, measured on WMT22
-        segments and on long random words), for a cache to weigh it by."""
+        what the analysis's memory grows with (about 190-230 bytes a token on WMT22 segments,
+        more with long words; see corpus_ui.KEPT_TOKENS), for a cache to weigh it by."""
         return sum(s.stats.candidate_length + sum(r.stats.reference_length for r in s.per_reference)
                    for s in self.corpus.segments)
 

@@ -6,11 +6,12 @@ import numbers
 from dataclasses import dataclass
 
 from .errors import MeteorInputError
-from .frozen import build
+from .frozen import build, slotted
 from .params import MeteorParams
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class MeteorStats:
     """Sufficient statistics of a segment (or a sum of segments)."""
 
@@ -31,7 +32,8 @@ class MeteorStats:
 ZERO_STATS = MeteorStats(0, 0, 0, 0)
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class MeteorBreakdown:
     precision: float
     recall: float

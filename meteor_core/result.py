@@ -9,11 +9,13 @@ from typing import Optional, Sequence
 
 from .errors import NothingScored, reasons_in_brief
 from .formula import MeteorBreakdown, MeteorStats
+from .frozen import slotted
 from .params import MeteorConfig
 from .tokenize import Tokens
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class Link:
     """A match. Word links (paper, nltk) relate one candidate token to one reference token.
     METEOR 1.5 links relate spans: candidate tokens [candidate, candidate_end) with reference
@@ -57,7 +59,8 @@ def isolate(text: str) -> str:
     return f"\u2068{text}\u2069" if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text) else text
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class ChunkSpan:
     """A chunk: candidate tokens [candidate_start, candidate_end) map in order onto reference
     tokens [reference_start, reference_end)."""
@@ -80,7 +83,8 @@ class StageStatus:
     message: str = ""  # why it is unavailable and how to fix it
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class StageSnapshot:
     """The alignment right after one stage ran (for a step-through)."""
 
@@ -94,7 +98,8 @@ class StageSnapshot:
     nodes: int
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class ModuleMatches:
     """METEOR 1.5: words one module matched, per side, split into content and function words."""
 
@@ -106,7 +111,8 @@ class ModuleMatches:
     reference_function: int
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class WeightedStats:
     """METEOR 1.5's sufficient statistics (the jar's MeteorStats, word mode): everything its
     score is computed from, and what a corpus sums."""
@@ -121,7 +127,8 @@ class WeightedStats:
     reference_matches: int  # reference words covered by a match
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class WeightedBreakdown:
     """The METEOR 1.5 formula with this pair's numbers (delta weighs content against function
     words, each module's matches count with its weight):
@@ -147,7 +154,8 @@ class WeightedBreakdown:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class Meteor15Detail:
     """What METEOR 1.5 mode adds to a segment result, for display: the weighted statistics and
     formula, which tokens are function words, and how the jar's search went."""
@@ -162,7 +170,8 @@ class Meteor15Detail:
     notes: tuple[str, ...] = ()  # missing data and other reasons the score may differ
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class SegmentResult:
     """One candidate scored against one reference."""
 
@@ -268,7 +277,8 @@ def unspaced_script_hint(result: "SegmentResult") -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@slotted
+@dataclass(frozen=True, slots=True)
 class MultiReferenceResult:
     """A candidate against several references: every per-reference result, the best kept
     (ties: the first)."""

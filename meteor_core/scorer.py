@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence
 from .align import align_stages
 from .errors import MeteorInputError
 from .formula import ZERO_STATS, MeteorStats, compute
-from .frozen import build, new_object, set_attribute
+from .frozen import build, field_setters, new_object
 from .nltk_mode import align_nltk
 from .params import DEFAULT_NODE_BUDGET, MeteorConfig, refuse_user_synonym_tables
 from .result import ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, StageSnapshot, StageStatus
@@ -30,6 +30,8 @@ __version__ = "0.6.0"
 # As C-level calls for map(): _ZERO_ABOVE(j) is j < 0 (unmatched), _ZERO_AT_MOST(j) is j >= 0 (matched).
 _ZERO_ABOVE = (0).__gt__
 _ZERO_AT_MOST = (0).__le__
+_LINK_SETTERS = field_setters(Link)
+_SPAN_SETTERS = field_setters(ChunkSpan)
 
 
 NLTK_STAGE_DESCRIPTIONS = {
@@ -146,7 +148,10 @@ class Scorer:
         else:
             per_stage = [(name, sorted((e.candidate, e.reference, e.evidence) for e in links), len(links), True, 0)
                          for name, links in align_nltk(cand_words, ref_words, self._wordnet)]
-        # Built once, straight into frozen objects (frozen.build: no per-field setattr).
+        # Built once, straight into frozen objects (frozen.build: through the slots' setters).
+        set_candidate, set_reference, set_stage, set_evidence, set_candidate_end, set_reference_end = _LINK_SETTERS
+        (set_chunk_candidate_start, set_chunk_candidate_end,
+         set_chunk_reference_start, set_chunk_reference_end) = _SPAN_SETTERS
         snapshots = []
         by_candidate: list[Optional[Link]] = [None] * n
         reference_of = [-1] * n  # -1: unmatched so far
@@ -156,9 +161,13 @@ class Scorer:
         for name, raw, candidate_edges, optimal, nodes in per_stage:
             new = []
             for i, j, evidence in raw:  # raw: candidate order
-                link = new_object(Link)  # frozen.build, inline
-                set_attribute(link, "__dict__", {"candidate": i, "reference": j, "stage": name, "evidence": evidence,
-                                                 "candidate_end": None, "reference_end": None})
+                link = new_object(Link)  # frozen.build, inline (every slot: an unset one cannot be read)
+                set_candidate(link, i)
+                set_reference(link, j)
+                set_stage(link, name)
+                set_evidence(link, evidence)
+                set_candidate_end(link, None)
+                set_reference_end(link, None)
                 new.append(link)
                 by_candidate[i] = link
                 reference_of[i] = j
@@ -193,8 +202,10 @@ class Scorer:
             crossings += length * (len(partners) - at)
             partners[at:at] = range(j, j + length)
             span = new_object(ChunkSpan)  # frozen.build, inline
-            set_attribute(span, "__dict__", {"candidate_start": i, "candidate_end": i + length, "reference_start": j,
-                                             "reference_end": j + length})
+            set_chunk_candidate_start(span, i)
+            set_chunk_candidate_end(span, i + length)
+            set_chunk_reference_start(span, j)
+            set_chunk_reference_end(span, j + length)
             spans.append(span)
         spans = tuple(spans)
         stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
