@@ -23,7 +23,7 @@ from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
                                    CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table,
-                                   default_reference_columns, guess_column,
+                                   candidate_column_of, default_reference_columns, guess_column,
                                    guess_human_column, language_pair_column, output_columns, pivot_long, read_table,
                                    reference_columns_of, rows_where, system_name_column, text_columns, uploaded,
                                    with_pooled_ids)
@@ -690,7 +690,8 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if len(columns) < 2:
         _error(f"{table.name}: {len(columns)} column(s) found; a corpus needs a candidate and a reference column")
         return None
-    records = f"{table.data_lines:,} rows after the header" if table.has_header else f"{table.data_lines:,} lines"
+    count, plural = table.data_lines, "" if table.data_lines == 1 else "s"  # "1 lines" (a tester)
+    records = f"{count:,} row{plural} after the header" if table.has_header else f"{count:,} line{plural}"
     st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
@@ -732,7 +733,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         ref_slot, id_slot = st.columns(2)
     else:
         cand_slot, ref_slot, id_slot, human_slot = st.columns([1, 1.5, 1, 1])  # chips need the room
-        default = system_like[0] if system_like else other[0] if len(other) == 1 else None
+        named = candidate_column_of(columns)
+        default = named if named is not None and named not in ref_default else \
+            system_like[0] if system_like else other[0] if len(other) == 1 else None
         chosen = cand_slot.selectbox("Candidate column", columns, placeholder="choose the column",
                                      key=kept(f"{key}-cand-col-0", default, columns, roles))
         candidate_columns = [chosen] if chosen is not None else []

@@ -543,6 +543,13 @@ _YIELDING = {"tok": "tokenizer", "keep_case": "Keep case", "drop_punct": "Drop p
              "zero_pen": "No penalty for one chunk", "lang": "language"}
 
 
+#: Why a mode takes English only, for the note when the language yields to it. METEOR 1.5 itself
+#: has other languages (-l pt, es, fr, de, cz, ...); "as that tool does" said otherwise (a tester).
+_ENGLISH_ONLY = {"nltk": "nltk's meteor_score has only its English pipeline (Porter stems, WordNet)",
+                 "meteor15": "this mode reproduces the jar with its English data (-l en) only, not its other "
+                             "languages"}
+
+
 ZERO_PENALTY_LABEL = "No penalty when everything matches in one chunk (METEOR 1.5)"
 
 
@@ -617,8 +624,8 @@ def _settings_yield(cause: str, remember: bool = False, keep: tuple = ()) -> Non
         _set(name, value)
     note = f"{cause} does not offer the earlier settings: {told}."
     if "lang" in reset:
-        note += (" The text is scored as English (English stems and synonyms), as that tool does; paper mode "
-                 f"scores it as {_shown_setting(language_before, 'lang')} again.")
+        note += (f" The text is scored as English (English stems and synonyms): {_ENGLISH_ONLY[_v('mode')]}. Paper "
+                 f"mode scores it as {_shown_setting(language_before, 'lang')} again.")
     previous = st.session_state.get("_mode_note")
     st.session_state["_mode_note"] = f"{previous} {note}" if previous else note
 

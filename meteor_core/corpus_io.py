@@ -1111,10 +1111,17 @@ def _reference_columns(table: Table, given: Optional[Sequence[str]]) -> list[str
     return ref_cols
 
 
+def candidate_column_of(columns: Sequence[str]) -> Optional[str]:
+    """The column named candidate, in any case ("Candidate" was not found: a tester): the CLI's
+    candidate column and the app's default, whatever its cells hold (the app asked to choose one,
+    "none is clearly a system's output", beside a column named candidate holding a number on
+    one row: a tester; the rows' problems say what is wrong)."""
+    return next((c for c in columns if c.strip().lower() == "candidate"), None)
+
+
 def _candidate_column(table: Table, option: str) -> str:
-    """The column named candidate, in any case, as reference columns and the app find theirs
-    ("Candidate" was not found: a tester); its absence names the option (a tester)."""
-    column = next((c for c in table.columns if c.strip().lower() == "candidate"), None)
+    """candidate_column_of, its absence naming the option (a tester)."""
+    column = candidate_column_of(table.columns)
     if column is None:
         raise MeteorInputError(f"{table.name}: no column named 'candidate': name the candidate column with "
                                f"{option} (columns: {', '.join(table.columns)})")

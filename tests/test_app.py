@@ -1107,6 +1107,9 @@ def test_a_settings_note_names_the_mode_as_the_sidebar_does():
     assert not at.error, [e.value for e in at.error]
     assert any(i.startswith("METEOR 1.5 mode does not offer the earlier settings: language Portuguese (Brazil) "
                             "changed to English.") for i in _infos(at)), _infos(at)
+    # the jar has Portuguese (-l pt): what is English only is this reproduction (a tester)
+    assert any("this mode reproduces the jar with its English data (-l en) only, not its other languages. Paper "
+               "mode scores it as Portuguese (Brazil) again." in i for i in _infos(at)), _infos(at)
 
 
 def test_a_link_text_with_bytes_that_are_not_utf8_is_said():

@@ -619,6 +619,25 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_analysis_and_its_selection
     assert not any("Still showing" in html.unescape(w.value) for w in at.warning)
 
 
+def test_a_column_named_candidate_is_the_default_whatever_its_cells_hold():
+    """A browser tester: a JSONL whose "candidate" held a number on one row (or only ""): the
+    page asked to choose a candidate column, "none is clearly a system's output", beside the
+    column named candidate. It is chosen, as the CLI takes it, and the rows' problems are said."""
+    lines = b'{"candidate": "a dog", "reference": "a dog ran"}\n{"candidate": 5, "reference": "x"}\n'
+    at = _upload(_page("corpus_explorer.py"), "weird.jsonl", lines)
+    assert at.selectbox(key="corpus-cand-col-0").value == "candidate"
+    assert not any("Choose the candidate column" in i.value for i in at.info)
+    # "a dog" against "a dog ran": P 1, R 2/3, Fmean 10PR/(R + 9P) = 20/29, one chunk of 2: penalty 1/16
+    assert list(_segments_table(at)["meteor"]) == [pytest.approx(20 / 29 * 15 / 16, abs=1e-4)]
+    assert [w.value for w in at.warning if "not scored" in w.value] == [plain(
+        "2 data lines, 1 scored, 1 not scored. The lines not scored are listed below with the reason.")]
+    at = _upload(at, "empty.jsonl", b'{"candidate": "", "references": [""]}\n')
+    assert at.selectbox(key="corpus-cand-col-0").value == "candidate"
+    assert any(html.unescape(c.value).startswith("empty.jsonl: 1 line; fields: candidate") for c in at.caption)
+    assert [e.value for e in at.error] == [plain(
+        "no segment could be scored: empty.jsonl, line 1: reference is empty (no tokens after tokenization)")]
+
+
 def test_a_comparison_keeps_its_systems_when_a_reference_file_does_not_fit():
     at = _page("system_comparison.py")
     at.radio(key="compare-source").set_value("Upload plain-text files").run()
