@@ -122,7 +122,8 @@ def _warn_unavailable_stages(scorer: Scorer) -> None:
         if not punkt_available():  # said only as "nltk-one-sentence" in the signature (the CLI attacker)
             print("warning: nltk's sentence model (punkt_tab) is not installed: the nltk tokenizer takes each text "
                   "as one sentence, so a full stop inside a text stays on its word (\"came.\" in \"Smith came. He "
-                  "sat.\"), unlike word_tokenize with the model; nltk.download(\"punkt_tab\") installs it", file=sys.stderr)
+                  "sat.\"), unlike word_tokenize with the model; nltk.download(\"punkt_tab\") installs it",
+                  file=sys.stderr)
 
 
 def _json_line(out: dict) -> str:

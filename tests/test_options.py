@@ -762,7 +762,8 @@ def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
     ref.write_text("the cat\nthe dog\na bird\n")
     files = ["--candidates", str(hyp), "--references", str(ref), "--stages", "exact", "--workers", "1"]
     assert main(["corpus", *files, "--max-segments", "2"]) == 2
-    assert "hyp.txt: 3 lines with text; the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)" in capsys.readouterr().err
+    assert ("hyp.txt: 3 lines with text; the limit is 2 segments (--max-segments raises it; a file over it is "
+            "refused, not cut)") in capsys.readouterr().err
     assert main(["corpus", *files, "--max-segments", "3", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["segments"]) == 3
     big = tmp_path / "big.txt"
@@ -778,4 +779,5 @@ def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
             "besides) (--max-segments raises it; a file over it is refused, not cut)") in capsys.readouterr().err
     assert main(["compare", "--candidates", str(hyp), str(hyp), "--references", str(ref), "--stages", "exact",
                  "--max-segments", "2", "--resamples", "10", "--trials", "10"]) == 2
-    assert "the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)" in capsys.readouterr().err
+    assert ("the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)"
+            in capsys.readouterr().err)
