@@ -29,7 +29,7 @@ SACREBLEU_EQUIVALENT = {
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class BleuOrder:
     n: int
     matched: int  # clipped n-gram matches
@@ -41,7 +41,7 @@ class BleuOrder:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class BleuResult:
     score: float
     orders: tuple[BleuOrder, ...]

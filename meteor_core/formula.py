@@ -11,7 +11,7 @@ from .params import MeteorParams
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class MeteorStats:
     """Sufficient statistics of a segment (or a sum of segments)."""
 
@@ -33,7 +33,7 @@ ZERO_STATS = MeteorStats(0, 0, 0, 0)
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class MeteorBreakdown:
     precision: float
     recall: float

@@ -22,7 +22,7 @@ def field_setters(cls) -> tuple:
 
 
 def slotted(cls):
-    """Class decorator (under @dataclass(frozen=True, slots=True)): keeps the class's field
+    """Class decorator (under @dataclass(frozen=True, slots=True, weakref_slot=True)): keeps the class's field
     setters by name for build(), and pickles through them. The dataclass's own pickling of a
     frozen slots class calls fields() per object: pickling a result took twice as long (68 us,
     33 with instance dicts; now 38-40, and 34-35 to unpickle where dicts took 40-42), and every
@@ -37,6 +37,10 @@ def slotted(cls):
         return (getter(self),) if one_field else getter(self)
 
     def __setstate__(self, state):
+        if isinstance(state, dict):  # pickled before the classes had slots: their instance dict
+            state = tuple(state[name] for name in names)
+        if len(state) != len(setters):  # zip would stop at the shorter, leaving fields unset
+            raise TypeError(f"{cls.__name__}: {len(state)} values to unpickle, the class has {len(setters)} fields")
         for setter, value in zip(setters, state):
             setter(self, value)
 

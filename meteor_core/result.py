@@ -15,7 +15,7 @@ from .tokenize import Tokens
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Link:
     """A match. Word links (paper, nltk) relate one candidate token to one reference token.
     METEOR 1.5 links relate spans: candidate tokens [candidate, candidate_end) with reference
@@ -60,7 +60,7 @@ def isolate(text: str) -> str:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class ChunkSpan:
     """A chunk: candidate tokens [candidate_start, candidate_end) map in order onto reference
     tokens [reference_start, reference_end)."""
@@ -84,7 +84,7 @@ class StageStatus:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class StageSnapshot:
     """The alignment right after one stage ran (for a step-through)."""
 
@@ -99,7 +99,7 @@ class StageSnapshot:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class ModuleMatches:
     """METEOR 1.5: words one module matched, per side, split into content and function words."""
 
@@ -112,7 +112,7 @@ class ModuleMatches:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class WeightedStats:
     """METEOR 1.5's sufficient statistics (the jar's MeteorStats, word mode): everything its
     score is computed from, and what a corpus sums."""
@@ -128,7 +128,7 @@ class WeightedStats:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class WeightedBreakdown:
     """The METEOR 1.5 formula with this pair's numbers (delta weighs content against function
     words, each module's matches count with its weight):
@@ -155,7 +155,7 @@ class WeightedBreakdown:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Meteor15Detail:
     """What METEOR 1.5 mode adds to a segment result, for display: the weighted statistics and
     formula, which tokens are function words, and how the jar's search went."""
@@ -171,7 +171,7 @@ class Meteor15Detail:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class SegmentResult:
     """One candidate scored against one reference."""
 
@@ -278,7 +278,7 @@ def unspaced_script_hint(result: "SegmentResult") -> str:
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class MultiReferenceResult:
     """A candidate against several references: every per-reference result, the best kept
     (ties: the first)."""

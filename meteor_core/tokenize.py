@@ -107,7 +107,7 @@ _FORMAT_BUT_TAGS = regex.compile(r"(?![\U000E0020-\U000E007F])\p{Cf}")
 
 
 @slotted
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Token:
     """One token: its surface text, the normalized form used for matching, and its span."""
 

@@ -96,3 +96,26 @@ def test_a_token_whose_matching_form_is_its_text_holds_one_string():
     for tokens in (tokenize("the Cat sat ."), Scorer(MeteorConfig()).tokenize(["the", "Cat", "sat", "."], "candidate")):
         assert tokens.norms == ("the", "cat", "sat", ".")
         assert [norm is text for text, norm in zip(tokens.texts, tokens.norms)] == [True, False, True, True]
+
+
+def test_a_result_pickled_before_slots_still_loads_and_a_wrong_state_is_refused(wordnet_reader):
+    """A helper's find: a result pickled by 0.6.0 with instance dicts (state: that dict) loaded
+    as garbage, each field holding its own name; a state of the wrong length left fields unset.
+    Results also take weak references again, as before slots."""
+    import copyreg
+    import weakref
+
+    from meteor_core.result import Link
+
+    class PickledBeforeSlots:  # a Link as protocols 0 and 1 wrote it then: made bare, then given its __dict__
+        def __reduce_ex__(self, protocol):  # (protocols 2-5 made it with __newobj__: the same __setstate__ call)
+            return copyreg._reconstructor, (Link, object, None), {
+                "candidate": 1, "reference": 2, "stage": "exact", "evidence": "cat", "candidate_end": None,
+                "reference_end": None}
+
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(PickledBeforeSlots(), protocol=protocol)) == Link(1, 2, "exact", "cat")
+    with pytest.raises(TypeError, match=r"Link: 2 values to unpickle, the class has 6 fields"):
+        Link.__new__(Link).__setstate__((5, 6))
+    result = Scorer(MeteorConfig()).score("the cat", ["the cat"])
+    assert weakref.ref(result)() is result and weakref.ref(result.best.links[0])() is result.best.links[0]
