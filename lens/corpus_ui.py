@@ -333,6 +333,11 @@ def _table_source(key: str, source: str) -> Optional[Table]:
             st.caption(CAP_NOTE)
             if upload is None:
                 _drop_table(key)
+                # Said, not only the empty uploader (a tester, after removing the file)
+                st.info("No table yet: upload one above. Its header row names the columns: the system output "
+                        "(candidate, or one column per system, or a system column beside one output column), the "
+                        "reference(s) (reference, ref_b, ...), optionally a segment id and human scores. JSONL: one "
+                        "object per line with those keys.")
                 return None
             return _read_table_once(key, upload.getvalue(), upload.name)
         if source == SOURCES[3]:

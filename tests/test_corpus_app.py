@@ -1281,3 +1281,16 @@ def test_a_reference_column_blank_on_every_row_is_not_chosen_by_default():
     assert next(w.value for w in at.multiselect if w.label.startswith("Reference column")) == ["reference"]
     assert not any("empty reference" in html.unescape(i.value) for i in at.info)
     assert len(_segments_table(at)) == 3
+
+
+@pytest.mark.parametrize("page, key", [("corpus_explorer.py", "corpus"), ("system_comparison.py", "compare")])
+def test_the_table_source_without_a_file_says_what_to_upload(page, key):
+    """A tester removed the uploaded table: the page showed the empty uploader and nothing else."""
+    at = _page(page)
+    at.radio(key=f"{key}-source").set_value("Upload a table (TSV, CSV, JSONL)").run()
+    assert [i.value for i in at.info if i.value.startswith("No table yet")] == [
+        "No table yet: upload one above. Its header row names the columns: the system output (candidate, or one "
+        "column per system, or a system column beside one output column), the reference(s) (reference, ref_b, ...), "
+        "optionally a segment id and human scores. JSONL: one object per line with those keys."]
+    _upload(at, "t.tsv", b"candidate\treference\nthe cat\tthe cat\n", key)
+    assert not [i for i in at.info if i.value.startswith("No table yet")]
