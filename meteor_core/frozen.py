@@ -22,11 +22,12 @@ def field_setters(cls) -> tuple:
 
 
 def slotted(cls):
-    """Class decorator (under @dataclass(frozen=True, slots=True, weakref_slot=True)): keeps the class's field
-    setters by name for build(), and pickles through them. The dataclass's own pickling of a
-    frozen slots class calls fields() per object: pickling a result took twice as long (68 us,
-    33 with instance dicts; now 38-40, and 34-35 to unpickle where dicts took 40-42), and every
-    result of a worker process crosses that way."""
+    """Class decorator (under @dataclass(frozen=True, slots=True, weakref_slot=True)): keeps the
+    class's field setters by name for build(), and pickles through them. The dataclass's own
+    pickling of a frozen slots class calls fields() per object: pickling a result took twice as
+    long (68 us, 33 with instance dicts; now 38-42, and 34-41 to unpickle where dicts took
+    40-46), and every result of a worker process crosses that way. Weak references as before
+    slots (weakref_slot)."""
     names = [field.name for field in fields(cls)]
     setters = field_setters(cls)
     cls._setters = dict(zip(names, setters))
