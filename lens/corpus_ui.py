@@ -1288,8 +1288,9 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
     filtered = shown_lines is not None and len(shown_lines) < len(rows)
     c1, c2, c3, c4 = st.columns(4) if filtered else (*st.columns(3), None)
     c1.download_button(f"All {len(rows):,} segments (CSV)", lambda: rows_to_csv(rows),
-                       file_name=f"{prefix}-segments.csv", mime="text/csv", help="Every segment scored, whatever the filter shows; full precision; cells "
-                                             "that a spreadsheet would run as a formula start with '")
+                       file_name=f"{prefix}-segments.csv", mime="text/csv",
+                       help="Every segment scored, whatever the filter shows; full precision; cells that a "
+                            "spreadsheet would run as a formula start with '")
     c2.download_button(f"All {len(rows):,} segments (JSON)", lambda: json.dumps(rows, ensure_ascii=False, default=str),
                        file_name=f"{prefix}-segments.json", mime="application/json",
                        help="Every segment scored, whatever the filter shows")
@@ -1299,9 +1300,10 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
         by_line = {row["line"]: row for row in rows}
         shown = [by_line[line] for line in shown_lines]
         c4.download_button(f"The {len(shown):,} shown (CSV)", lambda: rows_to_csv(shown),
-                           file_name=f"{prefix}-shown.csv", mime="text/csv", help="The segments the filter shows, in the Order box's order (a click on "
-                                                 "a column header sorts only the browser's view, which the export "
-                                                 "cannot see); the same columns as the full export")
+                           file_name=f"{prefix}-shown.csv", mime="text/csv",
+                           help="The segments the filter shows, in the Order box's order (a click on a column "
+                                "header sorts only the browser's view, which the export cannot see); the same "
+                                "columns as the full export")
 
 
 def breakdown_table(results: dict) -> None:

@@ -22,7 +22,8 @@ from .errors import MeteorInputError, MeteorParameterError, is_length_refusal, i
 from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS, SMOOTHING_METHODS, MeteorConfig,
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
-from .references import EMPTY_LIST, RepeatedKey, json_kind as _json_kind, json_line, references_to_score
+from .references import (EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line,
+                         references_to_score)
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -105,10 +106,10 @@ def _synonym_table(path: str) -> SynonymTable:
         raise MeteorInputError(f"synonym table {path}: {error}") from None
 
 
-def _warn_unavailable_stages(scorer: Scorer) -> None:
+def _warn_missing_resources(scorer: Scorer) -> None:
     """A missing resource is said on stderr once, not only inside each result's signature:
     stages missing for the same reason in one line (METEOR 1.5's synonym and paraphrase modules
-    gave the same long warning twice, a tester)."""
+    gave the same long warning twice, a tester), and nltk's sentence model for its tokenizer."""
     stages_by_reason: dict[str, list[str]] = {}
     for status in scorer.stage_status:
         if not status.available:
@@ -219,11 +220,10 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
     except RepeatedKey as error:
         raise _LineProblem(str(error)) from None
     except json.JSONDecodeError as error:
-        # some of json's messages end in "at" already ("Invalid control character at")
         # Lines that end in CR alone (classic Mac) are one line here, which json read as
         # "Extra data" (a tester): said, with what to do.
         cr_only = "\r" in text.removesuffix("\n").removesuffix("\r")
-        raise _LineProblem(f"not valid JSON ({error.msg.removesuffix(' at')} at column {error.colno})"
+        raise _LineProblem(f"not valid JSON ({json_error_reason(error)})"
                            + ("; the line holds CR characters: JSON Lines end each line with LF (\\n), "
                               "convert the file's line ends" if cr_only else "")) from None
     except RecursionError:
@@ -237,7 +237,8 @@ def _parse_batch_line(raw: bytes) -> tuple[str, list]:
         raise _LineProblem('"candidate" is missing: give the output to score as a string')
     if not isinstance(item["candidate"], str):
         # said as precisely as a bad "references" (every kind got one generic message: a tester)
-        raise _LineProblem(f'"candidate" must be a string (tokens: joined by spaces), not {_json_kind(item["candidate"])}')
+        raise _LineProblem('"candidate" must be a string (tokens: joined by spaces), '
+                           f'not {_json_kind(item["candidate"])}')
     # "reference" alone is read as corpus reads such a line (batch said "references" is missing: a tester)
     key = "references" if "references" in item or "reference" not in item else "reference"
     if key not in item:
@@ -504,7 +505,7 @@ def _cmd_batch(args) -> int:
         raise MeteorInputError("standard input is closed; batch reads its JSON lines from it")
     workers = _workers(args)
     scorer = _scorer(args)
-    _warn_unavailable_stages(scorer)
+    _warn_missing_resources(scorer)
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
     progress = _StreamProgress("batch")
     # Output on the terminal shows the progress itself, and the progress line was left in
@@ -715,7 +716,7 @@ def _cmd_corpus(args) -> int:
     for note in data.notes:
         print(f"note: {note}", file=sys.stderr)
     scorer = _scorer(args)
-    _warn_unavailable_stages(scorer)
+    _warn_missing_resources(scorer)
     analysis = analyze_corpus(data, scorer.config, progress=_Progress(len(data.candidates)), scorer=scorer,
                               workers=_workers(args))
     summary = analysis.summary()
@@ -865,7 +866,7 @@ def _cmd_compare(args) -> int:
     if len(set(names)) != len(names):
         raise MeteorInputError("a system is given twice: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
     scorer = _scorer(args)
-    _warn_unavailable_stages(scorer)
+    _warn_missing_resources(scorer)
     comparison = compare_systems(corpora, scorer.config, names, progress=_Progress(sum(len(c.candidates) for c in corpora)),
                                  resamples=args.resamples, trials=args.trials, seed=args.seed, scorer=scorer,
                                  workers=_workers(args),

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
-from .references import EMPTY_LIST, RepeatedKey, json_kind as _json_kind, json_line, without_blank
+from .references import EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line, without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 #: 20 MB in decimal, as the app's uploader counts them on Linux and macOS (1 MB = 1,000,000
@@ -388,8 +388,7 @@ def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
             # RecursionError: arrays nested thousands deep.
             # The column, as batch says it: "Unterminated string starting at" alone left the
             # user to search a long line (a tester).
-            reason = f"{error.msg.removesuffix(' at')} at column {error.colno}" \
-                if isinstance(error, json.JSONDecodeError) else \
+            reason = json_error_reason(error) if isinstance(error, json.JSONDecodeError) else \
                 ("nested too deeply" if isinstance(error, RecursionError) else "a number too long to read")
             if not rows and isinstance(error, json.JSONDecodeError):  # the first line fails: not JSONL at all
                 raise MeteorInputError(f"{name}: line {number} is not JSON ({reason}); is the file really JSONL?") from None
@@ -641,6 +640,16 @@ def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     # same limit once uncompressed; by their first bytes too (gzip data piped into /dev/stdin was
     # "not UTF-8"; no UTF-8 text starts with them: 0x8b cannot start a character).
     return uploaded(data, path, limits)
+
+
+def _refuse_unreadable(path: str) -> None:
+    """A path that cannot be opened (missing, a directory, no permission) refused in the words
+    load_file uses, without reading it."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        raise MeteorInputError(f"{path}: {error.strerror}") from None
 
 
 def uploaded(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
@@ -1204,10 +1213,7 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
                                    "line number); column options apply to TSV, CSV and JSONL tables"
                                    + ("" if fmt else "; if it is one, give its format with --format"))
         if not references:
-            unreadable = "Is a directory" if Path(candidates).is_dir() else \
-                "" if Path(candidates).exists() else "No such file or directory"
-            if unreadable:  # said as what it is, not "give its references" (the CLI attacker)
-                raise MeteorInputError(f"{candidates}: {unreadable}")
+            _refuse_unreadable(candidates)  # said as what it is, not "give its references" (the CLI attacker)
             # A table piped in (/dev/stdin) is read as text by its name: say how to read it as a table.
             raise MeteorInputError(f"{candidates} is read as plain text (one segment per line): give its reference "
                                    "file(s) with --references" + ("" if fmt else ", or, if it is a TSV, CSV or JSONL "

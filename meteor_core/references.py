@@ -39,6 +39,12 @@ def json_line(text: str):
     return json.loads(text, object_pairs_hook=_object_without_repeated_keys)
 
 
+def json_error_reason(error: json.JSONDecodeError) -> str:
+    """json's message with the column ("Unterminated string starting at column 39"), for batch
+    and corpus alike; some of json's messages end in "at" already ("Invalid control character at")."""
+    return f"{error.msg.removesuffix(' at')} at column {error.colno}"
+
+
 def json_kind(value) -> str:
     """What a JSON value is, in JSON's words (for corpus and batch messages alike)."""
     if value is None:

@@ -470,9 +470,9 @@ def test_missing_data_is_one_warning_not_one_per_module(tmp_path, monkeypatch, c
         missing = [w for w in best.warnings if "METEOR 1.5 data not found" in w]
         assert len(missing) == 1
         assert sum(not s.available for s in best.stage_status) == 2
-        from meteor_core.cli import _warn_unavailable_stages  # the CLI's stderr too (twice there)
+        from meteor_core.cli import _warn_missing_resources  # the CLI's stderr too (twice there)
 
-        _warn_unavailable_stages(Meteor15Scorer(MeteorConfig(mode="meteor15")))
+        _warn_missing_resources(Meteor15Scorer(MeteorConfig(mode="meteor15")))
         err = capsys.readouterr().err
         assert err.count("METEOR 1.5 data not found") == 1 and err.startswith(
             "warning: synonym and paraphrase stages unavailable: METEOR 1.5 data not found"), err
