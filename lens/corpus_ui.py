@@ -333,6 +333,8 @@ def _table_source(key: str, source: str) -> Optional[Table]:
             st.caption(CAP_NOTE)
             if upload is None:
                 _drop_table(key)
+                if st.session_state.get(f"_{key}-source-from-link") == source:
+                    return None  # _read_inputs says the link's table is gone and what to do: one box, not two
                 # Said, not only the empty uploader (a tester, after removing the file)
                 st.info("No table yet: upload one above. Its header row names the columns: the system output "
                         "(candidate, or one column per system, or a system column beside one output column), the "

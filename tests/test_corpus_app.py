@@ -1294,3 +1294,19 @@ def test_the_table_source_without_a_file_says_what_to_upload(page, key):
         "optionally a segment id and human scores. JSONL: one object per line with those keys."]
     _upload(at, "t.tsv", b"candidate\treference\nthe cat\tthe cat\n", key)
     assert not [i for i in at.info if i.value.startswith("No table yet")]
+
+
+@pytest.mark.parametrize("page, key", [("corpus_explorer.py", "corpus"), ("system_comparison.py", "compare")])
+def test_a_link_to_a_lost_table_says_so_once(page, key):
+    """A link naming an uploaded table, opened in a new session: the page said "No table yet:
+    upload one above" and, under it, that the link's table is gone: two boxes for one fact."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / page), default_timeout=180)
+    at.query_params["data"] = "table"
+    at.run()
+    _clean(at)
+    assert [i.value[:43] for i in at.info] == ["This page's link names an uploaded table as"]
+    at.run()  # any click: still the one box, until a table is given
+    assert [i.value[:43] for i in at.info] == ["This page's link names an uploaded table as"]
+    at.file_uploader(key=f"{key}-upload").set_value(("t.tsv", b"candidate\treference\nthe cat\tthe cat\n",
+                                                     "text/plain")).run()
+    assert not [i for i in at.info if i.value.startswith(("No table yet", "This page's link"))]
