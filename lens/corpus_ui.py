@@ -199,6 +199,48 @@ def _table_upload_elsewhere(key: str) -> Optional[tuple[str, tuple]]:
     return None
 
 
+#: Each corpus page's plain-text uploaders: (system outputs, references). Corpus Explorer takes
+#: one system's file, System Comparison several.
+_TEXT_UPLOADERS = {"corpus": ("cand-0", "refs"), "compare": ("cands", "refs")}
+
+
+def _text_upload_elsewhere(key: str) -> Optional[tuple[str, tuple, tuple]]:
+    """(the other corpus page's title, its kept system output files, its kept reference files)
+    when this page keeps no plain-text files and the other keeps both sides: tables went from
+    one corpus page to the other, plain-text files did not (the last notes' left-out list)."""
+    ss = st.session_state
+    if any(ss.get(f"_kept-{key}-{name}") or _files(ss.get(f"{key}-{name}")) for name in _TEXT_UPLOADERS[key]):
+        return None
+    outputs_here, references_here = _TEXT_UPLOADERS[key]
+    for other, title in CORPUS_PAGES.items():
+        if other == key:
+            continue
+        outputs, references = (ss.get(f"_kept-{other}-{name}") for name in _TEXT_UPLOADERS[other])
+        if outputs and references and not (
+                _identity(outputs) == ss.get(f"_kept-{key}-{outputs_here}-declined")
+                or _identity(references) == ss.get(f"_kept-{key}-{references_here}-declined")):
+            return title, outputs, references
+    return None
+
+
+def _adopt_text_upload(key: str) -> None:
+    """This page keeps the other page's plain-text files as its own (the same objects): Corpus
+    Explorer the first system's output, System Comparison the one system Corpus Explorer had,
+    to which a second is added."""
+    found = _text_upload_elsewhere(key)
+    if found is None:
+        return
+    title, outputs, references = found
+    ss = st.session_state
+    outputs_here, references_here = _TEXT_UPLOADERS[key]
+    ss[f"_kept-{key}-{outputs_here}"] = outputs if key == "compare" else outputs[:1]
+    ss[f"_kept-{key}-{references_here}"] = references
+    for name in (outputs_here, references_here):
+        ss[f"_kept-{key}-{name}-origin"] = title
+    if len(outputs) > 1 and key != "compare":
+        ss[f"_kept-{key}-{outputs_here}-others"] = len(outputs) - 1
+
+
 def _identity(files) -> tuple:
     """Which upload this is, without holding its data (a declined one may be replaced there)."""
     return tuple((f.name, len(f.data), hash(f.data)) for f in files)
@@ -235,6 +277,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
             names = {f.name for f in files}
             earlier = ss[earlier_key] = tuple(f for f in ss[earlier_key] if f.name not in names)
         ss.pop(f"{store}-origin", None)  # what is kept from now on was uploaded here
+        ss.pop(f"{store}-others", None)
         # A file over the size limit is refused when read: keeping it would only hold memory.
         if files and all(f.size <= MAX_FILE_BYTES for f in files):
             ss[store] = earlier + tuple(KeptFile(f.name, f.getvalue()) for f in files)
@@ -247,7 +290,8 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
         # The uploader has no x for kept files: this button is the way to drop them.
         if st.button("Forget " + ("these files" if len(files) > 1 else "this file"), key=f"{key}-forget"):
             ss.pop(earlier_key, None)
-            if ss.pop(f"{store}-origin", None):  # the other page's table, declined here: not adopted again
+            ss.pop(f"{store}-others", None)
+            if ss.pop(f"{store}-origin", None):  # the other page's files, declined here: not adopted again
                 ss[f"{store}-declined"] = _identity(ss[store])
             ss[store] = tuple(KeptFile(f.name, f.getvalue()) for f in _files(ss.get(key)))  # what the box holds
             if not ss[store]:
@@ -272,14 +316,17 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     if not files:
         ss.pop(earlier_key, None)
         return [] if multiple else None
+    where = ss.get(f"{store}-origin")
     if multiple:
         ss[earlier_key] = tuple(files)  # what is added now joins these
-        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Files added "
-                         "join them; one under the same name replaces it."))
+        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded "
+                         + (f"on {where}" if where else "earlier in this session")
+                         + ". Files added join them; one under the same name replaces it."))
     else:
-        where = ss.get(f"{store}-origin")
-        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded on {where}. Upload another to use it "
-                         f"here instead ({where} keeps its own)." if where else
+        others = ss.get(f"{store}-others")
+        st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded on {where}"
+                         + (f" (the first of its {others + 1} system outputs)" if others else "")
+                         + f". Upload another to use it here instead ({where} keeps its own)." if where else
                          f"Using {', '.join(f.name for f in files)}, uploaded earlier in this session. Upload again "
                          "to replace it."))
     forget_button(files)
@@ -403,6 +450,7 @@ def _file_names(files) -> list[str]:
 
 
 def _parallel_source(key: str, multi: bool) -> Optional[Chosen]:
+    _adopt_text_upload(key)
     if multi:
         # Any name (newstest2022.de-en.en, *.hyp): plain text, as the command line reads it; .gz
         # too. Only .txt was taken, the others "files are not allowed" (a tester).
@@ -518,13 +566,15 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
         # new session that silently showed the sample corpus in place of the user's upload.
         forget(f"{key}-source")
         ss[linked_flag] = _linked_source()
-        if ss[linked_flag] == SOURCES[0] and not st.query_params.get("data") and _table_upload_elsewhere(key):
-            # The link names no data, and the user's table is on the other page: it, not the sample.
-            ss[linked_flag] = SOURCES[1]
+        if ss[linked_flag] == SOURCES[0] and not st.query_params.get("data"):
+            # The link names no data, and the user's files are on the other page: they, not the sample.
+            if _table_upload_elsewhere(key):
+                ss[linked_flag] = SOURCES[1]
+            elif _text_upload_elsewhere(key):
+                ss[linked_flag] = SOURCES[2]
     data_source = st.radio("Data", SOURCES, horizontal=True,
                            key=kept(f"{key}-source", ss[linked_flag] or SOURCES[0], SOURCES))
-    if data_source != SOURCES[1]:
-        _offer_table_upload(key)
+    _offer_upload_elsewhere(key, data_source)
     if data_source == SOURCES[2]:
         _drop_table(key)  # no table shown: none held (_read_table_once)
         chosen = _parallel_source(key, multi)
@@ -543,18 +593,27 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
     return chosen
 
 
-def _offer_table_upload(key: str) -> None:
-    """A button that switches this page to the table uploaded on the other corpus page, when
-    this page shows other data (chosen before that upload)."""
-    found = _table_upload_elsewhere(key)
-    if found is None:
-        return
-    title, files = found
+def _offer_upload_elsewhere(key: str, data_source: str) -> None:
+    """Buttons that switch this page to the table, or the plain-text files, uploaded on the other
+    corpus page, when this page shows other data (chosen before that upload)."""
+    offers = []
+    if data_source != SOURCES[1]:
+        found = _table_upload_elsewhere(key)
+        if found is not None:
+            offers.append((SOURCES[1], f"Use {found[1][0].name}, uploaded on {found[0]}", "use-other-upload"))
+    if data_source != SOURCES[2]:
+        found = _text_upload_elsewhere(key)
+        if found is not None:
+            title, outputs, references = found
+            used = (", ".join(f.name for f in outputs) if key == "compare" or len(outputs) == 1 else
+                    f"{outputs[0].name} (the first of {len(outputs)} system outputs)")
+            offers.append((SOURCES[2], f"Use {used} with "
+                           f"{', '.join(f.name for f in references)}, uploaded on {title}", "use-other-text"))
+    for source, label, name in offers:
+        def use_it(source=source) -> None:
+            st.session_state[f"{key}-source"] = source  # the radio's own key: read by kept() in the next run
 
-    def use_it() -> None:
-        st.session_state[f"{key}-source"] = SOURCES[1]  # the radio's own key: read by kept() in the next run
-
-    st.button(plain(f"Use {files[0].name}, uploaded on {title}"), key=f"{key}-use-other-upload", on_click=use_it)
+        st.button(plain(label), key=f"{key}-{name}", on_click=use_it)
 
 
 #: The uploaders of each source (their keys after the page's key).

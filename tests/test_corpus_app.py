@@ -1310,3 +1310,90 @@ def test_a_link_to_a_lost_table_says_so_once(page, key):
     at.file_uploader(key=f"{key}-upload").set_value(("t.tsv", b"candidate\treference\nthe cat\tthe cat\n",
                                                      "text/plain")).run()
     assert not [i for i in at.info if i.value.startswith(("No table yet", "This page's link"))]
+
+
+def _upload_text(at: AppTest, page: str, outputs: list, references: list) -> AppTest:
+    at.radio(key=f"{page}-source").set_value("Upload plain-text files").run()
+    if page == "corpus":
+        at.file_uploader(key="corpus-cand-0").set_value((*outputs[0], "text/plain")).run()
+    else:
+        at.file_uploader(key="compare-cands").set_value([(*f, "text/plain") for f in outputs]).run()
+    at.file_uploader(key=f"{page}-refs").set_value([(*f, "text/plain") for f in references]).run()
+    _clean(at)
+    return at
+
+
+def _captions(at: AppTest) -> list[str]:
+    return [html.unescape(c.value) for c in at.caption]
+
+
+TEXT_REF = ("ref.txt", b"the cat sat on the mat\na dog ran\n")
+TEXT_A = ("a.txt", b"the cat sat on a mat\na dog ran fast\n")
+TEXT_B = ("b.txt", b"a cat sat\nthe dog ran\n")
+
+
+def test_plain_text_files_uploaded_on_corpus_explorer_go_to_system_comparison(wordnet_reader):
+    """Tables went from one corpus page to the other; plain-text files did not (left out in the
+    notes): System Comparison opened on the sample corpus. Now it takes Corpus Explorer's system
+    output and references, says where they come from and asks for a second system."""
+    at = _app_on("corpus_explorer.py")
+    _upload_text(at, "corpus", [TEXT_A], [TEXT_REF])
+    at.query_params.pop("data", None)  # as the sidebar's link opens the page (see the table's test)
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Upload plain-text files"
+    assert "Using a.txt, uploaded on Corpus Explorer. Files added join them; one under the same name replaces it." \
+        in _captions(at)
+    assert "Add a second system's file to compare." in [html.unescape(i.value) for i in at.info]
+    at.file_uploader(key="compare-cands").set_value([(*TEXT_B, "text/plain")]).run()
+    _clean(at)
+    assert sorted(_systems_ranked(at)) == ["a.txt", "b.txt"]
+    at.switch_page("app_pages/corpus_explorer.py").run()  # Corpus Explorer keeps its own
+    _clean(at)
+    assert any(c.startswith("Using a.txt, uploaded earlier in this session") for c in _captions(at))
+
+
+def test_plain_text_files_uploaded_on_system_comparison_go_to_corpus_explorer(wordnet_reader):
+    """The other way: Corpus Explorer takes the first system's output (it explores one) and says
+    so; another file uploaded there replaces it, and System Comparison keeps both."""
+    at = _app_on("system_comparison.py")
+    _upload_text(at, "compare", [TEXT_A, TEXT_B], [TEXT_REF])
+    at.query_params.pop("data", None)
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    _clean(at)
+    assert at.radio(key="corpus-source").value == "Upload plain-text files"
+    assert ("Using a.txt, uploaded on System Comparison (the first of its 2 system outputs). Upload another to use "
+            "it here instead (System Comparison keeps its own).") in _captions(at)
+    assert len(_segments_table(at)) == 2
+    at.file_uploader(key="corpus-cand-0").set_value((*TEXT_B, "text/plain")).run()
+    _clean(at)
+    assert not any(c.startswith("Using a.txt") for c in _captions(at))
+    assert "Using ref.txt, uploaded on System Comparison. Files added join them; one under the same name replaces " \
+        "it." in _captions(at)
+    assert [row for row in _segments_table(at).to_dict("records")][0]["candidate"] == "a cat sat"
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert sorted(_systems_ranked(at)) == ["a.txt", "b.txt"]
+
+
+def test_a_page_showing_other_data_offers_the_plain_text_files_of_the_other(wordnet_reader):
+    """As for a table: a page that shows the sample keeps it, with a button for the other page's
+    files; forgotten there, they are not offered or adopted again."""
+    at = _app_on("system_comparison.py")
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    _upload_text(at, "corpus", [TEXT_A], [TEXT_REF])
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Sample corpus"
+    offer = at.button(key="compare-use-other-text")
+    assert html.unescape(offer.label) == "Use a.txt with ref.txt, uploaded on Corpus Explorer"
+    offer.click().run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Upload plain-text files"
+    assert "Add a second system's file to compare." in [html.unescape(i.value) for i in at.info]
+    at.button(key="compare-cands-forget").click().run()
+    at.button(key="compare-refs-forget").click().run()
+    _clean(at)
+    assert not any("a.txt" in c or "ref.txt" in c for c in _captions(at))
+    at.radio(key="compare-source").set_value("Sample corpus").run()
+    assert not [b for b in at.button if b.key == "compare-use-other-text"]
