@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional
 
 from .errors import MeteorInputError
 from .frozen import build, slotted
@@ -95,3 +97,24 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     return build(MeteorBreakdown, {"precision": precision, "recall": recall, "fmean": fmean,
                                    "fragmentation": fragmentation, "penalty": penalty, "score": score, "note": note,
                                    "single_chunk_rule": single_chunk_rule})
+
+
+def exact_score(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> Optional[Fraction]:
+    """The score compute() rounds, as an exact fraction (each parameter as the decimal it is
+    written as: alpha 0.9 is 9/10), or None when beta is not a whole number (the penalty is
+    then irrational). Equal statistics-derived scores can round to different floats
+    (0.3333333333333333 and 0.33333333333333337 are both 1/3), so "ties: the first" among
+    references is decided on this (references.best_of)."""
+    beta = params.beta
+    if beta != int(beta):
+        return None
+    _check_stats(stats)
+    m = stats.matches
+    if m == 0:
+        return Fraction(0)
+    alpha, gamma = Fraction(repr(float(params.alpha))), Fraction(repr(float(params.gamma)))
+    precision, recall = Fraction(m, stats.candidate_length), Fraction(m, stats.reference_length)
+    fmean = precision * recall / (alpha * precision + (1 - alpha) * recall)
+    if zero_penalty_single_chunk and stats.chunks == 1 and m == stats.candidate_length == stats.reference_length:
+        return fmean
+    return fmean * (1 - gamma * Fraction(stats.chunks, m) ** int(beta))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Sized
+from fractions import Fraction
 from itertools import islice
 from typing import Callable, Optional, Sequence, Union
 
@@ -165,7 +166,8 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          tokenize: Callable[[TextOrTokens, str], Sequence[Token]],
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
                          signature: str, max_references: int = MAX_REFERENCES,
-                         max_tokens: int = MAX_TOKENS) -> MultiReferenceResult:
+                         max_tokens: int = MAX_TOKENS,
+                         exact: Optional[Callable[[SegmentResult], Optional[Fraction]]] = None) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was.
     Every reference is tokenized before any is aligned, so that a call whose references hold
     more than LONGEST_REFERENCES_PER_CALL * max_tokens tokens together is refused before the
@@ -194,14 +196,34 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
             f"{max_reference_tokens:,} per candidate (ten references of the longest allowed), which bounds "
             "a call's time: score this candidate against fewer or shorter references at a time")
     per_reference = [score_tokens(cand_tokens, tokens) for tokens in reference_tokens]
-    best_index = 0
-    for index, result in enumerate(per_reference):
-        if result.score > per_reference[best_index].score:
-            best_index = index
+    best_index = best_of(per_reference, exact)
     return build(MultiReferenceResult, {
         "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
         "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
         "per_reference": tuple(per_reference), "best_index": best_index, "signature": signature})
+
+
+#: Scores closer than this may be equal values rounded differently: a float's rounding error in
+#: compute() is a few units in the last place (~1e-16), far below it.
+_NEAR = 1e-12
+
+
+def best_of(per_reference: Sequence[SegmentResult],
+            exact: Optional[Callable[[SegmentResult], Optional[Fraction]]] = None) -> int:
+    """The position of the best score, the first among equal ones. With `exact` (paper mode:
+    formula.exact_score), scores within rounding of each other are compared as the fractions
+    they are, so that two references scoring 1/3 tie whatever floats 1/3 rounded to; without it
+    (nltk and METEOR 1.5 modes, which reproduce tools that compare floats) the floats decide."""
+    best = 0
+    for index in range(1, len(per_reference)):
+        a, b = per_reference[index].score, per_reference[best].score
+        if exact is not None and abs(a - b) <= _NEAR:
+            exact_a, exact_b = exact(per_reference[index]), exact(per_reference[best])
+            if exact_a is not None and exact_b is not None:
+                a, b = exact_a, exact_b
+        if a > b:
+            best = index
+    return best
 
 
 def corpus_pairs(candidates, references) -> tuple[Sequence, Sequence]:

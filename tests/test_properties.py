@@ -105,3 +105,25 @@ def test_ascii_tokens_equal_the_unicode_engines(text, tokenizer, keep_case, drop
         return
     assert [(t.text, t.norm, t.start, t.end) for t in tokens] == expected
     assert all(text[t.start:t.end] == t.text for t in tokens)
+
+
+@settings(max_examples=300, deadline=None)
+@given(matches=st.integers(1, 40), extra_c=st.integers(0, 40), extra_r=st.integers(0, 40), data=st.data(),
+       alpha=st.sampled_from([0.9, 0.5, 0.0, 1.0, 0.85]), beta=st.sampled_from([3.0, 1.0, 0.0, 2.0]),
+       gamma=st.sampled_from([0.5, 1.0, 0.0, 0.6]), zero_single=st.booleans())
+def test_the_exact_score_is_what_compute_rounds(matches, extra_c, extra_r, data, alpha, beta, gamma, zero_single):
+    """formula.exact_score (which decides ties between references) is compute()'s score
+    before rounding: they agree to a few units in the last place, on any statistics."""
+    from meteor_core.formula import exact_score
+
+    chunks = data.draw(st.integers(1, matches))
+    stats = MeteorStats(matches, matches + extra_c, matches + extra_r, chunks)
+    params = MeteorParams(alpha=alpha, beta=beta, gamma=gamma)
+    rounded = compute(stats, params, zero_single).score
+    assert float(exact_score(stats, params, zero_single)) == pytest.approx(rounded, rel=1e-14, abs=1e-15)
+
+
+def test_the_exact_score_is_none_where_beta_makes_it_irrational():
+    from meteor_core.formula import exact_score
+
+    assert exact_score(MeteorStats(2, 3, 3, 2), MeteorParams(beta=0.5)) is None

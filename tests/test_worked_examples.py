@@ -166,3 +166,24 @@ def test_nltk_mode_says_its_synonym_rule_stems_both_sides(wordnet_reader):
     synonym = next(s for s in Scorer(MeteorConfig(mode="nltk")).stage_status if s.stage == "synonym")
     assert "the reference word's Porter stem" in synonym.description and "big~large fails" in synonym.description
     assert any("big~large does not match" in note for note in describe(MeteorConfig(mode="nltk")).notes)
+
+
+def test_references_whose_scores_are_equal_as_fractions_tie_and_the_first_wins():
+    """Ties: the first (spec). 'd c b a x y' and 'a' both score exactly 1/3 against 'a b c d e f'
+    (m = 4, P = R = 2/3, 4 chunks, penalty 0.5 (4/4)^3; and m = 1, P = 1/6, R = 1, penalty
+    0.5 (1/1)^3), but as floats 0.3333333333333333 and 0.33333333333333337: the second was
+    chosen, and the corpus score made of each segment's best reference followed it (a helper:
+    0.7302 instead of 0.5330)."""
+    from meteor_core import MeteorConfig, Scorer
+
+    result = score("a b c d e f", ["d c b a x y", "a"])
+    assert [r.stats.matches for r in result.per_reference] == [4, 1]
+    assert result.best_index == 0
+    assert score("a b c d e f", ["a", "d c b a x y"]).best_index == 0  # the first, whichever it is
+    corpus = Scorer(MeteorConfig()).score_corpus(["a b c d e f", "a b"], [["d c b a x y", "a"], ["a b"]])
+    # summed: m = 4 + 2, |c| = 6 + 2, |r| = 6 + 2, chunks = 4 + 1
+    p = r = Fraction(6, 8)
+    fmean = p * r / (Fraction(9, 10) * p + Fraction(1, 10) * r)
+    assert corpus.score == pytest.approx(float(fmean * (1 - Fraction(1, 2) * Fraction(5, 6) ** 3)), abs=1e-12)
+    # A float difference bigger than rounding still decides: "a b c" beats "a" outright.
+    assert score("a b c", ["a", "a b c"]).best_index == 1
