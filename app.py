@@ -6,7 +6,7 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
-from lens.corpus_ui import keep_changed_values
+from lens.corpus_ui import first_visit_links, keep_changed_values
 from lens.ui import TABLE_CSS, note_page, page_links, rerun_if_browser_state_adopted
 
 
@@ -31,11 +31,11 @@ def main() -> None:
     note_page(page.url_path)
     keep_changed_values()
     with links.container():
-        page_links(pages)
+        page_links(pages, first_visit_links())
     page.run()
     rerun_if_browser_state_adopted()
     with links.container():
-        page_links(pages)
+        page_links(pages, first_visit_links())
 
 
 # Streamlit runs this file as __main__. A process pool's worker started by forkserver or spawn

@@ -550,6 +550,24 @@ def source_link(key: str) -> dict[str, str]:
     return {} if source == DATA_SOURCES[0] else {"data": source}
 
 
+def first_visit_links() -> dict[str, dict[str, str]]:
+    """The data part of the link of each corpus page not yet opened in this session, where its
+    first visit will take the other page's upload (_read_inputs) and write it (source_link). The
+    sidebar's link carries it (ui.page_links), so that the visit writes no second history
+    entry: one did, and Back went to that page without data=table, which showed the sample
+    corpus in place of the table (a helper)."""
+    ss = st.session_state
+    links = {}
+    for key in CORPUS_PAGES:
+        if f"_kept-{key}-source" in ss:
+            continue
+        if _table_upload_elsewhere(key):
+            links[key] = {"data": SOURCE_IN_LINK[SOURCES[1]]}
+        elif _text_upload_elsewhere(key):
+            links[key] = {"data": SOURCE_IN_LINK[SOURCES[2]]}
+    return links
+
+
 def _linked_source() -> str:
     """The source the link names (the sample corpus when it names none or an unknown one: the
     link's problems say so)."""

@@ -902,12 +902,13 @@ def _view_query(count: int) -> dict:
     return view
 
 
-def page_links(pages: Sequence) -> None:
+def page_links(pages: Sequence, first_visit: Optional[Mapping[str, dict]] = None) -> None:
     """The sidebar's list of pages (instead of st.navigation's own), each link carrying the
     query its page will write: the settings, and for PAIR_PAGES the pair and the view, plus what
     the page added last time (How METEOR works' step, System Comparison's test settings). A page
     change is then one history entry; with the navigation's links it was two, and Back landed on
-    the first, a wrong one (see _write_query)."""
+    the first, a wrong one (see _write_query). `first_visit`: what a page not yet visited will
+    add (corpus_ui.first_visit_links: the upload a corpus page takes from the other)."""
     init_state()
     references = [line for line in _v("refs").split("\n") if line.strip()]
     settings = _settings_query()
@@ -915,7 +916,7 @@ def page_links(pages: Sequence) -> None:
     extras = st.session_state.get("_link_extras", {})
     for page in pages:
         query = with_pair if page.url_path in PAIR_PAGES else settings
-        extra = extras.get(page.url_path, {})
+        extra = extras.get(page.url_path) or (first_visit or {}).get(page.url_path, {})
         if page.url_path == "how" and not extra:  # not yet visited: the step it opens on (it wrote a second entry)
             extra = {"step": st.session_state.get("_how_step_key") or STEP_ORDER[0]}
         st.page_link(page, label=page.title, query_params={**query, **extra})

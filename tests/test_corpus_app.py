@@ -1397,3 +1397,30 @@ def test_a_page_showing_other_data_offers_the_plain_text_files_of_the_other(word
     assert not any("a.txt" in c or "ref.txt" in c for c in _captions(at))
     at.radio(key="compare-source").set_value("Sample corpus").run()
     assert not [b for b in at.button if b.key == "compare-use-other-text"]
+
+
+def _sidebar_link(at: AppTest, title: str) -> dict:
+    import urllib.parse
+
+    link = next(e.proto for e in at.get("page_link") if e.proto.label == title)
+    return urllib.parse.parse_qs(link.query_string)
+
+
+def test_the_sidebar_link_to_a_page_that_will_take_the_other_pages_upload_names_it(wordnet_reader):
+    """A helper: a table uploaded on Corpus Explorer, then the sidebar's System Comparison link:
+    that page took the table and wrote data=table into the address, a second history entry for
+    one click, and Back went to /compare without it, which showed the sample corpus. The link
+    names the data its page will show on a first visit, so the page writes nothing more."""
+    at = _app_on("corpus_explorer.py")
+    assert "data" not in _sidebar_link(at, "System Comparison")
+    _upload(at, "long.tsv", LONG.encode())
+    assert _sidebar_link(at, "System Comparison")["data"] == ["table"]
+    at2 = _app_on("system_comparison.py")
+    _upload_text(at2, "compare", [TEXT_A, TEXT_B], [TEXT_REF])
+    assert _sidebar_link(at2, "Corpus Explorer")["data"] == ["files"]
+    # Once the page has been visited, its link is what it wrote there (its own choice stays).
+    at.query_params.pop("data", None)
+    at.switch_page("app_pages/system_comparison.py").run()
+    at.radio(key="compare-source").set_value("Sample corpus").run()
+    at.switch_page("app_pages/corpus_explorer.py").run()
+    assert "data" not in _sidebar_link(at, "System Comparison")
