@@ -1363,23 +1363,25 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
     some, the ones shown, in the table's order (the buttons said "Segments" and gave all 119
     while the table showed 12: a tester). Each file is made when its button is clicked
     (Streamlit's deferred data), not on every run of the page: made each time, they held every
-    click back and their bytes stayed in the server's memory until the next run."""
+    click back and their bytes stayed in the server's memory until the next run. A click reruns
+    nothing (on_click="ignore"): a rerun renews every deferred file's id, and a second button
+    clicked before the page had the new ones lost its download (a helper)."""
     filtered = shown_lines is not None and len(shown_lines) < len(rows)
     c1, c2, c3, c4 = st.columns(4) if filtered else (*st.columns(3), None)
     c1.download_button(f"All {len(rows):,} segments (CSV)", lambda: rows_to_csv(rows),
-                       file_name=f"{prefix}-segments.csv", mime="text/csv",
+                       file_name=f"{prefix}-segments.csv", mime="text/csv", on_click="ignore",
                        help="Every segment scored, whatever the filter shows; full precision; cells that a "
                             "spreadsheet would run as a formula start with '")
     c2.download_button(f"All {len(rows):,} segments (JSON)", lambda: json.dumps(rows, ensure_ascii=False, default=str),
-                       file_name=f"{prefix}-segments.json", mime="application/json",
+                       file_name=f"{prefix}-segments.json", mime="application/json", on_click="ignore",
                        help="Every segment scored, whatever the filter shows")
     c3.download_button("Summary (JSON)", lambda: json.dumps(summary, ensure_ascii=False, indent=1, default=str),
-                       file_name=f"{prefix}-summary.json", mime="application/json")
+                       file_name=f"{prefix}-summary.json", mime="application/json", on_click="ignore")
     if filtered:
         by_line = {row["line"]: row for row in rows}
         shown = [by_line[line] for line in shown_lines]
         c4.download_button(f"The {len(shown):,} shown (CSV)", lambda: rows_to_csv(shown),
-                           file_name=f"{prefix}-shown.csv", mime="text/csv",
+                           file_name=f"{prefix}-shown.csv", mime="text/csv", on_click="ignore",
                            help="The segments the filter shows, in the Order box's order (a click on a column "
                                 "header sorts only the browser's view, which the export cannot see); the same "
                                 "columns as the full export")
