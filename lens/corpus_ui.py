@@ -936,7 +936,7 @@ def say_if_not_kept(result) -> None:
     if tokens > KEPT_TOKENS:
         st.caption(f"This data holds {tokens:,} tokens, more than a session keeps of results it does not show "
                    f"({KEPT_TOKENS:,}, a bound on the server's memory): after another mode or other settings, "
-                   "coming back to these scores it again.")
+                   "coming back to these settings scores it all again (it takes as long as the first time).")
 
 
 def scoring_step(done: int, total: int) -> str:

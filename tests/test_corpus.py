@@ -1262,3 +1262,18 @@ def test_a_jsonl_reference_list_counts_as_reference_text_for_the_default():
     assert default_reference_columns(table) == ["references", "reference"]
     corpus = corpus_from_table(table, "candidate", default_reference_columns(table))
     assert [list(refs) for refs in corpus.references[:2]] == [["a dog is running"], ["the cat sat"]]
+
+
+def test_meteor15_mode_says_how_many_lines_it_scored_without_a_reference():
+    """A helper: the same file gave "17 scored, 3 not scored" in paper and nltk mode and "18
+    scored, 2 not scored" in METEOR 1.5 mode, without a word. The jar scores a line whose
+    reference is empty (0); the other modes refuse it. The count says so."""
+    data = b"id\tcandidate\treference\ns1\tthe cat\tthe cat sat\ns5\t\t\ns6\ta dog\t\n"
+    table = read_table(data, "t.tsv")
+    corpus = corpus_from_table(table, "candidate", ["reference"], "id")
+    paper = analyze_corpus(corpus, MeteorConfig(), workers=1)
+    assert paper.counts_sentence() == "3 data lines, 1 scored, 2 not scored"
+    jar = analyze_corpus(corpus, MeteorConfig(mode="meteor15"), workers=1)
+    assert jar.counts_sentence() == ("3 data lines, 3 scored (2 of them with an empty reference: 0, as the METEOR 1.5 "
+                                     "jar scores them; the other modes do not score such lines), 0 not scored")
+    assert jar.empty_reference_lines == (3, 4)

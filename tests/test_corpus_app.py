@@ -962,7 +962,7 @@ def test_data_too_large_to_keep_says_a_mode_change_and_back_scores_it_again(monk
     400 rows came back at once; nothing said that results above the session's bound are not kept."""
     from lens import corpus_ui
 
-    said = "coming back to these scores it again"
+    said = "coming back to these settings scores it all again (it takes as long as the first time)"
     at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
     assert not [c for c in at.caption if said in c.value]
     monkeypatch.setattr(corpus_ui, "KEPT_TOKENS", 10)  # the 4 scored rows hold 41 tokens
