@@ -423,7 +423,11 @@ def test_mode_comparison_says_what_differs(wordnet_reader):
     at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
     info = " ".join(i.value for i in at.info)
     assert "nltk mode scores this pair differently" in info and "Search\\:" in info
-    assert any(t.get("meta", {}).get("kind") == "diff" for t in _figures(at)[0]["data"])
+    traces = _figures(at)[0]["data"]
+    assert any(t.get("meta", {}).get("kind") == "diff" for t in traces)
+    # The legend names the halo with a thin dotted line (the halo's own 11 px swatch was two squares)
+    in_legend = [t for t in traces if t.get("legendgroup") == "diff" and t.get("showlegend", True)]
+    assert [(t["meta"]["kind"], t["line"]["dash"], t["line"]["width"]) for t in in_legend] == [("diff-legend", "dot", 4)]
     # Fewer stages than nltk runs: the stage choice is named and the like-with-like score given.
     at = _app(cand="the cars started quickly and the auto stopped", ref="the car starts fast and the automobile halted",
               stages="exact,stem")
