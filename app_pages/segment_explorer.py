@@ -63,6 +63,7 @@ if exploration is not None:
                    "Hover a square for its evidence."
                    + (" Right-to-left words run in token order from the left here (position 0 at the left), unlike "
                       "the diagram." if figures.right_to_left(segment) else ""))
+    ui.show_punctuation_note(segment)
     if comparison is not None and comparison.differs and on_best:
         # A toggle, not an expander: a collapsed expander still draws its chart.
         if st.toggle(f"Show the {other_name}-mode alignment", key="w_show_other"):

@@ -11,7 +11,7 @@ from .errors import NothingScored, reasons_in_brief
 from .formula import MeteorBreakdown, MeteorStats
 from .frozen import slotted
 from .params import MeteorConfig
-from .tokenize import Tokens
+from .tokenize import Tokens, is_punctuation
 
 
 @slotted
@@ -218,6 +218,14 @@ class SegmentResult:
         for link in self.links:
             counts[link.stage] = counts.get(link.stage, 0) + link.candidate_stop - link.candidate
         return counts
+
+    def punctuation_matches(self) -> tuple[int, ...]:
+        """Matched candidate positions whose token is punctuation or symbols only (no letter or
+        digit): METEOR counts them as words, which can carry a score (markup such as "<b>" or
+        "**" matched 13 of 20 words in a helper's pair); drop_punctuation leaves them out."""
+        texts = self.candidate_tokens.texts
+        return tuple(i for link in self.links for i in range(link.candidate, link.candidate_stop)
+                     if is_punctuation(texts[i]))
 
     def link_for_candidate(self, index: int) -> Optional[Link]:
         return next((l for l in self.links if l.candidate <= index < l.candidate_stop), None)

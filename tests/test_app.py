@@ -2130,3 +2130,17 @@ def test_a_phone_opens_a_long_pair_on_fewer_positions():
     assert figures.tokens_in_view(result, diagram_width("")) == 30  # no header (a script): the desktop's
     layout = figures.alignment_diagram(result, max_width=diagram_width(iphone)).layout
     assert layout.width == 420 and list(layout.xaxis.range) == [-0.8, 8.8]
+
+
+def test_a_pair_matched_mostly_on_punctuation_says_so(wordnet_reader):
+    """A helper: markup on both sides scored 0.8409 with 13 of its 20 matches "<", "*", "$" and
+    the like, and nothing on the page said that METEOR counts them as words."""
+    cand, ref = "<b>the</b> quick <i>dog</i> **runs** $x$ &amp; home", "**bold** <b>x</b> the quick dog &amp; $x$"
+    at = _app(cand=cand, ref=ref)
+    said = [i.value for i in at.info if "punctuation or symbols" in i.value]
+    assert said == [md_escape("13 of the 20 matches are punctuation or symbols (“<”, “>”, “/”, “*”, “$”, “&”, “;”): "
+                              "METEOR counts every token as a word. Drop punctuation, under Options and parameters, "
+                              "leaves them out on both sides.")]
+    # An ordinary sentence with its comma and full stop matched says nothing.
+    at = _app(cand="the cat, as said, sat on the mat.", ref="the cat, as said, sat on the mat.")
+    assert not [i for i in at.info if "punctuation or symbols" in i.value]
