@@ -98,8 +98,9 @@ class CorpusAnalysis:
     @cached_property
     def tokens_held(self) -> int:
         """Tokens of the scored candidates and of every reference they were scored against:
-        what the analysis's memory grows with (about 190-230 bytes a token on WMT22 segments,
-        more with long words; see corpus_ui.KEPT_TOKENS), for a cache to weigh it by."""
+        what the analysis's memory grows with (bench/bench_memory.py: 196 bytes a token for WMT22
+        cs-en's 12 systems, 327 for de-en's shorter segments; see corpus_ui.KEPT_TOKENS), for a
+        cache to weigh it by."""
         return sum(s.stats.candidate_length + sum(r.stats.reference_length for r in s.per_reference)
                    for s in self.corpus.segments)
 

@@ -132,3 +132,18 @@ def test_unsmoothed_value_is_nltks_bit_for_bit():
             assert ours.score == expected, (candidate, references)
             exact += 1
     assert exact >= 50 and quoted >= 20
+
+
+def test_matched_spans_are_shared_between_results_and_right_past_the_shared_ones():
+    """A kept corpus held one (n, start, end) tuple per matched n-gram (883k, 57 MB for WMT22
+    cs-en's 12 systems); the tuples are now shared between results, and are the same values."""
+    from meteor_core import bleu
+
+    first = bleu.sentence_bleu("the cat sat on the mat".split(), ["the cat sat on the mat".split()])
+    second = bleu.sentence_bleu("the cat sat on a mat".split(), ["the cat sat on the mat".split()])
+    assert first.matched_ngrams[:2] == ((1, 0, 1), (1, 1, 2)) and first.matched_ngrams[0] is second.matched_ngrams[0]
+    assert len(first.matched_ngrams) == 6 + 5 + 4 + 3 and (4, 2, 6) in first.matched_ngrams
+    long = ["w"] * (bleu._SHARED_STARTS + 10)
+    spans = bleu.sentence_bleu(long, [long]).matched_ngrams
+    assert [s for s in spans if s[0] == 2][-1] == (2, len(long) - 2, len(long))  # past the shared starts
+    assert all(s[2] - s[1] == s[0] for s in spans) and len(spans) == 4 * len(long) - 6
