@@ -99,22 +99,66 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
                                    "single_chunk_rule": single_chunk_rule})
 
 
-def exact_score(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> Optional[Fraction]:
-    """The score compute() rounds, as an exact fraction (each parameter as the decimal it is
-    written as: alpha 0.9 is 9/10), or None when beta is not a whole number (the penalty is
-    then irrational). Equal statistics-derived scores can round to different floats
-    (0.3333333333333333 and 0.33333333333333337 are both 1/3), so "ties: the first" among
-    references is decided on this (references.best_of)."""
-    beta = params.beta
-    if beta != int(beta):
-        return None
+
+#: Whole-number betas up to this are raised exactly: (chunks/m)^64 with m up to 2,000 is a
+#: fraction of some 200 digits a side. A larger one (the library sets no bound, and
+#: Fraction ** 10**20 ran for minutes: a helper) is compared as a non-whole one.
+_EXACT_BETA = 64
+
+
+def _exact_parts(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool):
+    """(Fmean as a fraction, chunks/m as a fraction or None where the penalty is 0 by rule);
+    Fmean is 0 when m = 0. Each parameter as the decimal it is written as: alpha 0.9 is 9/10."""
     _check_stats(stats)
     m = stats.matches
     if m == 0:
-        return Fraction(0)
-    alpha, gamma = Fraction(repr(float(params.alpha))), Fraction(repr(float(params.gamma)))
+        return Fraction(0), None
+    alpha = Fraction(repr(float(params.alpha)))
     precision, recall = Fraction(m, stats.candidate_length), Fraction(m, stats.reference_length)
     fmean = precision * recall / (alpha * precision + (1 - alpha) * recall)
-    if zero_penalty_single_chunk and stats.chunks == 1 and m == stats.candidate_length == stats.reference_length:
+    zeroed = zero_penalty_single_chunk and stats.chunks == 1 and m == stats.candidate_length == stats.reference_length
+    return fmean, None if zeroed else Fraction(stats.chunks, m)
+
+
+def exact_score(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> Optional[Fraction]:
+    """The score compute() rounds, as an exact fraction, or None when beta is not a whole
+    number (the penalty is then irrational) or is above _EXACT_BETA."""
+    beta = params.beta
+    if beta != int(beta) or beta > _EXACT_BETA:
+        return None
+    fmean, fragmentation = _exact_parts(stats, params, zero_penalty_single_chunk)
+    if fragmentation is None:
         return fmean
-    return fmean * (1 - gamma * Fraction(stats.chunks, m) ** int(beta))
+    return fmean * (1 - Fraction(repr(float(params.gamma))) * fragmentation ** int(beta))
+
+
+def compare_exactly(a: MeteorStats, b: MeteorStats, params: MeteorParams,
+                    zero_penalty_single_chunk: bool = False) -> Optional[int]:
+    """The sign of score(a) - score(b) as exact values (1, 0 or -1), or None when it would take
+    irrational arithmetic. Scores that are equal as values can round to different floats (1/3
+    to 0.3333333333333333 and 0.33333333333333337), so "ties: the first" among references is
+    decided here (references.best_of). With a whole beta up to _EXACT_BETA both scores are exact
+    fractions. Otherwise it is still exact when the two Fmeans are equal: the smaller penalty
+    wins, and gamma (chunks/m)^beta grows with chunks/m (for beta > 0; it is gamma for beta = 0),
+    so comparing chunks/m decides without raising it (a tie under METEOR 0.6's beta 0.83 went
+    to the later reference: a helper). Different Fmeans with an irrational penalty: None."""
+    exact_a, exact_b = (exact_score(s, params, zero_penalty_single_chunk) for s in (a, b))
+    if exact_a is not None:
+        return (exact_a > exact_b) - (exact_a < exact_b)
+    (fmean_a, fragmentation_a), (fmean_b, fragmentation_b) = (
+        _exact_parts(s, params, zero_penalty_single_chunk) for s in (a, b))
+    if fmean_a != fmean_b:
+        return None
+    if fmean_a == 0:
+        return 0
+    no_penalty = params.gamma == 0
+
+    def penalty_order(fragmentation: Optional[Fraction]) -> Fraction:
+        # Orders penalties as gamma (chunks/m)^beta does: 0 by rule below any computed one
+        # (chunks/m > 0 when m > 0), beta 0 making every computed one gamma.
+        if fragmentation is None or no_penalty:
+            return Fraction(-1)
+        return Fraction(1) if params.beta == 0 else fragmentation
+
+    order_a, order_b = penalty_order(fragmentation_a), penalty_order(fragmentation_b)
+    return (order_b > order_a) - (order_b < order_a)

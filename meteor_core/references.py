@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Sized
-from fractions import Fraction
 from itertools import islice
 from typing import Callable, Optional, Sequence, Union
 
@@ -167,7 +166,8 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          score_tokens: Callable[[Sequence[Token], Sequence[Token]], SegmentResult],
                          signature: str, max_references: int = MAX_REFERENCES,
                          max_tokens: int = MAX_TOKENS,
-                         exact: Optional[Callable[[SegmentResult], Optional[Fraction]]] = None) -> MultiReferenceResult:
+                         compare: Optional[Callable[[SegmentResult, SegmentResult], Optional[int]]] = None,
+                         ) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was.
     Every reference is tokenized before any is aligned, so that a call whose references hold
     more than LONGEST_REFERENCES_PER_CALL * max_tokens tokens together is refused before the
@@ -196,7 +196,7 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
             f"{max_reference_tokens:,} per candidate (ten references of the longest allowed), which bounds "
             "a call's time: score this candidate against fewer or shorter references at a time")
     per_reference = [score_tokens(cand_tokens, tokens) for tokens in reference_tokens]
-    best_index = best_of(per_reference, exact)
+    best_index = best_of(per_reference, compare)
     return build(MultiReferenceResult, {
         "candidate": candidate if isinstance(candidate, str) else " ".join(candidate),
         "references": tuple(r if isinstance(r, str) else " ".join(r) for r in reference_list),
@@ -209,19 +209,18 @@ _NEAR = 1e-12
 
 
 def best_of(per_reference: Sequence[SegmentResult],
-            exact: Optional[Callable[[SegmentResult], Optional[Fraction]]] = None) -> int:
-    """The position of the best score, the first among equal ones. With `exact` (paper mode:
-    formula.exact_score), scores within rounding of each other are compared as the fractions
+            compare: Optional[Callable[[SegmentResult, SegmentResult], Optional[int]]] = None) -> int:
+    """The position of the best score, the first among equal ones. With `compare` (paper mode:
+    formula.compare_exactly), scores within rounding of each other are compared as the values
     they are, so that two references scoring 1/3 tie whatever floats 1/3 rounded to; without it
-    (nltk and METEOR 1.5 modes, which reproduce tools that compare floats) the floats decide."""
+    (nltk and METEOR 1.5 modes, which reproduce tools that compare floats), or where it cannot
+    decide, the floats do."""
     best = 0
     for index in range(1, len(per_reference)):
         a, b = per_reference[index].score, per_reference[best].score
-        if exact is not None and abs(a - b) <= _NEAR:
-            exact_a, exact_b = exact(per_reference[index]), exact(per_reference[best])
-            if exact_a is not None and exact_b is not None:
-                a, b = exact_a, exact_b
-        if a > b:
+        sign = compare(per_reference[index], per_reference[best]) if compare is not None and abs(a - b) <= _NEAR \
+            else None
+        if (a > b) if sign is None else sign > 0:
             best = index
     return best
 

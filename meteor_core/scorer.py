@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence
 
 from .align import align_stages
 from .errors import MeteorInputError
-from .formula import ZERO_STATS, MeteorStats, compute, exact_score
+from .formula import ZERO_STATS, MeteorStats, compare_exactly, compute
 from .frozen import build, field_setters, new_object
 from .nltk_mode import align_nltk
 from .params import DEFAULT_NODE_BUDGET, MeteorConfig, refuse_user_synonym_tables
@@ -221,11 +221,11 @@ class Scorer:
         """Score a candidate against one or more references (strings or token lists)."""
         return score_each_reference(candidate, references, self.tokenize, self.score_tokens, self.signature(),
                                     self.config.max_references, self.config.max_tokens,
-                                    self._exact_score if self.config.mode == "paper" else None)
+                                    self._compare_exactly if self.config.mode == "paper" else None)
 
-    def _exact_score(self, result: SegmentResult):
-        """The paper's score as a fraction (ties between references: references.best_of)."""
-        return exact_score(result.stats, self.config.params, self.config.zero_penalty_single_chunk)
+    def _compare_exactly(self, a: SegmentResult, b: SegmentResult) -> Optional[int]:
+        """Two results' paper scores compared as values (ties between references: references.best_of)."""
+        return compare_exactly(a.stats, b.stats, self.config.params, self.config.zero_penalty_single_chunk)
 
     def score_corpus(self, candidates: Sequence[TextOrTokens], references: Sequence[ReferencesInput],
                      progress: Optional[Callable[[int, int], None]] = None,

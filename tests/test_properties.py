@@ -127,3 +127,44 @@ def test_the_exact_score_is_none_where_beta_makes_it_irrational():
     from meteor_core.formula import exact_score
 
     assert exact_score(MeteorStats(2, 3, 3, 2), MeteorParams(beta=0.5)) is None
+
+
+def _score_60_digits(stats: MeteorStats, params: MeteorParams):
+    from decimal import Decimal, localcontext
+
+    with localcontext() as context:
+        context.prec = 60
+        m = stats.matches
+        if m == 0:
+            return Decimal(0)
+        p, r = Decimal(m) / stats.candidate_length, Decimal(m) / stats.reference_length
+        alpha, gamma = Decimal(repr(params.alpha)), Decimal(repr(params.gamma))
+        fmean = p * r / (alpha * p + (1 - alpha) * r)
+        fragmentation = Decimal(stats.chunks) / m
+        power = fragmentation ** Decimal(repr(params.beta)) if params.beta else Decimal(1)
+        return fmean * (1 - gamma * power)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), beta=st.sampled_from([3.0, 0.83, 0.2, 1.5, 0.0, 100.0, 1e6]),
+       gamma=st.sampled_from([0.5, 0.28, 0.0, 1.0]), alpha=st.sampled_from([0.9, 0.5, 0.85]))
+def test_compare_exactly_agrees_with_60_digit_arithmetic(data, beta, gamma, alpha):
+    """formula.compare_exactly (ties between references) against the scores to 60 digits: the
+    same sign where they differ, 0 where they are equal, None only for different Fmeans."""
+    from meteor_core.formula import compare_exactly
+
+    def stats():
+        c, r = data.draw(st.integers(1, 8)), data.draw(st.integers(1, 8))
+        m = data.draw(st.integers(0, min(c, r)))
+        return MeteorStats(m, c, r, data.draw(st.integers(1, m)) if m else 0)
+
+    params = MeteorParams(alpha=alpha, beta=beta, gamma=gamma)
+    a, b = stats(), stats()
+    sign = compare_exactly(a, b, params)
+    difference = _score_60_digits(a, params) - _score_60_digits(b, params)
+    if sign is None:
+        assert beta not in (3.0, 0.0) and compute(a, params).fmean != compute(b, params).fmean
+    elif abs(difference) < 1e-40:
+        assert sign == 0
+    else:
+        assert sign == (1 if difference > 0 else -1)

@@ -187,3 +187,26 @@ def test_references_whose_scores_are_equal_as_fractions_tie_and_the_first_wins()
     assert corpus.score == pytest.approx(float(fmean * (1 - Fraction(1, 2) * Fraction(5, 6) ** 3)), abs=1e-12)
     # A float difference bigger than rounding still decides: "a b c" beats "a" outright.
     assert score("a b c", ["a", "a b c"]).best_index == 1
+
+
+def test_ties_between_references_are_exact_for_any_beta_and_fast_for_a_huge_one():
+    """A helper: under METEOR 0.6's parameters (beta 0.83, not whole) 'c b a x y' and 'a' both
+    score exactly 0.45 against 'a b c d' (Fmean 5/8 each, chunks/m 1 each), as floats
+    0.4499999999999999 and 0.44999999999999996, and the second was chosen; and with beta 1e20
+    the exact power ran for minutes. Equal Fmeans are decided by chunks/m, without the power."""
+    from meteor_core import MeteorConfig, MeteorParams
+    from meteor_core.formula import exact_score
+    from meteor_core.params import PRESETS
+
+    perl = MeteorConfig(params=PRESETS["meteor-0.6-perl-en"].params)
+    assert perl.params.beta == 0.83
+    result = score("a b c d", ["c b a x y", "a"], perl)
+    assert [r.score for r in result.per_reference] == [0.4499999999999999, 0.44999999999999996]
+    assert result.best_index == 0
+    huge = score("a b c", ["c a b", "a b c"], MeteorConfig(params=MeteorParams(beta=1e20)))
+    assert exact_score(huge.per_reference[0].stats, MeteorParams(beta=1e20)) is None  # no power of 1e20 taken
+    # Both round to 1.0; the second's penalty 0.5 (1/3)^1e20 is below the first's 0.5 (2/3)^1e20.
+    assert [r.score for r in huge.per_reference] == [1.0, 1.0] and huge.best_index == 1
+    # gamma 0: no penalty at all, so equal Fmeans are a tie whatever chunks/m: the first.
+    flat = MeteorConfig(params=MeteorParams(beta=0.2, gamma=0.0))
+    assert score("a b c", ["c a b", "a b c"], flat).best_index == 0
