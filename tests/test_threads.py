@@ -68,3 +68,39 @@ def test_eight_threads_equal_single_threaded(wordnet_reader, monkeypatch, mode):
         thread.join()
     assert errors == []
     assert results == expected
+
+
+def test_the_first_scores_of_a_fresh_process_on_two_threads_at_once_work():
+    """A helper: in a fresh process, one thread scoring while another computed BLEU imported
+    nltk from both at once; nltk's circular imports then gave both "cannot import name 'load'
+    from partially initialized module 'nltk.data'", and every later call in the process failed
+    (5 of 5 runs). The app scores in its sessions' threads. nltk is imported with meteor_core."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = """
+import threading
+import meteor_core
+from meteor_core import MeteorConfig, bleu
+from meteor_core.scorer import scorer_for
+start, errors = threading.Barrier(2), []
+def run(job):
+    start.wait()
+    try:
+        job()
+    except Exception as error:
+        errors.append(repr(error))
+jobs = (lambda: scorer_for(MeteorConfig()).score("the cats sat", ["a cat sat"]),
+        lambda: bleu.sentence_bleu(["a", "b"], [["a", "b"]]))
+threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+for t in threads: t.start()
+for t in threads: t.join()
+print(errors or round(scorer_for(MeteorConfig()).score("the cats sat", ["a cat sat"]).score, 4))
+"""
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                              cwd=Path(__file__).resolve().parents[1])
+        assert done.returncode == 0, done.stderr[-2000:]
+        # m = 2 (cats ~ cat by stem, sat), P = R = 2/3, one chunk: 2/3 (1 - 0.5 (1/2)^3) = 0.625
+        assert done.stdout.strip() == "0.625", done.stdout
