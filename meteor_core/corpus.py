@@ -135,8 +135,8 @@ class CorpusAnalysis:
         empty = len(self.empty_reference_lines)
         # Said: the same file gave "17 scored, 3 not scored" in paper mode and 18 and 2 in METEOR
         # 1.5 mode, without a word (a helper).
-        why = (f" ({empty:,} of them with an empty reference: 0, as the METEOR 1.5 jar scores them; the other modes "
-               "do not score such lines)" if empty else "")
+        why = (f" ({empty:,} of them with no reference words at all: 0, as the METEOR 1.5 jar scores them; the other "
+               "modes do not score such lines)" if empty else "")
         return (f"{self.data_lines:,} data line{'s' if self.data_lines != 1 else ''}, {scored:,} scored{why}, "
                 f"{not_scored:,} not scored")
 
@@ -288,6 +288,15 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
     human_notes = tuple(p for p in data.human_notes if p.line in scored)
     reference_notes = tuple(RowProblem(p.file, p.line, _jar_note(p.message) if as_given else p.message)
                             for p in data.reference_notes if p.line in scored)
+    if as_given:
+        # A line with no reference words is scored too (0), and listed with the others: the
+        # counts named it while this list left it out (a helper).
+        noted = {p.line for p in reference_notes}
+        blank = tuple(RowProblem(_file_of_reason(data, k, "reference 1 is empty"), line,
+                                 "no reference has a word: scored 0, as the jar scores it")
+                      for k, line, seg in zip(corpus.indices, lines, corpus.segments)
+                      if line not in noted and all(r.stats.reference_length == 0 for r in seg.per_reference))
+        reference_notes = tuple(sorted(reference_notes + blank, key=lambda p: p.line))
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
         unscored, correlations, lines, data.data_lines, data.source, data.id_source, human_notes,

@@ -1274,6 +1274,23 @@ def test_meteor15_mode_says_how_many_lines_it_scored_without_a_reference():
     paper = analyze_corpus(corpus, MeteorConfig(), workers=1)
     assert paper.counts_sentence() == "3 data lines, 1 scored, 2 not scored"
     jar = analyze_corpus(corpus, MeteorConfig(mode="meteor15"), workers=1)
-    assert jar.counts_sentence() == ("3 data lines, 3 scored (2 of them with an empty reference: 0, as the METEOR 1.5 "
-                                     "jar scores them; the other modes do not score such lines), 0 not scored")
+    assert jar.counts_sentence() == ("3 data lines, 3 scored (2 of them with no reference words at all: 0, as the "
+                                     "METEOR 1.5 jar scores them; the other modes do not score such lines), 0 not scored")
     assert jar.empty_reference_lines == (3, 4)
+
+
+def test_meteor15_mode_lists_every_line_scored_with_an_empty_reference():
+    """A helper: with two reference columns, the counts named lines 3 and 5 (no reference
+    words: 0) while the list of "empty references scored" named lines 2 and 4 (one cell blank)
+    and left 3 and 5 out. The list now holds every scored line with an empty reference."""
+    data = (b"candidate,reference,reference2\nthe cat,the cat,\na dog,,\nthe sun,,the sun\nit rains,,\n"
+            b"a tree,a tree,a tree\n")
+    corpus = corpus_from_table(read_table(data, "e.csv"), "candidate", ["reference", "reference2"])
+    jar = analyze_corpus(corpus, MeteorConfig(mode="meteor15"), workers=1)
+    assert jar.empty_reference_lines == (3, 5)
+    assert [p.line for p in jar.reference_notes] == [2, 3, 4, 5]
+    assert [p.message for p in jar.reference_notes if p.line in (3, 5)] == [
+        "no reference has a word: scored 0, as the jar scores it"] * 2
+    assert [jar.segment(line).score for line in (3, 5)] == [0.0, 0.0]
+    paper = analyze_corpus(corpus, MeteorConfig(), workers=1)
+    assert [p.line for p in paper.reference_notes] == [2, 4] and [p.line for p in paper.not_scored] == [3, 5]
