@@ -154,5 +154,7 @@ if analysis is not None:
         st.info("Select a row (or click a point in the scatter) to see that segment's alignment and breakdown.")
 
     st.subheader("Export")
-    corpus_ui.downloads(analysis.rows, summary, "meteor-corpus", list(shown["line"]))
+    # The mode in the file names: a file made while a mode change was on its way held the old
+    # mode's numbers under the same name (its signature said so; a helper).
+    corpus_ui.downloads(analysis.rows, summary, f"meteor-corpus-{config.mode}", list(shown["line"]))
     st.caption("Signature: " + plain(summary["signature"]))

@@ -202,13 +202,15 @@ if comparison is not None:
     e1, e2 = st.columns(2)
     e1.download_button("Ranking and significance (JSON)",  # the CLI's compare --json, the same numbers
                        lambda c=comparison: json.dumps(c.to_dict(), ensure_ascii=False, indent=1, default=str),
-                       file_name="meteor-comparison.json", mime="application/json", on_click="ignore")
+                       file_name=f"meteor-comparison-{comparison.config.mode}.json", mime="application/json",
+                       on_click="ignore")
     if name_a != name_b:
         # All segments whatever the filter shows (a tester expected the 181 shown, got 1,984):
         # said in the label; the disagree column lets a spreadsheet filter the same way.
         e2.download_button("Per-segment deltas, all segments (CSV)",
                            lambda c=comparison, a=a, b=b: rows_to_csv(c.pair_rows(a, b)),
-                           file_name="meteor-comparison-segments.csv", mime="text/csv", on_click="ignore",
+                           file_name=f"meteor-comparison-{comparison.config.mode}-segments.csv", mime="text/csv",
+                           on_click="ignore",
                            help="Every segment, not only those the filter above shows; the disagree column marks "
                                 "those where METEOR and BLEU move in opposite directions.")
     # How the numbers were made, as the other pages and the command line give it (a tester: none here).

@@ -550,6 +550,18 @@ def source_link(key: str) -> dict[str, str]:
     return {} if source == DATA_SOURCES[0] else {"data": source}
 
 
+def _upload_source_elsewhere(key: str) -> Optional[str]:
+    """The source a first visit to this page takes from the other corpus page: its table or its
+    plain-text files, and when it keeps both, the one it shows (a table kept there while its
+    files were shown sent this page to the table, a dead end: a helper)."""
+    table, text = _table_upload_elsewhere(key) is not None, _text_upload_elsewhere(key) is not None
+    if table and text:
+        other = next(name for name in CORPUS_PAGES if name != key)
+        shown = (st.session_state.get(f"_kept-{other}-source") or (None, None))[1]
+        return SOURCES[2] if shown == SOURCES[2] else SOURCES[1]
+    return SOURCES[1] if table else SOURCES[2] if text else None
+
+
 def first_visit_links() -> dict[str, dict[str, str]]:
     """The data part of the link of each corpus page not yet opened in this session, where its
     first visit will take the other page's upload (_read_inputs) and write it (source_link). The
@@ -559,12 +571,9 @@ def first_visit_links() -> dict[str, dict[str, str]]:
     ss = st.session_state
     links = {}
     for key in CORPUS_PAGES:
-        if f"_kept-{key}-source" in ss:
-            continue
-        if _table_upload_elsewhere(key):
-            links[key] = {"data": SOURCE_IN_LINK[SOURCES[1]]}
-        elif _text_upload_elsewhere(key):
-            links[key] = {"data": SOURCE_IN_LINK[SOURCES[2]]}
+        source = None if f"_kept-{key}-source" in ss else _upload_source_elsewhere(key)
+        if source is not None:
+            links[key] = {"data": SOURCE_IN_LINK[source]}
     return links
 
 
@@ -586,10 +595,7 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
         ss[linked_flag] = _linked_source()
         if ss[linked_flag] == SOURCES[0] and not st.query_params.get("data"):
             # The link names no data, and the user's files are on the other page: they, not the sample.
-            if _table_upload_elsewhere(key):
-                ss[linked_flag] = SOURCES[1]
-            elif _text_upload_elsewhere(key):
-                ss[linked_flag] = SOURCES[2]
+            ss[linked_flag] = _upload_source_elsewhere(key) or SOURCES[0]
     data_source = st.radio("Data", SOURCES, horizontal=True,
                            key=kept(f"{key}-source", ss[linked_flag] or SOURCES[0], SOURCES))
     _offer_upload_elsewhere(key, data_source)
@@ -604,10 +610,12 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
         what, action = _SOURCE_LOST[data_source]
         # After a restart the uploader still lists the files it sent (with no data behind them).
         listed = any(ss.get(f"{key}-{name}") for name in _UPLOADERS.get(data_source, ()))
-        st.info(f"This page's link names {what} as its data. Data stays only in the browser session it was given "
-                "in: a reload, a restart of the app or the link opened elsewhere starts a new session without "
-                "it" + (" (the uploader above may still list a file: the app no longer has it; remove it with its ×)"
-                        if listed else "") + f". {action}, or choose the sample corpus.")
+        # Forget is said too: Back to an entry whose files were forgotten blamed a reload (a helper).
+        st.info(f"This page's link names {what} as its data, and this browser session has none: data stays only "
+                "in the session it was given in, until its Forget button drops it, and a reload, a restart of the "
+                "app or the link opened elsewhere starts a new session without it"
+                + (" (the uploader above may still list a file: the app no longer has it; remove it with its ×)"
+                   if listed else "") + f". {action}, or choose the sample corpus.")
     return chosen
 
 

@@ -715,8 +715,11 @@ def test_export_files_are_made_when_clicked_and_hold_the_results(page, monkeypat
     given = {}
     real = DeltaGenerator.download_button
 
+    names = []
+
     def record(self, label, data, *args, **kwargs):
         given[label] = data
+        names.append(kwargs["file_name"])
         return real(self, label, data, *args, **kwargs)
 
     monkeypatch.setattr(DeltaGenerator, "download_button", record)
@@ -733,6 +736,8 @@ def test_export_files_are_made_when_clicked_and_hold_the_results(page, monkeypat
     # and a second button clicked meanwhile named a dropped one: its download never came, nothing
     # said ("Deferred file ... not found" in the server's log: a helper, three quick clicks).
     assert [b.proto.ignore_rerun for b in at.get("download_button")] == [True] * len(given)
+    # The mode is in each file's name (one made during a mode change held the old mode's numbers)
+    assert names and all("-paper" in name for name in names[-len(given):]), names
     files = {label: data() for label, data in given.items()}
     if page == "corpus_explorer.py":
         segments = json.loads(files["All 4 segments (JSON)"])
@@ -1428,3 +1433,29 @@ def test_the_sidebar_link_to_a_page_that_will_take_the_other_pages_upload_names_
     at.radio(key="compare-source").set_value("Sample corpus").run()
     at.switch_page("app_pages/corpus_explorer.py").run()
     assert "data" not in _sidebar_link(at, "System Comparison")
+
+
+def test_a_first_visit_takes_what_the_other_page_shows_when_it_keeps_a_table_and_files(wordnet_reader):
+    """A helper: a table uploaded on Corpus Explorer, then plain-text files shown there; System
+    Comparison's first visit took the table (data=table), a dead end ("choose two or more system
+    columns"), not the files the user was looking at."""
+    at = _app_on("corpus_explorer.py")
+    _upload(at, "long.tsv", LONG.encode())
+    _upload_text(at, "corpus", [TEXT_A], [TEXT_REF])
+    assert _sidebar_link(at, "System Comparison")["data"] == ["files"]
+    at.query_params.pop("data", None)
+    at.switch_page("app_pages/system_comparison.py").run()
+    _clean(at)
+    assert at.radio(key="compare-source").value == "Upload plain-text files"
+    # The table stays on offer.
+    assert html.unescape(at.button(key="compare-use-other-upload").label) == "Use long.tsv, uploaded on Corpus Explorer"
+
+
+def test_the_lost_link_message_also_names_forget():
+    """A helper: files forgotten with Forget, then Back to an entry whose link names them: the
+    page said only that a reload or a restart loses data, which had not happened."""
+    at = AppTest.from_file(str(ROOT / "app_pages" / "system_comparison.py"), default_timeout=180)
+    at.query_params["data"] = "files"
+    at.run()
+    said = [html.unescape(i.value) for i in at.info if i.value.startswith("This page's link")]
+    assert len(said) == 1 and "until its Forget button drops it" in said[0] and "a reload" in said[0]
