@@ -1702,4 +1702,5 @@ def show_bleu(exploration: Exploration) -> None:
 def export_json(exploration: Exploration) -> None:
     data = result_to_dict(exploration.result, exploration.bleu)
     st.download_button("Download result (JSON)", json.dumps(data, ensure_ascii=False, indent=1),
-                       file_name=f"meteor-result-{exploration.result.best.config.mode}.json", mime="application/json", on_click="ignore")
+                       file_name=f"meteor-result-{exploration.result.best.config.mode}.json", mime="application/json",
+                       on_click="ignore")

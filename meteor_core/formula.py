@@ -99,7 +99,6 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
                                    "single_chunk_rule": single_chunk_rule})
 
 
-
 #: Whole-number betas up to this are raised exactly: (chunks/m)^64 with m up to 2,000 is a
 #: fraction of some 200 digits a side. A larger one (the library sets no bound, and
 #: Fraction ** 10**20 ran for minutes: a helper) is compared as a non-whole one.
