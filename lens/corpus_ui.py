@@ -308,8 +308,10 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
         earlier = list(ss.get(earlier_key, ()))  # without the box's names (remember)
         if not earlier:
             return value
-        st.caption(plain(f"Also using {', '.join(f.name for f in earlier)}, uploaded earlier in this session (not "
-                         "in the box above): a file added under the same name replaces a kept one."))
+        came_from = ss.get(f"{earlier_key}-origin")  # another page's files, joined here (said: a helper)
+        st.caption(plain(f"Also using {', '.join(f.name for f in earlier)}, uploaded "
+                         + (f"on {came_from}" if came_from else "earlier in this session")
+                         + " (not in the box above): a file added under the same name replaces a kept one."))
         forget_button(earlier)
         return earlier + list(value)
     files = ss.get(store)
@@ -319,6 +321,7 @@ def kept_file_uploader(label: str, key: str, multiple: bool = False, **options):
     where = ss.get(f"{store}-origin")
     if multiple:
         ss[earlier_key] = tuple(files)  # what is added now joins these
+        ss[f"{earlier_key}-origin"] = where
         st.caption(plain(f"Using {', '.join(f.name for f in files)}, uploaded "
                          + (f"on {where}" if where else "earlier in this session")
                          + ". Files added join them; one under the same name replaces it."))

@@ -1357,6 +1357,9 @@ def test_plain_text_files_uploaded_on_corpus_explorer_go_to_system_comparison(wo
     at.file_uploader(key="compare-cands").set_value([(*TEXT_B, "text/plain")]).run()
     _clean(at)
     assert sorted(_systems_ranked(at)) == ["a.txt", "b.txt"]
+    # The carried file joined by one added here is still said to come from Corpus Explorer
+    assert any(c.startswith("Also using a.txt, uploaded on Corpus Explorer (not in the box above)")
+               for c in _captions(at)), _captions(at)
     at.switch_page("app_pages/corpus_explorer.py").run()  # Corpus Explorer keeps its own
     _clean(at)
     assert any(c.startswith("Using a.txt, uploaded earlier in this session") for c in _captions(at))
