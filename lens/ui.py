@@ -1090,8 +1090,11 @@ def _sidebar(segment_page: bool) -> None:
         if mode == "meteor15":
             show_meteor15_data_status()
         _widget(st.selectbox, "Language", "lang", on_change=_change_language, options=list(LANGUAGES),
-                format_func=lambda c: f"{LANGUAGES[c]} ({c})", help="English: Porter stems and WordNet, as the paper. Others: Snowball stems; synonyms "
-                     "where a thesaurus is installed.")
+                format_func=lambda c: f"{LANGUAGES[c]} ({c})",
+                # zh and ja have no stemmer: "Others: Snowball stems" said otherwise (a teacher)
+                help="English: Porter stems and WordNet, as the paper. Others: Snowball stems where Snowball has "
+                     "the language (not Chinese or Japanese: exact matches only there); synonyms where a thesaurus "
+                     "is installed. What each language gets, below, lists them.")
         note = st.session_state.pop("_mode_note", None)
         if note:
             st.info(md_escape(note))
@@ -1195,6 +1198,12 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
     # below them would move, which the browser draws as new boxes, losing text being typed.
     with st.container():
         show_link_problems()
+        # A settings note on the page as well as beside the control in the sidebar: nltk chosen on
+        # How METEOR works with French text left "no word matched" on the page and the reason
+        # (the language changed to English) only in the sidebar (a teacher).
+        note = st.session_state.get("_mode_note")
+        if note:
+            st.info(md_escape(note))
     _sidebar(segment_page)
     if with_text:
         _widget(st.text_area, "Candidate (system output)", "cand", on_change=_pair_typed, args=("cand",), height=80)

@@ -46,9 +46,11 @@ class MethodDescription:
                     f"{plural(kept, 'link')} of this module")
         if not self.searches:
             return f"it {self.selection}: {plural(kept, 'link')}"
+        # "relates N pairs" was not defined anywhere (a teacher): the word pairs its rule allows.
+        pairs = plural(related, "candidate-reference word pair")
         if related == kept:
-            return f"it relates {plural(related, 'pair')}, all compatible: it keeps all of them"
-        return (f"it relates {plural(related, 'pair')}; the largest one-to-one set has {plural(kept, 'link')}, and "
+            return f"its rule allows {pairs}, all compatible: it keeps all of them"
+        return (f"its rule allows {pairs}; the largest one-to-one set has {plural(kept, 'link')}, and "
                 f"among such sets it keeps the one with {self.tie_breaks}")
 
 
@@ -497,6 +499,15 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     penalty_text += (f" chunks / matches is the fragmentation: 1 when every matched word is a chunk of its own, 1/m "
                      f"when all are one chunk. gamma = {p.gamma:g} is the largest share of the score the penalty can "
                      f"take; {beta_effect(p.beta)}. The denominator is the matched words, not the candidate length.")
+    if not b.single_chunk_rule and s.chunks == 1 and s.matches == s.candidate_length == s.reference_length:
+        # A teacher: "cat" / "cat" scored 0.5000, identical sentences 0.9977, and nothing said why.
+        penalty_text += (f" Every matched word is in one chunk, yet the 2005 formula still charges gamma (1/m)^beta: "
+                         f"{b.penalty:.4f} here"
+                         + (", the full gamma, as one matched word is a chunk of its own" if s.matches == 1 else "")
+                         + f"; so a perfect match scores below 1 ({b.score:.4f} here). "
+                         + ("nltk's meteor_score charges it too; paper mode's option No penalty for one chunk (METEOR "
+                            "1.5's convention) sets it to 0." if result.config.mode == "nltk" else
+                            "The option No penalty for one chunk (METEOR 1.5's convention) sets it to 0."))
     if b.note and not b.single_chunk_rule:
         penalty_text += f" {b.note[0].upper()}{b.note[1:]}."
     steps.append(Step("penalty", "penalty", penalty_text, links=links, show_chunks=True, formula="penalty"))

@@ -2144,3 +2144,15 @@ def test_a_pair_matched_mostly_on_punctuation_says_so(wordnet_reader):
     # An ordinary sentence with its comma and full stop matched says nothing.
     at = _app(cand="the cat, as said, sat on the mat.", ref="the cat, as said, sat on the mat.")
     assert not [i for i in at.info if "punctuation or symbols" in i.value]
+
+
+def test_a_settings_note_is_on_the_page_too(wordnet_reader):
+    """A teacher: French text on How METEOR works, then nltk: the page showed "no word matched"
+    and the note saying the language changed to English was only in the sidebar."""
+    at = _app("app.py", cand="l'automobile est arrivée", ref="la voiture arrive", lang="fr")
+    at.switch_page(HOW).run()
+    at.sidebar.radio(key="w_mode").set_value("nltk").run()
+    said = "nltk mode does not offer the earlier settings: language French"
+    assert any(i.value.startswith(md_escape(said)) or said in i.value.replace("\\", "") for i in at.main.info), \
+        [i.value for i in at.main.info]
+    assert any(said in i.value.replace("\\", "") for i in at.sidebar.info)

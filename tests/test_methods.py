@@ -342,3 +342,19 @@ def test_the_tokens_step_says_french_elisions_are_split(wordnet_reader):
     text = walkthrough(score("J'aime l'école", ["J'aime l'école"], language="fr").best)[0].text
     assert "Tokens are words and punctuation marks, an elided word with its apostrophe apart from the next" in text
     assert "elided" not in walkthrough(score("I like school", ["I like school"]).best)[0].text
+
+
+def test_the_penalty_step_says_why_one_chunk_still_costs_in_the_2005_formula():
+    """A teacher: "cat" / "cat" scored 0.5000 and identical 6-word sentences 0.9977, and the
+    penalty step said only "1/m when all are one chunk": with one matched word that is the full
+    gamma, and nothing said why a perfect match scores below 1 or which option changes it."""
+    steps = lambda c, r: {s.key: s for s in _steps(c, r)}  # noqa: E731
+    one = steps("cat", "cat")["penalty"].text
+    assert ("Every matched word is in one chunk, yet the 2005 formula still charges gamma (1/m)^beta: 0.5000 here, the "
+            "full gamma, as one matched word is a chunk of its own; so a perfect match scores below 1 (0.5000 here). "
+            "The option No penalty for one chunk (METEOR 1.5's convention) sets it to 0.") in one
+    six = steps("the cat sat on the mat", "the cat sat on the mat")["penalty"].text
+    assert "yet the 2005 formula still charges gamma (1/m)^beta: 0.0023 here; so a perfect match" in six
+    assert "yet the 2005 formula" not in steps("the cat sat", "a cat sat")["penalty"].text  # not a perfect match
+    nltk = {s.key: s for s in _steps("cat", "cat", mode="nltk")}["penalty"].text
+    assert "nltk's meteor_score charges it too; paper mode's option No penalty for one chunk" in nltk
