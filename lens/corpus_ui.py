@@ -389,7 +389,11 @@ def _table_source(key: str, source: str) -> Optional[Table]:
                 st.info("No table yet: upload one above. Its header row names the columns: the system output "
                         "(candidate, or one column per system, or a system column beside one output column), the "
                         "reference(s) (reference, ref_b, ...), optionally a segment id and human scores. JSONL: one "
-                        "object per line with those keys.")
+                        "object per line with those keys. "
+                        # The box refuses a larger file itself (its name turns red, the reason only on
+                        # hover): the server never gets it, and this box read as if nothing was uploaded (a helper).
+                        f"A file over {MAX_FILE_BYTES // 1_000_000} MB is refused by the box above itself: its name "
+                        "turns red, with the reason when you point at it.")
                 return None
             return _read_table_once(key, upload.getvalue(), upload.name)
         if source == SOURCES[3]:

@@ -1300,7 +1300,8 @@ def test_the_table_source_without_a_file_says_what_to_upload(page, key):
     assert [i.value for i in at.info if i.value.startswith("No table yet")] == [
         "No table yet: upload one above. Its header row names the columns: the system output (candidate, or one "
         "column per system, or a system column beside one output column), the reference(s) (reference, ref_b, ...), "
-        "optionally a segment id and human scores. JSONL: one object per line with those keys."]
+        "optionally a segment id and human scores. JSONL: one object per line with those keys. A file over 20 MB is "
+        "refused by the box above itself: its name turns red, with the reason when you point at it."]
     _upload(at, "t.tsv", b"candidate\treference\nthe cat\tthe cat\n", key)
     assert not [i for i in at.info if i.value.startswith("No table yet")]
 
