@@ -37,8 +37,8 @@ EXAMPLES = (
             "NLTK aligns greedily from the end and links candidate 'the' to the second 'the': 3 chunks, 0.7433. "
             "The paper's fewest-crossings alignment gives 2 chunks, 0.8067."),
     Example("objectives", "Crossings vs chunks", "on the mat sat the cat", ("the cat sat on the mat",),
-            "Fewest crossings links each 'the' in order (6 chunks, METEOR 0.5); fewest chunks (METEOR 1.5 style) crosses "
-            "them and gets 3 chunks."),
+            "Fewest crossings links each 'the' in order (6 chunks, METEOR 0.5); fewest chunks (METEOR 1.5 style) "
+            "crosses them and gets 3 chunks."),
     Example("pt-stem", "pt stems: chegou, chegaram", "eles chegaram cedo à loja", ("ele chegou cedo ao armazém",),
             "With language pt-BR, Snowball stems chegaram and chegou to 'cheg' and the MyThes thesaurus lists "
             "armazém among the synonyms of loja. With exact matching alone they would be different words.",

@@ -119,7 +119,8 @@ def _exact_parts(stats: MeteorStats, params: MeteorParams, zero_penalty_single_c
     return fmean, None if zeroed else Fraction(stats.chunks, m)
 
 
-def exact_score(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> Optional[Fraction]:
+def exact_score(stats: MeteorStats, params: MeteorParams,
+                zero_penalty_single_chunk: bool = False) -> Optional[Fraction]:
     """The score compute() rounds, as an exact fraction, or None when beta is not a whole
     number (the penalty is then irrational) or is above _EXACT_BETA."""
     beta = params.beta
