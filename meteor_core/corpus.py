@@ -127,8 +127,7 @@ class CorpusAnalysis:
     def empty_reference_lines(self) -> tuple[int, ...]:
         """File lines scored with no reference token at all: METEOR 1.5 mode scores them 0, as
         the jar does; the other modes refuse them (so the counts differ between modes)."""
-        return tuple(line for line, seg in zip(self.lines, self.corpus.segments)
-                     if all(r.stats.reference_length == 0 for r in seg.per_reference))
+        return tuple(line for line, seg in zip(self.lines, self.corpus.segments) if _no_reference_words(seg))
 
     def counts_sentence(self) -> str:
         scored, not_scored = len(self.corpus.segments), len(self.not_scored)
@@ -237,6 +236,11 @@ def _file_of_reason(data: CorpusInput, index: int, reason: str) -> str:
     return data.source or "input"
 
 
+def _no_reference_words(segment: MultiReferenceResult) -> bool:
+    """Scored without a reference word (every reference empty): METEOR 1.5 mode only, as the jar."""
+    return all(r.stats.reference_length == 0 for r in segment.per_reference)
+
+
 def _jar_note(message: str) -> str:
     """A note on empty references (corpus_io, "...: left out, ..."), as METEOR 1.5 mode treats them."""
     subject = message.split(": left out", 1)[0]
@@ -295,7 +299,7 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
         blank = tuple(RowProblem(_file_of_reason(data, k, "reference 1 is empty"), line,
                                  "no reference has a word: scored 0, as the jar scores it")
                       for k, line, seg in zip(corpus.indices, lines, corpus.segments)
-                      if line not in noted and all(r.stats.reference_length == 0 for r in seg.per_reference))
+                      if line not in noted and _no_reference_words(seg))
         reference_notes = tuple(sorted(reference_notes + blank, key=lambda p: p.line))
     return CorpusAnalysis(
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
