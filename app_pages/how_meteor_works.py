@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import (CHANGES_2005_TO_15, POSITIONS, corresponding_step, crossing_pairs, describe, plural,
+from meteor_core.methods import (CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, plural, positions,
                                  terms, walkthrough)
 
 
@@ -31,7 +31,7 @@ if exploration is not None:
     # diagram off a 1,024 x 768 projector screen (a tester); the terms still come before any step.
     with st.expander("Method and terms (link, crossing, chunk, fragmentation)"):
         st.markdown(f"**Method.** {md_escape(method.summary)}")
-        st.caption(md_escape(terms(config.mode)) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
+        st.caption(md_escape(terms(segment.config)) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
                                                     if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]
@@ -89,9 +89,9 @@ if exploration is not None:
         # Folded: eight lines pushed the diagram below a projector's screen; open, they let a
         # class count crossings whose marks sit on one point (a teacher could not count them).
         with st.expander(f"The crossing pairs, one by one ({segment.crossings})"):
-            st.caption("  \n".join(md_escape(line) for line in (*step.details, POSITIONS)))
+            st.caption("  \n".join(md_escape(line) for line in (*step.details, positions(segment.config))))
     elif step.details:
-        st.caption("  \n".join(md_escape(line) for line in (*step.details, POSITIONS)))
+        st.caption("  \n".join(md_escape(line) for line in (*step.details, positions(segment.config))))
     ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
                     new_links_label=step.new_links_label,
                     crossings=step.crossings, show_chunks=step.show_chunks)

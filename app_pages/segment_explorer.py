@@ -3,6 +3,7 @@ import streamlit as st
 
 from lens import figures, ui
 from lens.ui import md_escape
+from meteor_core.methods import token_noun
 
 st.title("Segment Explorer")
 candidate, references, config = ui.segment_inputs()
@@ -58,8 +59,10 @@ if exploration is not None:
                      "for stage and evidence.")
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
-        st.caption("Columns: candidate words; rows: reference words; a square per link, coloured by stage. A chunk "
-                   "is a run of links down the diagonal (next word on both sides): a numbered box around each. "
+        units = token_noun(segment.config, 2)  # characters for Chinese and Japanese
+        st.caption(f"Columns: candidate {units}; rows: reference {units}; a square per link, coloured by stage. A "
+                   f"chunk is a run of links down the diagonal (next {token_noun(segment.config)} on both sides): a "
+                   "numbered box around each. "
                    "Hover a square for its evidence."
                    + (" Right-to-left words run in token order from the left here (position 0 at the left), unlike "
                       "the diagram." if figures.right_to_left(segment) else ""))

@@ -31,7 +31,7 @@ from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
 from meteor_core.methods import (CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, beta_effect, describe, other_objective,
-                                 recall_weight, search_of)
+                                 recall_weight, search_of, token_noun)
 from meteor_core.methods import objective_contrast as methods_objective_contrast
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number, stage_names)
@@ -1509,16 +1509,17 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     if s.matches == 0:
         st.info(f"**METEOR {b.score:.4f}**: {md_escape(b.note)}")
         return
+    unit, units = token_noun(result.config), token_noun(result.config, 2)  # characters for Chinese and Japanese
     st.markdown(formula_table((
-        ("matches m", s.matches, "", "words linked by the alignment"),
-        ("chunks c", s.chunks, "", "runs of adjacent words linked in the same order"),
+        ("matches m", s.matches, "", f"{units} linked by the alignment"),
+        ("chunks c", s.chunks, "", f"runs of adjacent {units} linked in the same order"),
         ("precision P", f"{b.precision:.4f}", text_bar(b.precision),
          f"m / \\|cand\\| = {s.matches} / {s.candidate_length}"),
         ("recall R", f"{b.recall:.4f}", text_bar(b.recall), f"m / \\|ref\\| = {s.matches} / {s.reference_length}"),
         ("Fmean", f"{b.fmean:.4f}", text_bar(b.fmean), f"P·R / (α·P + (1 − α)·R), α = {p.alpha:g}: "
                                                        + _fmean_lean(p.alpha, b.precision, b.recall)),
         ("penalty", f"{b.penalty:.4f}", "",
-         f"set to 0, not γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}: every word matched in "
+         f"set to 0, not γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}: every {unit} matched in "
          "one chunk and *No penalty for one chunk* is on" if b.single_chunk_rule
          else f"γ·(c / m)^β = {p.gamma:g} · ({s.chunks} / {s.matches})^{p.beta:g}"),
         ("**METEOR**", f"**{b.score:.4f}**", text_bar(b.score, cut=b.fmean - b.score),

@@ -31,6 +31,7 @@ class MethodDescription:
     search: str = ""  # how the alignment is chosen, in a few words ("greedy right-to-left scan")
     has_objective: bool = False  # the alignment objective (crossings / chunks) applies
     pooled: bool = False  # every stage proposes into one pool, one search chooses (METEOR 1.5)
+    unit: str = "word"  # what a token is called (token_noun): "character" for Chinese and Japanese
 
     @property
     def summary(self) -> str:
@@ -47,7 +48,7 @@ class MethodDescription:
         if not self.searches:
             return f"it {self.selection}: {plural(kept, 'link')}"
         # "relates N pairs" was not defined anywhere (a teacher): the word pairs its rule allows.
-        pairs = plural(related, "candidate-reference word pair")
+        pairs = plural(related, f"candidate-reference {self.unit} pair")
         if related == kept:
             return f"its rule allows {pairs}, all compatible: it keeps all of them"
         return (f"its rule allows {pairs}; the largest one-to-one set has {plural(kept, 'link')}, and "
@@ -62,8 +63,9 @@ def _paper(config: MeteorConfig) -> MethodDescription:
         tie_breaks = "the fewest crossings over the whole alignment, then the fewest chunks, then the leftmost partners"
     return MethodDescription(
         "paper", "paper mode: Banerjee & Lavie 2005, exact search",
-        f"keeps the largest set of one-to-one links among the words still unmatched, and among those the one with "
-        f"{tie_breaks}", searches=True, tie_breaks=tie_breaks, minimizes_crossings=config.objective == "crossings",
+        f"keeps the largest set of one-to-one links among the {token_noun(config, 2)} still unmatched, and among "
+        f"those the one with {tie_breaks}", searches=True, tie_breaks=tie_breaks,
+        minimizes_crossings=config.objective == "crossings",
         fixed_stages=False, search=f"fewest {config.objective} after the most matches (exact search)",
         has_objective=True,
         notes=("The search is exact (a dynamic program over candidate positions, pruned by bounds; few "
@@ -86,24 +88,40 @@ def _nltk(config: MeteorConfig) -> MethodDescription:
 
 #: The words the method and the steps use, defined before the first step (a teacher: crossings
 #: and chunks were used before any step said what they are).
-TERMS = ("Terms: a link joins a candidate word to a reference word it matches; two links cross when one goes "
-         "to the right of the other on one row and to the left on the other; a chunk is a run of links "
-         "adjacent and in the same order on both rows; the fragmentation is chunks / matched words.")
+#: {word} / {words}: token_noun's, so that Chinese and Japanese say "character".
+_TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it matches; two links cross when one goes "
+          "to the right of the other on one row and to the left on the other; a chunk is a run of links "
+          "adjacent and in the same order on both rows; the fragmentation is chunks / matched {words}.")
 #: What the bracketed numbers in link texts are: a teacher read "the [0] → the [1]" against the
 #: diagram's chunk numbers, which count from 1.
-POSITIONS = ("A number in brackets is a word's position, counted from 0 as in the JSON output (“cat [1]” is the "
-             "second word); chunks are numbered from 1.")
+_POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“cat [1]” is the "
+              "second {word}); chunks are numbered from 1.")
+TERMS = _TERMS.format(word="word", words="words")
+POSITIONS = _POSITIONS.format(word="word")
 
 
-def terms(mode: str) -> str:
+def token_noun(config: MeteorConfig, n: int = 1) -> str:
+    """What one token is called in the texts, plural unless n == 1: "character" where the tokens
+    are single characters (Chinese and Japanese by default, where "words" named characters),
+    else "word" (METEOR 1.5 has its own normalizer, which makes words)."""
+    noun = "character" if config.mode != "meteor15" and _tokenizer(config) == "char" else "word"
+    return noun if n == 1 else f"{noun}s"
+
+
+def positions(config: MeteorConfig) -> str:
+    """POSITIONS in the configuration's unit (token_noun)."""
+    return _POSITIONS.format(word=token_noun(config))
+
+
+def terms(config: MeteorConfig) -> str:
     """TERMS as the mode computes the fragmentation: METEOR 1.5 divides by the mean of the matched
     words of the two sides (a phrase link can match 2 words to 1), which its step 7 said while
     the terms above it said "chunks / matched words" (a tester)."""
-    if mode == "meteor15":
+    if config.mode == "meteor15":
         return TERMS.replace("chunks / matched words.", "chunks / the mean of the words matched on each side "
                                                         "(METEOR 1.5: a phrase can match two words to one).") \
             + " " + POSITIONS
-    return f"{TERMS} {POSITIONS}"
+    return f"{_TERMS.format(word=token_noun(config), words=token_noun(config, 2))} {positions(config)}"
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
@@ -196,9 +214,10 @@ def search_of(result) -> str:
 
 def describe(config: MeteorConfig) -> MethodDescription:
     try:
-        return METHODS[config.mode](config)
+        method = METHODS[config.mode]
     except KeyError:
         raise KeyError(f"no description for mode {config.mode!r}: add one to meteor_core.methods.METHODS") from None
+    return replace(method(config), unit=token_noun(config))
 
 
 # -- crossings ----------------------------------------------------------------------------
@@ -269,11 +288,18 @@ def _crossing_lines(result: SegmentResult, pairs: Sequence[tuple[Link, Link]], t
     return tuple(lines)
 
 
+def _tokenizer(config: MeteorConfig) -> str:
+    """The tokenizer the configuration means: default is characters for Chinese and Japanese."""
+    from .languages import resolve
+
+    return "char" if config.tokenizer == "default" and resolve(config.language).char_level else config.tokenizer
+
+
 def _tokens_text(result: SegmentResult) -> str:
     from .languages import resolve
 
     config = result.config
-    tokenizer = "char" if config.tokenizer == "default" and resolve(config.language).char_level else config.tokenizer
+    tokenizer = _tokenizer(config)
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
            "char": "single characters", "segmenter": "words found by a word segmenter",
            "nltk": "words and punctuation as nltk's word_tokenize splits them (\"don't\" is do + n't)"}.get(tokenizer, tokenizer)
@@ -340,7 +366,7 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
         return f"{snapshot.stage} proposes no match", ""
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
         return f"{snapshot.stage} has nothing left to match", ""
-    return f"{snapshot.stage} finds no qualifying pair among the words left", ""
+    return f"{snapshot.stage} finds no qualifying pair among the {token_noun(result.config, 2)} left", ""
 
 
 def _stem_stand_in(result: SegmentResult, snapshot) -> str:
@@ -367,6 +393,7 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
     pending_warnings: list[str] = []
     total = len(result.snapshots)
     descriptions = {s.stage: s.description for s in result.stage_status}
+    units = token_noun(result.config, 2)
     for index, snapshot in enumerate(result.snapshots):
         if not snapshot.new_links:
             sentence, warning = _idle_stage_text(result, index)
@@ -390,7 +417,7 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
             crossing_text = " No two links cross." if not crossings else \
                 f" Crossings so far (pairs of links that cross; see the crossings step): {crossings}."
         left = (f" Unmatched now: {len(snapshot.unmatched_candidate)} candidate and "
-                f"{len(snapshot.unmatched_reference)} reference word(s).")
+                f"{len(snapshot.unmatched_reference)} reference {method.unit}(s).")
         if method.pooled:  # every module saw every word; the search chose among all proposals at once
             left = (f" Unmatched after the modules shown so far: {len(snapshot.unmatched_candidate)} candidate and "
                     f"{len(snapshot.unmatched_reference)} reference word(s).")
@@ -398,7 +425,7 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
                     f"Looking at all the words, {choice}.{left}")
         else:
             text = (f"{before}Stage {index + 1} of {total}: {snapshot.stage}, "
-                    f"{descriptions.get(snapshot.stage, '')}. Among the words still unmatched, {choice}."
+                    f"{descriptions.get(snapshot.stage, '')}. Among the {units} still unmatched, {choice}."
                     f"{crossing_text}{left}")
         text += _stem_stand_in(result, snapshot)
         steps.append(Step(f"stage:{snapshot.stage}", f"after {snapshot.stage}", text,
@@ -434,11 +461,12 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     """The steps from tokens to score for one scored pair, true for its configuration."""
     method = describe(result.config)
     s, b, p = result.stats, result.breakdown, result.config.params
+    unit, units = method.unit, token_noun(result.config, 2)  # "character(s)" for Chinese and Japanese
     stage_steps, idle, idle_warnings = _stage_steps(result, method)
     tokens_text = _tokens_text(result)
     if not stage_steps:  # no stage found anything: nothing would change on the diagram
         told = "; ".join(idle) if idle else "no stage ran"
-        nothing = "No link is kept" if method.pooled else "No word matches"  # pooled: matches were proposed
+        nothing = "No link is kept" if method.pooled else f"No {unit} matches"  # pooled: matches were proposed
         return (Step("tokens", "tokens", f"{tokens_text} {nothing} ({told}). {b.note[0].upper()}{b.note[1:]}.",
                      warnings=tuple(idle_warnings)),)
     steps = [Step("tokens", "tokens", tokens_text)] + stage_steps
@@ -465,13 +493,13 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
             links=links, crossings=crossings, details=_crossing_lines(result, crossings, result.crossings)))
     steps.append(Step(
         "chunks", "chunks",
-        f"The {plural(s.matches, 'matched word')} group" + ("s" if s.matches == 1 else "")
-        + f" into {plural(s.chunks, 'chunk')}: runs of adjacent candidate words "
-        f"linked, in the same order, to adjacent reference words (numbered bands). Fewer, longer chunks mean the "
-        f"word order agrees.", links=links, show_chunks=True))
+        f"The {plural(s.matches, f'matched {unit}')} group" + ("s" if s.matches == 1 else "")
+        + f" into {plural(s.chunks, 'chunk')}: runs of adjacent candidate {units} "
+        f"linked, in the same order, to adjacent reference {units} (numbered bands). Fewer, longer chunks mean the "
+        f"{unit} order agrees.", links=links, show_chunks=True))
     steps.append(Step(
         "P and R", "P and R",
-        f"With m = {s.matches} matched word{'' if s.matches == 1 else 's'}: precision P = m / |candidate| = "
+        f"With m = {s.matches} matched {token_noun(result.config, s.matches)}: precision P = m / |candidate| = "
         f"{s.matches}/{s.candidate_length} = {b.precision:.4f}; recall R = m / "
         f"|reference| = {s.matches}/{s.reference_length} = {b.recall:.4f}.",
         links=links, show_chunks=True, formula="P and R"))
@@ -487,7 +515,7 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         links=links, show_chunks=True, formula="Fmean"))
     if b.single_chunk_rule:
         # "0.5 × (1/6)^3 = 0.0000" was false arithmetic (a teacher): 0 by the rule, the formula's value beside it
-        penalty_text = (f"Penalty = 0: every word matched in one chunk and the option No penalty for one chunk is on "
+        penalty_text = (f"Penalty = 0: every {unit} matched in one chunk and the option No penalty for one chunk is on "
                         f"(METEOR 1.5's convention"
                         + ("; with beta = 0 the jar itself would still charge gamma, as it zeroes the fragmentation"
                            if p.beta == 0 else "")
@@ -496,14 +524,14 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     else:
         penalty_text = (f"Penalty = gamma (chunks / matches)^beta = {p.gamma:g} × ({s.chunks}/{s.matches})^{p.beta:g} "
                         f"= {b.penalty:.4f}.")
-    penalty_text += (f" chunks / matches is the fragmentation: 1 when every matched word is a chunk of its own, 1/m "
+    penalty_text += (f" chunks / matches is the fragmentation: 1 when every matched {unit} is a chunk of its own, 1/m "
                      f"when all are one chunk. gamma = {p.gamma:g} is the largest share of the score the penalty can "
-                     f"take; {beta_effect(p.beta)}. The denominator is the matched words, not the candidate length.")
+                     f"take; {beta_effect(p.beta)}. The denominator is the matched {units}, not the candidate length.")
     if not b.single_chunk_rule and s.chunks == 1 and s.matches == s.candidate_length == s.reference_length:
         # A teacher: "cat" / "cat" scored 0.5000, identical sentences 0.9977, and nothing said why.
-        penalty_text += (f" Every matched word is in one chunk, yet the 2005 formula still charges gamma (1/m)^beta: "
+        penalty_text += (f" Every matched {unit} is in one chunk, yet the 2005 formula still charges gamma (1/m)^beta: "
                          f"{b.penalty:.4f} here"
-                         + (", the full gamma, as one matched word is a chunk of its own" if s.matches == 1 else "")
+                         + (f", the full gamma, as one matched {unit} is a chunk of its own" if s.matches == 1 else "")
                          + f"; so a perfect match scores below 1 ({b.score:.4f} here). "
                          + ("nltk's meteor_score charges it too; paper mode's option No penalty for one chunk (METEOR "
                             "1.5's convention) sets it to 0." if result.config.mode == "nltk" else
@@ -550,7 +578,7 @@ def objective_contrast(shown: SegmentResult, other: SegmentResult) -> str:
     if (other.stats, other.crossings) == (shown.stats, shown.crossings):
         return ""
     matched = ("" if other.stats.matches == shown.stats.matches else
-               f" ({plural(other.stats.matches, 'matched word')} instead of {shown.stats.matches})")
+               f" ({plural(other.stats.matches, f'matched {token_noun(shown.config)}')} instead of {shown.stats.matches})")
     # An alignment the search did not prove was presented as the objective's answer ("2 chunks
     # with 39 crossings" where the optimum has fewer chunks: a teacher).
     found = ("the best alignment found within the search budget (not proven optimal: the objective's optimum may "

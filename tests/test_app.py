@@ -912,6 +912,20 @@ def test_how_defines_its_terms_before_the_first_step(wordnet_reader):
                for t in texts)
 
 
+def test_how_and_the_breakdown_call_chinese_tokens_characters(wordnet_reader):
+    """Chinese tokens are characters: the steps, the terms and the breakdown said "words"."""
+    pair = {"cand": "我喜欢猫", "ref": "我很喜欢猫"}
+    at = _app(HOW, lang="zh", step="chunks", **pair)
+    [step] = _step_texts(at)
+    assert "The 4 matched characters group into 2 chunks" in step and "word" not in step, step
+    terms = next(t for t in (c.value.replace("\\", "") for c in at.caption) if t.startswith("Terms:"))
+    assert "a candidate character to a reference character" in terms and "word" not in terms
+    english = _app(HOW, step="chunks", cand="the cat sat on the mat", ref="on the mat sat the cat")
+    assert "The 6 matched words group into 6 chunks: runs of adjacent candidate words" in _step_texts(english)[0].replace("\\", "")
+    breakdown = " ".join(m.value for m in _app(lang="zh", **pair).markdown)
+    assert "characters linked by the alignment" in breakdown and "words linked by" not in breakdown
+
+
 def test_how_chunks_appear_only_at_the_chunks_step(wordnet_reader):
     at = _app(HOW, **COUPON)  # complete after its only stage: bands used to show already there
     at.select_slider(key="w_how_step").set_value("after exact").run()

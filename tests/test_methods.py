@@ -358,3 +358,44 @@ def test_the_penalty_step_says_why_one_chunk_still_costs_in_the_2005_formula():
     assert "yet the 2005 formula" not in steps("the cat sat", "a cat sat")["penalty"].text  # not a perfect match
     nltk = {s.key: s for s in _steps("cat", "cat", mode="nltk")}["penalty"].text
     assert "nltk's meteor_score charges it too; paper mode's option No penalty for one chunk" in nltk
+
+
+@pytest.mark.parametrize("language, candidate, reference", [("zh", "我喜欢猫", "我很喜欢猫"),
+                                                            ("ja", "猫が好きです", "私は猫が好き")])
+def test_character_tokens_are_called_characters(language, candidate, reference):
+    """Chinese and Japanese tokens are single characters by default: the steps and terms called
+    them words ("The 4 matched words" for four characters)."""
+    from meteor_core.methods import positions, terms, token_noun
+
+    result = score(candidate, [reference], language=language).best
+    assert (token_noun(result.config), token_noun(result.config, 2)) == ("character", "characters")
+    texts = {step.key: step.text for step in walkthrough(result)}
+    for key in ("chunks", "P and R", "penalty"):
+        assert "character" in texts[key] and "word" not in texts[key], texts[key]
+    assert "Among the characters still unmatched" in texts["stage:exact"]
+    assert "candidate-reference character pair" in texts["stage:exact"]
+    assert "reference character(s)" in texts["stage:exact"]
+    assert "word" not in terms(result.config) and "word" not in describe(result.config).summary
+    assert positions(result.config).startswith("A number in brackets is a character's position")
+    # a word segmenter's tokens are words
+    segmented = score(candidate, [reference], language=language, tokenizer="segmenter").best
+    assert token_noun(segmented.config, 2) == "words" and "matched words" in \
+        next(s.text for s in walkthrough(segmented) if s.key == "penalty")
+
+
+def test_english_step_texts_still_say_words(wordnet_reader):
+    from meteor_core.methods import POSITIONS, TERMS, terms
+
+    result = score("the cat sat on the mat", ["on the mat sat the cat"]).best
+    texts = {step.key: step.text for step in walkthrough(result)}
+    assert texts["chunks"] == ("The 6 matched words group into 6 chunks: runs of adjacent candidate words linked, in "
+                               "the same order, to adjacent reference words (numbered bands). Fewer, longer chunks "
+                               "mean the word order agrees.")
+    assert texts["P and R"].startswith("With m = 6 matched words: precision")
+    assert "Among the words still unmatched, its rule allows 8 candidate-reference word pairs" in texts["stage:exact"]
+    assert texts["stage:exact"].endswith("Unmatched now: 0 candidate and 0 reference word(s). Then stem has nothing "
+                                         "left to match. Then synonym has nothing left to match.")
+    assert terms(result.config) == f"{TERMS} {POSITIONS}"
+    assert TERMS.startswith("Terms: a link joins a candidate word to a reference word it matches;")
+    assert POSITIONS == ("A number in brackets is a word's position, counted from 0 as in the JSON output (“cat [1]” "
+                         "is the second word); chunks are numbered from 1.")
