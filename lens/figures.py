@@ -78,11 +78,19 @@ LINK_INSET = 0.06
 #: stood half a token to the side, over its neighbour's dot at 20 px a token ("dogs" over the
 #: comma after it: a teacher).
 LABEL_ANCHOR_SHIFT = 7
-#: A chunk number's box, half its height in y units (13 px of text in the 230 px between the rows)
-NUMBER_HALF_HEIGHT = 7 / 230
+#: Pixels between the candidate and the reference row: one y unit.
+ROW_GAP = 230
+#: A chunk number's box, half its height in y units (13 px of text in the ROW_GAP px between the rows)
+NUMBER_HALF_HEIGHT = 7 / ROW_GAP
 #: From a band's edge to the middle of its number's tab (half its height and its 1 px border),
 #: so the tab hangs from the band.
-NUMBER_TAB_OFFSET = NUMBER_HALF_HEIGHT + 2 / 230
+NUMBER_TAB_OFFSET = NUMBER_HALF_HEIGHT + 2 / ROW_GAP
+#: Slanted labels: pixels from the row to where a label starts, and to the outer edge of the
+#: row's chunk bands. The bands reached 28 px out and the labels started at 12, so every label's
+#: first letters sat on the band's outline (a helper, with long words); now the band ends just
+#: past the dot (11 px marker, 1.5 px outline) and 6 px of white keep the two apart.
+SLANTED_LABEL_STANDOFF = 15
+SLANTED_BAND_REACH = 9
 #: Where a chunk number may move, in token widths either side of its band's middle.
 NUMBER_REACH = 1.0
 #: The narrowest column the diagram is drawn in (853 px, a 1,280-px projector at 150%): Plotly
@@ -278,7 +286,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         unit = max(MIN_UNIT, (max_width - 120) // n)
     longest = max((len(t.text) for t in cand + ref), default=1)
     # pixels above and below the rows
-    label_room = (min(longest, SLANTED_LABEL_CHARS) * 7.5 * 0.87 + 14) if slanted else 24
+    label_room = (min(longest, SLANTED_LABEL_CHARS) * 7.5 * 0.87 + SLANTED_LABEL_STANDOFF + 2) if slanted else 24
     stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}
     stage_of_ref = {k: l for l in links for k in range(l.reference, l.reference_stop)}
     detail = result.meteor15
@@ -316,7 +324,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         if slanted:
             for k, t in enumerate(tokens):
                 label_annotations.append(dict(
-                    x=k, y=y, yshift=12 if row == 0 else -12, text=texts[k], showarrow=False, textangle=-60,
+                    x=k, y=y, yshift=SLANTED_LABEL_STANDOFF if row == 0 else -SLANTED_LABEL_STANDOFF, text=texts[k],
+                    showarrow=False, textangle=-60,
                     xanchor="left" if row == 0 else "right", yanchor="bottom" if row == 0 else "top",
                     xshift=-LABEL_ANCHOR_SHIFT if row == 0 else LABEL_ANCHOR_SHIFT,
                     font=dict(size=13, color=text_colors[k])))
@@ -348,7 +357,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
         placed: dict[float, dict[int, list]] = {0.80: {}, 0.20: {}}  # per row: token -> (x, half width)
         for number, c in enumerate(chunk_source, start=1):
             fill = CHUNK_FILLS[fills[number - 1]]
-            top, bottom = ((0.88, 1.12), (-0.12, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
+            reach = SLANTED_BAND_REACH / ROW_GAP  # outward; inward 0.12, where the numbers hang
+            top, bottom = ((0.88, 1 + reach), (-reach, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
             for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
                                          (c.reference_start, c.reference_end, bottom, 0.20)):
                 shapes.append(dict(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
@@ -374,7 +384,6 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             for y in (1.55, -0.55):
                 annotations.append(dict(x=0, xref="paper", xanchor="right", xshift=-6, y=y, text="chunk",
                                         showarrow=False, font=dict(size=11, color="#666666"), name="chunk-label"))
-    row_gap = 230  # pixels between the candidate and the reference row
     bottom_room = 0
     if window < n:
         # In the figure, not only in the caption under it, which a projected page leaves below the
@@ -389,9 +398,9 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             font=dict(size=12, color="#555555"), name="pan-note"))
     title_room = 45 if title else 0  # the title sits above the legend, which may take two rows
     top_margin = (40 if slanted else 20) + title_room
-    height = int(row_gap + 2 * (label_room + 25) + top_margin + 20 + bottom_room) if slanted \
+    height = int(ROW_GAP + 2 * (label_room + 25) + top_margin + 20 + bottom_room) if slanted \
         else 360 + title_room + bottom_room
-    y_pad = (label_room + 25) / row_gap if slanted else 0.75
+    y_pad = (label_room + 25) / ROW_GAP if slanted else 0.75
     if crossings:  # over the links; scaled to pixels, so that marks closer than a mark's size merge
         plot_px = height - top_margin - 20 - bottom_room
         annotations += _add_crossing_marks(fig, result, crossings, y_cand - 0.06, y_ref + 0.06,

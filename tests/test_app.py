@@ -1639,6 +1639,34 @@ def test_a_slanted_label_longer_than_its_room_is_cut_and_whole_in_its_hover():
     assert any(word in h for h in row.hovertext)
 
 
+@pytest.mark.parametrize("n", [5, 30, 60])
+@pytest.mark.parametrize("max_width", [800, 1400])
+def test_slanted_labels_keep_clear_of_the_chunk_bands(n, max_width):
+    """A helper's screenshot: with long words the slanted labels started 12 px from the row,
+    inside the chunk bands that reached 28 px out, and each band's outline ran through the first
+    letters. Read from the figure: the pixels from a row to its bands' outer edge and to where
+    its labels start (yshift), on the plot's own y scale."""
+    words = ("internationalization representatives negotiated comprehensive agreements regarding "
+             "environmental sustainability throughout participating organizations").split()
+    candidate = [words[k % len(words)] for k in range(n)]
+    reference = candidate[:n // 2][::-1] + candidate[n // 2:]
+    fig = figures.alignment_diagram(score(" ".join(candidate), [" ".join(reference)], stages=("exact",)).best,
+                                    max_width=max_width).to_dict()["layout"]
+    low, high = fig["yaxis"]["range"]
+    px = (fig["height"] - fig["margin"]["t"] - fig["margin"]["b"]) / (high - low)  # pixels per y unit
+    labels = [a for a in fig["annotations"] if a.get("textangle") == -60]
+    assert labels and {a["y"] for a in labels} == {0.0, 1.0}
+    bands = [shape for shape in fig["shapes"] if shape.get("name", "").startswith("chunk ")]
+    assert bands
+    dot = 11 / 2 + 1.5  # the token's marker and its outline
+    for band in bands:
+        if band["y1"] > 1:  # the candidate row's band, labels above it
+            reach, start = (band["y1"] - 1) * px, min(a["yshift"] for a in labels if a["y"] == 1.0)
+        else:
+            reach, start = -band["y0"] * px, min(-a["yshift"] for a in labels if a["y"] == 0.0)
+        assert dot <= reach <= start - 4, (reach, start)  # covers the dot, 4 px short of the labels
+
+
 def test_a_token_with_nothing_visible_is_labelled_by_its_code_points(meteor15_data):
     """A tester: METEOR 1.5 keeps a right-to-left mark and a lone Hebrew vowel point as tokens;
     their circles had no label."""
