@@ -98,6 +98,17 @@ def test_a_token_whose_matching_form_is_its_text_holds_one_string():
         assert [norm is text for text, norm in zip(tokens.texts, tokens.norms)] == [True, False, True, True]
 
 
+def test_a_word_is_one_string_in_every_result_that_holds_it():
+    """A kept corpus held one string per token ("the" 40,000 times); tokens share one per
+    word, also after pickling (a worker's results come back that way)."""
+    made = ["".join(["wo", "rd"]) for _ in range(2)]  # two equal strings, not one object
+    assert made[0] is not made[1]
+    first, second = tokenize([made[0], "The"]), tokenize(["x", made[1], "the"])
+    assert first.texts[0] is second.texts[1] and first.norms[1] is second.norms[2] is second.texts[2]
+    again = pickle.loads(pickle.dumps(first))
+    assert again.texts[0] is first.texts[0] and again.norms[1] is first.norms[1]
+
+
 def test_a_result_pickled_before_slots_still_loads_and_a_wrong_state_is_refused(wordnet_reader):
     """A helper's find: a result pickled by 0.6.0 with instance dicts (state: that dict) loaded
     as garbage, each field holding its own name; a state of the wrong length left fields unset.
