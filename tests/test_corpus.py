@@ -1294,3 +1294,20 @@ def test_meteor15_mode_lists_every_line_scored_with_an_empty_reference():
     assert [jar.segment(line).score for line in (3, 5)] == [0.0, 0.0]
     paper = analyze_corpus(corpus, MeteorConfig(), workers=1)
     assert [p.line for p in paper.reference_notes] == [2, 4] and [p.line for p in paper.not_scored] == [3, 5]
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv", "jsonl"])
+def test_a_long_tables_repeated_cells_are_one_string(fmt):
+    """A long table repeats each segment's reference (and source, ids, names) on every system's
+    row: WMT22 cs-en's and de-en's 37,216 rows held 45.8 MB read, 19.9 MB with one string per
+    distinct cell."""
+    reference = "the cat sat on the mat"
+    records = [{"system": system, "candidate": f"a cat {system}", "reference": reference} for system in ("A", "B")]
+    if fmt == "jsonl":
+        text = "\n".join(json.dumps(r) for r in records)
+    else:
+        sep = "\t" if fmt == "tsv" else ","
+        text = "\n".join([sep.join(records[0]), *(sep.join(r.values()) for r in records)])
+    rows = read_table(text.encode(), f"t.{fmt}").rows
+    assert rows[0]["reference"] == rows[1]["reference"] == reference
+    assert rows[0]["reference"] is rows[1]["reference"]
