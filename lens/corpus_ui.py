@@ -39,10 +39,14 @@ SOURCE_IN_LINK = dict(zip(SOURCES, DATA_SOURCES))
 _SOURCE_LOST = {SOURCES[1]: ("an uploaded table", "Upload it again"),
                 SOURCES[2]: ("uploaded text files", "Upload them again"),
                 SOURCES[3]: ("a pasted table", "Paste it again")}
+#: Under every upload box. Its last sentence: the box refuses a larger file itself (name in red,
+#: the reason on hover), the server never gets it, and the page said nothing (a helper).
 CAP_NOTE = (f"Limits: {MAX_FILE_BYTES // 1_000_000} MB per file, {MAX_SEGMENTS:,} segments (and as many empty "
             f"or malformed lines besides; a table up to {TABLE_LINES_PER_SEGMENT * MAX_SEGMENTS:,} lines, a long table "
             f"having a row per system output), {MAX_COLUMNS:,} columns, {MAX_CHARS:,} characters per side of a segment "
-            "(a longer line is not scored, the rest is); in a CSV file 131,072 characters per field.")
+            "(a longer line is not scored, the rest is); in a CSV file 131,072 characters per field. A larger file "
+            "is refused by the upload box itself, before it reaches the app: its name turns red, the reason shows "
+            "when you point at it, and what the page shows stays as it was.")
 NONE = "—"
 #: ASCII punctuation markdown can read as syntax (not , ; ? ' " which it never does).
 _MARKDOWN_PUNCTUATION = re.compile(r"[!#$%&()*+\-./:<=>@\[\\\]^_`{|}~]")
@@ -389,11 +393,8 @@ def _table_source(key: str, source: str) -> Optional[Table]:
                 st.info("No table yet: upload one above. Its header row names the columns: the system output "
                         "(candidate, or one column per system, or a system column beside one output column), the "
                         "reference(s) (reference, ref_b, ...), optionally a segment id and human scores. JSONL: one "
-                        "object per line with those keys. "
-                        # The box refuses a larger file itself (its name turns red, the reason only on
-                        # hover): the server never gets it, and this box read as if nothing was uploaded (a helper).
-                        f"A file over {MAX_FILE_BYTES // 1_000_000} MB is refused by the box above itself: its name "
-                        "turns red, with the reason when you point at it.")
+                        "object per line with those keys. The Limits line above says what a file over "
+                        f"{MAX_FILE_BYTES // 1_000_000} MB does.")
                 return None
             return _read_table_once(key, upload.getvalue(), upload.name)
         if source == SOURCES[3]:

@@ -840,6 +840,9 @@ def test_the_pages_limits_line_says_20_mb():
 
     assert CAP_NOTE.startswith("Limits: 20 MB per file, 20,000 segments")
     assert "200,000 characters per side of a segment" in CAP_NOTE and "131,072 characters per field" in CAP_NOTE
+    # Under every upload box: a larger file beside a table already shown got no word on the page
+    # (the box refuses it before the server sees it; "No table yet" said it only without a table).
+    assert "A larger file is refused by the upload box itself" in CAP_NOTE
 
 
 def test_a_missing_human_score_shows_as_a_dash_not_none():
@@ -1300,8 +1303,8 @@ def test_the_table_source_without_a_file_says_what_to_upload(page, key):
     assert [i.value for i in at.info if i.value.startswith("No table yet")] == [
         "No table yet: upload one above. Its header row names the columns: the system output (candidate, or one "
         "column per system, or a system column beside one output column), the reference(s) (reference, ref_b, ...), "
-        "optionally a segment id and human scores. JSONL: one object per line with those keys. A file over 20 MB is "
-        "refused by the box above itself: its name turns red, with the reason when you point at it."]
+        "optionally a segment id and human scores. JSONL: one object per line with those keys. The Limits line above "
+        "says what a file over 20 MB does."]
     _upload(at, "t.tsv", b"candidate\treference\nthe cat\tthe cat\n", key)
     assert not [i for i in at.info if i.value.startswith("No table yet")]
 
