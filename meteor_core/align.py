@@ -1206,7 +1206,7 @@ class _Search:
         passed = [0] * len(comps)
         for t in range(L):
             c_index = self.comp_of[t]
-            self.long_open.append([(i, comps[c], passed[c]) for i, c in enumerate(active)
+            self.long_open.append([(i, comps[c].refs, min(passed[c], comps[c].q)) for i, c in enumerate(active)
                                    if c in long_blocks and c != c_index])
             passed[c_index] += 1
             starts, ends = first_t[c_index] == t, last_t[c_index] == t
@@ -1224,7 +1224,40 @@ class _Search:
                 self.slot.append((active.index(c_index), _GOES_ON))
             # Slots whose progress is the last reference used (see _drop_dominated).
             self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
+        self.steps = [self._step(t) for t in range(L)]
         return spent
+
+    def _step(self, t: int) -> tuple:
+        """What the search reads at position t that no state changes, gathered once per search
+        rather than once per run (a greedy run spent about 11 us a position at 160 tokens)."""
+        comp = self.components[self.comp_of[t]]
+        kind = comp.kind
+        k = self.k_of[t]
+        options = self.options[t]
+        first = self.first_index[t]
+        in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
+        # The choices of an in-order block: (option index or -1 for unmatched, progress after,
+        # pending after), by option (more references) or by references used (more positions).
+        if kind == _BLOCK_IN_ORDER and comp.p < comp.q:
+            choices = [(x, first + x, False) for x in range(len(options))]
+        elif in_order_long:
+            choices = [(used - first, used + 1, False) for used in range(first, first + len(options))]
+        else:
+            choices = None
+        items_ahead = self.items_ahead
+        if items_ahead is not None:
+            ahead_next = items_ahead[t + 1]
+            # The items ahead each option's edge would be above, in cost units.
+            option_items = [bisect_left(ahead_next, r) * self.cross_unit for r in options]
+        else:
+            ahead_next = option_items = None
+        lo_window, hi_window = self.windows[t] or (None, None)
+        return (comp, kind, kind == _BLOCK_IN_ORDER and comp.p < comp.q, in_order_long,
+                in_order_long and _table_by_used(comp), kind == _FREE and comp.block, k,
+                *self.slot[t], options, self.costs[t], first, self.low[t + 1], self.high[t + 1],
+                self.link_prev[t], self.keep_prev[t], *self.neighbours[t], lo_window, hi_window,
+                self.tables[self.comp_of[t]], comp.p - comp.size, k == comp.p - 1, choices,
+                ahead_next, option_items, self.long_open[t])
 
     def _prepare_crossing_bound(self, budget: int, remaining: int, total_options: int) -> int:
         """Crossings with edges every completion must place, for the bound (crossings
@@ -1368,10 +1401,7 @@ class _Search:
         Returns (cost, pairs, work)."""
         comps = self.components
         L = len(self.order)
-        order, options_all, costs_all, first_index = self.order, self.options, self.costs, self.first_index
-        comp_of, k_of, slot, tables = self.comp_of, self.k_of, self.slot, self.tables
-        link_prev, keep_prev, neighbours, windows = self.link_prev, self.keep_prev, self.neighbours, self.windows
-        low, high = self.low, self.high
+        order, options_all, keep_prev, low, high = self.order, self.options, self.keep_prev, self.low, self.high
         cross_unit, link_unit = self.cross_unit, self.link_unit
         # A state: (component progress tuple, chosen partners still visible, count of chosen
         # partners above every later option, partner of the previous position or _NONE,
@@ -1392,31 +1422,14 @@ class _Search:
         layer_bound = [start_bound]  # sum over components of their cheapest completion
         history = []  # per position: [(parent rank, choice)] in rank order
         work = 0
+        steps = self.steps
         for t in range(L):
-            c_index = comp_of[t]
-            comp = comps[c_index]
-            kind = comp.kind
-            in_order_short = kind == _BLOCK_IN_ORDER and comp.p < comp.q
-            in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
-            by_used = in_order_long and _table_by_used(comp)
-            free_block = kind == _FREE and comp.block
-            k = k_of[t]
-            position, change = slot[t]
-            options = options_all[t]
-            costs = costs_all[t]
-            first = first_index[t]
-            lo_next, hi_next = low[t + 1], high[t + 1]
-            prev_links = link_prev[t]
-            keep = keep_prev[t]
-            left_fixed, right_fixed, following = neighbours[t]
-            if free_block:  # the singleton window (see _free_block_options)
-                lo_window, hi_window = windows[t]
-            table = tables[c_index]
-            free_skips = comp.p - comp.size
-            ends = k == comp.p - 1
+            (comp, kind, in_order_short, in_order_long, by_used, free_block, k, position, change, options,
+             costs, first, lo_next, hi_next, prev_links, keep, left_fixed, right_fixed, following,
+             lo_window, hi_window, table, free_skips, ends, block_choices, ahead_next, option_items,
+             long_open) = steps[t]
             links_now = None if links_after is None else links_after[t]
             if items_ahead is not None:
-                ahead_next = items_ahead[t + 1]
                 ahead_count = len(ahead_next)
                 # Items ahead below each visible partner: from a table over the partners'
                 # range (low[t] .. high[t], where the parents' trimming left them) when the
@@ -1425,10 +1438,6 @@ class _Search:
                 lo_here = low[t]
                 if sum([len(state[1]) for state in layer]) > high[t] - lo_here + 1:
                     below_at = [bisect_left(ahead_next, v) for v in range(lo_here, high[t] + 1)]
-                # The items ahead each option's edge would be above, in cost units.
-                option_items = [bisect_left(ahead_next, r) * cross_unit for r in options]
-                long_open = self.long_open[t]
-                pending_open = bool(long_open)
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             # Beam (crossings objective): the `width` least estimates of the states found so
@@ -1458,10 +1467,10 @@ class _Search:
                     bound0 += (self.links_at_start if t == 0 else links_before[prev if keep_prev[t - 1] else _NONE]) * link_unit
                 # choices: (option index or -1 for unmatched, progress after, pending after)
                 if in_order_short:
-                    choices = [(x, first + x, False) for x in range(state + 1 - first, len(options))]
+                    choices = block_choices[state + 1 - first:]
                 elif in_order_long:
-                    choices = [(state - first, state + 1, False)] if state < comp.q else []
-                    if k - state < comp.p - comp.q:
+                    choices = [block_choices[state - first]] if state < comp.q else []
+                    if k - state < free_skips:
                         choices.append((-1, state, False))
                 elif free_block:
                     skips = state & _SKIP_MASK
@@ -1499,7 +1508,7 @@ class _Search:
                     else:
                         parent_items = sum([below_at[v - lo_here] for v in visible])
                     parent_items = (parent_items + above * ahead_count) * cross_unit
-                    if pending_open:
+                    if long_open:
                         # References of open long blocks that positions already passed could
                         # have taken and did not (used <= j < passed): later positions take
                         # them, so every chosen partner above one crosses it. They are not
@@ -1507,8 +1516,9 @@ class _Search:
                         # this cut the exact stage's work by a third (108,598 to 71,093 units
                         # on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
                         unused = []
-                        for i, other, passed_other in long_open:
-                            unused.extend(other.refs[progress[i]:min(passed_other, other.q)])
+                        for i, refs, passed_other in long_open:
+                            if progress[i] < passed_other:
+                                unused.extend(refs[progress[i]:passed_other])
                         if unused:
                             unused.sort()
                             parent_items += sum([len(visible) - bisect_right(visible, f) for f in unused]) * cross_unit
