@@ -1002,6 +1002,14 @@ def _drop_dominated(children: dict, later: list[int], loose: tuple[int, ...],
     return kept_children, work >> 2
 
 
+def _pairs_above(visible: tuple[int, ...], refs: list[int]) -> int:
+    """Pairs (v, f) of two ascending sequences with v > f, counted along the shorter one (a
+    block with many candidate positions may leave many references unused)."""
+    if len(refs) <= len(visible):
+        return sum([len(visible) - bisect_right(visible, f) for f in refs])
+    return sum([bisect_left(refs, v) for v in visible])
+
+
 def _table_by_used(comp) -> bool:
     """An in-order block with more candidate positions (p) than references (q) has its
     completion table indexed by references used (rows of q + 1) rather than by positions
@@ -1394,6 +1402,47 @@ class _Search:
         # progress: references used
         return table[k][progress] if _table_by_used(comp) else table[k][k - progress]
 
+    def _items_crossed(self, visible, above, progress, state, ahead_next, below_at, lo_here, long_open,
+                       long_comp, k):
+        """The part of a child's bound that its parent fixes (cost units), for position k of its
+        component (long_comp: that component when it has more candidate than reference
+        positions): crossings of the chosen partners with the items ahead and with the
+        references open long blocks passed over unused (also returned, sorted, for the new
+        edge's share), and those with the long component's own unused references after
+        skipping and after matching."""
+        cross_unit = self.cross_unit
+        # Chosen partners above every later option cross every item ahead; the others, the
+        # items ahead below them. Trimming a child's partners moves them between the two
+        # without changing the sum (items ahead lie within low[t + 1] .. high[t + 1]), so it
+        # is the parent's, plus the new edge's.
+        if below_at is None:
+            below = sum([bisect_left(ahead_next, v) for v in visible])
+        else:
+            below = sum([below_at[v - lo_here] for v in visible])
+        total = (below + above * len(ahead_next)) * cross_unit
+        # References of open long blocks that positions already passed could have taken and
+        # did not (used <= j < passed): later positions take them, so every chosen partner
+        # above one crosses it. They are not items ahead (counted above), so nothing counts
+        # twice. At 160 tokens this cut the exact stage's work by a third (108,598 to 71,093
+        # units on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
+        unused = []
+        for i, refs, passed in long_open:
+            if progress[i] < passed:
+                unused.extend(refs[progress[i]:passed])
+        if unused:
+            unused.sort()
+            total += (_pairs_above(visible, unused) + len(unused) * above) * cross_unit
+        own_skip = own_match = 0
+        if long_comp is not None:
+            # Its own references passed and unused after this step: from state (skipped) or
+            # state + 1 (matched) up to k.
+            end = min(k + 1, long_comp.q)
+            if state < end:
+                refs = long_comp.refs[state:end]
+                own_skip = (_pairs_above(visible, refs) + len(refs) * above) * cross_unit
+                own_match = own_skip - (len(visible) - bisect_right(visible, refs[0]) + above) * cross_unit
+        return total, unused, own_skip, own_match
+
     # -- the programme ---------------------------------------------------------------------
     def run(self, budget: int, width: Optional[int], incumbent: Optional[int]):
         """Forward DP. width None: exact (a state is dropped only when its lower bound
@@ -1498,45 +1547,7 @@ class _Search:
                 work += len(choices) + (len(visible) >> 3)
                 if work > budget:  # stop before this step: the whole budget is spent, no more
                     return None, None, budget
-                if items_ahead is not None:
-                    # Chosen partners above every later option cross every item ahead; the
-                    # others, the items ahead below them. Trimming a child's partners moves
-                    # them between the two without changing the sum (items ahead lie within
-                    # low[t + 1] .. high[t + 1]), so it is the parent's, plus the new edge's.
-                    if below_at is None:
-                        parent_items = sum([bisect_left(ahead_next, v) for v in visible])
-                    else:
-                        parent_items = sum([below_at[v - lo_here] for v in visible])
-                    parent_items = (parent_items + above * ahead_count) * cross_unit
-                    if long_open:
-                        # References of open long blocks that positions already passed could
-                        # have taken and did not (used <= j < passed): later positions take
-                        # them, so every chosen partner above one crosses it. They are not
-                        # items ahead (counted above), so nothing counts twice. At 160 tokens
-                        # this cut the exact stage's work by a third (108,598 to 71,093 units
-                        # on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
-                        unused = []
-                        for i, refs, passed_other in long_open:
-                            if progress[i] < passed_other:
-                                unused.extend(refs[progress[i]:passed_other])
-                        if unused:
-                            unused.sort()
-                            parent_items += sum([len(visible) - bisect_right(visible, f) for f in unused]) * cross_unit
-                            parent_items += len(unused) * above * cross_unit
-                    else:
-                        unused = ()
-                    if in_order_long:
-                        # This block's own references passed and unused after this step:
-                        # from state (skipped) or state + 1 (matched) up to k.
-                        own_skip = 0
-                        for f in comp.refs[state:min(k + 1, comp.q)]:
-                            own_skip += len(visible) - bisect_right(visible, f) + above
-                        own_skip *= cross_unit
-                        if state < min(k + 1, comp.q):
-                            f = comp.refs[state]
-                            own_match = own_skip - (len(visible) - bisect_right(visible, f) + above) * cross_unit
-                        else:
-                            own_match = own_skip
+                parent_items = None
                 crossed_above = len(visible) + above
                 for x, new_state, new_pending in choices:
                     if x >= 0:
@@ -1567,7 +1578,13 @@ class _Search:
                     if links_now is not None:
                         child_bound -= links_now[r] * link_unit
                     estimate = cost + child_bound
+                    if incumbent is not None and estimate > incumbent:
+                        continue
                     if items_ahead is not None:
+                        if parent_items is None:  # once per parent, for its first child past the check
+                            parent_items, unused, own_skip, own_match = self._items_crossed(
+                                visible, above, progress, state, ahead_next, below_at, lo_here, long_open,
+                                comp if in_order_long else None, k)
                         estimate += parent_items + option_items[x] if x >= 0 else parent_items
                         if unused and x >= 0:  # the new edge crosses those references below it
                             estimate += bisect_left(unused, r) * cross_unit
