@@ -523,6 +523,20 @@ def test_crossings_per_option_prove_what_boxes_left_flagged():
         (l.candidate, l.reference) for l in best.links]
 
 
+def test_unused_references_of_a_longer_block_prove_what_the_budget_left_flagged():
+    # The bound also counts the references a word with more candidate than reference
+    # occurrences has passed over unused (a later occurrence must take each; every chosen
+    # partner above it crosses it). Random function-word text: before, the default budget ran
+    # out (49,693 units) and a flagged alignment with 79 crossings was returned; a 5,000,000
+    # budget proved 47 with the old bound (55,374 units); now the default proves 47 in 1,111.
+    cand = "a , sat a cat mat cat mat , cat , of of a of sat , , the , sat mat on the on on of cat , the , cat of".split()
+    ref = (", mat on on of a , sat sat of on mat the cat a mat mat mat cat sat sat mat cat on on on a on cat on , , "
+           "cat a ,").split()
+    best = Scorer(MeteorConfig()).score(cand, [ref]).best
+    assert best.optimal and (best.stats.matches, best.crossings, best.stats.chunks) == (25, 47, 24)
+    assert best.snapshots[0].nodes < 5_000
+
+
 def test_enumerated_parts_together_stay_within_the_budget():
     # A tester's find: each part's choices fit a budget of 5, all of them together (2 + 3 on
     # top of 2 units for the word groups) did not, and the stage reported 7 units.
