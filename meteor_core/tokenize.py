@@ -138,7 +138,7 @@ class Tokens(Sequence[Token]):
         # ("the" 40,000 times in a corpus). cs-en's 12 WMT22 systems kept 164 -> 119 MB, 124 MB
         # on 2 workers (unpickling comes here too); ~0.5 us a side. Interned strings are freed
         # with their last reference, so this keeps nothing alive.
-        values = (tuple(map(intern, texts)), tuple(map(intern, norms)), tuple(starts), tuple(ends))
+        values = (_interned(texts), _interned(norms), tuple(starts), tuple(ends))
         if not len(values[0]) == len(values[1]) == len(values[2]) == len(values[3]):
             raise ValueError("texts, norms, starts and ends must have the same length")
         for name, value in zip(self.__slots__, values):
@@ -204,6 +204,16 @@ class Tokens(Sequence[Token]):
 
     def __repr__(self) -> str:
         return f"Tokens({list(self)!r})"
+
+
+def _interned(strings: Sequence[str]) -> tuple:
+    strings = tuple(strings)
+    try:
+        return tuple(map(intern, strings))
+    except TypeError:
+        # A str subclass cannot be interned (numpy.str_, from tokens kept in an array: "can't
+        # intern numpy.str_" broke such input); its plain str can. Anything else stays as given.
+        return tuple([intern(str.__str__(s)) if isinstance(s, str) else s for s in strings])
 
 
 _SET_TEXT, _SET_NORM, _SET_START, _SET_END = field_setters(Token)

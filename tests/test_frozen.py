@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from meteor_core import MeteorConfig, Scorer
+from meteor_core import MeteorConfig, Scorer, score
 from meteor_core.tokenize import Token, Tokens, tokenize
 
 
@@ -107,6 +107,15 @@ def test_a_word_is_one_string_in_every_result_that_holds_it():
     assert first.texts[0] is second.texts[1] and first.norms[1] is second.norms[2] is second.texts[2]
     again = pickle.loads(pickle.dumps(first))
     assert again.texts[0] is first.texts[0] and again.norms[1] is first.norms[1]
+
+
+def test_tokens_from_a_numpy_array_are_scored_as_plain_strings():
+    """numpy.str_ (tokens kept in an array) cannot be interned: "can't intern numpy.str_"
+    refused such input once tokens were interned. They become plain strings."""
+    np = pytest.importorskip("numpy")
+    result = score(list(np.array(["the", "cat", "sat"])), [list(np.array(["the", "cat"]))])
+    assert result.score == pytest.approx(score(["the", "cat", "sat"], [["the", "cat"]]).score)
+    assert {type(t) for t in (*result.best.candidate_tokens.texts, *result.best.reference_tokens.norms)} == {str}
 
 
 def test_a_result_pickled_before_slots_still_loads_and_a_wrong_state_is_refused(wordnet_reader):
