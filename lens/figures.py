@@ -93,6 +93,11 @@ SLANTED_LABEL_STANDOFF = 15
 SLANTED_BAND_REACH = 9
 #: Where a chunk number may move, in token widths either side of its band's middle.
 NUMBER_REACH = 1.0
+#: How far a chunk band reaches beyond the middle of its first and last token, in token widths.
+BAND_PAD = 0.42
+#: A second row of chunk numbers, one tab further into the gap, for a number with no free place
+#: on its band's edge (one-word chunks side by side whose numbers are wider than a token).
+NUMBER_TIER_STEP = 2 * NUMBER_HALF_HEIGHT + 3 / ROW_GAP
 #: The narrowest column the diagram is drawn in (853 px, a 1,280-px projector at 150%): Plotly
 #: squeezes the figure to it while its text keeps its size, so a number's room is reckoned there.
 NARROWEST_COLUMN = 520
@@ -103,14 +108,20 @@ def number_half_width(number: int, unit_px: float) -> float:
     return (7 * len(str(number)) + 6) / 2 / unit_px
 
 
-def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[float, float]] = ()) -> float:
-    """Where a chunk's number goes at height y (candidate row 1, reference row 0): below or above
-    the middle of its band unless one of the chunk's own links crosses the number's box there;
-    else the nearest place, at most NUMBER_REACH away, where none does, or the one with the most
-    room. `taken`: (x, half width) of the numbers already placed on this row, which a free
-    place keeps clear of too ("9" and "10" read "910"). At the band's middle a number sat on the
-    middle link of an odd-length chunk (a teacher); with a point instead of a box, slanted links
-    still crossed 73 of 155 numbers at 853 px."""
+def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[float, float]] = (),
+                   own_links: bool = True) -> tuple[float, float]:
+    """Where a chunk's number goes at height y (candidate row 1, reference row 0), and the room
+    it has there (>= 0: it touches no link of its chunk and no number in `taken`): below or
+    above the middle of its band unless one of the chunk's own links crosses the number's box
+    there; else the nearest place, at most NUMBER_REACH away and within its band, where none
+    does, or the one with the most room. `taken`: (x, half width) of the numbers already placed
+    at this height, which a free place keeps clear of too ("9" and "10" read "910"). At the
+    band's middle a number sat on the middle link of an odd-length chunk (a teacher); with a
+    point instead of a box, slanted links still crossed 73 of 155 numbers at 853 px. Within
+    its band: a number a token away sat under the next chunk's band, and 30 one-word chunks in
+    reverse order had numbers 13-29 each under their right neighbour and 30 out of view (a
+    helper). own_links False: room from the other numbers only (a number wider than its band
+    cannot keep clear of its links)."""
     diagonal = span.reference_start - span.candidate_start  # every link of a chunk has it
     top, bottom = 1 - LINK_INSET, LINK_INSET
 
@@ -126,14 +137,18 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
     start = span.candidate_start if y > 0.5 else span.reference_start
     middle = start + (span.candidate_end - span.candidate_start - 1) / 2
     steps = round(NUMBER_REACH / 0.05)
-    places = sorted((middle + j * 0.05 for j in range(-steps, steps + 1)), key=lambda x: abs(x - middle))
+    lowest = start - BAND_PAD + half_width  # the box within its band (drawn BAND_PAD beyond its tokens)
+    highest = span.candidate_end - span.candidate_start - 1 + start + BAND_PAD - half_width
+    places = sorted((x for x in (middle + j * 0.05 for j in range(-steps, steps + 1)) if lowest <= x <= highest),
+                    key=lambda x: abs(x - middle)) or [middle]  # wider than its band: centred on it
 
     def slack(x: float) -> float:  # room to spare: >= 0 when the box touches neither links nor numbers
-        return min([clearance(x) - half_width] + [abs(x - other) - half_width - other_half
-                                                  for other, other_half in taken])
+        return min([clearance(x) - half_width if own_links else float("inf")]
+                   + [abs(x - other) - half_width - other_half for other, other_half in taken])
 
     clear = next((x for x in places if slack(x) >= 0), None)
-    return clear if clear is not None else max(places, key=slack)
+    x = clear if clear is not None else max(places, key=slack)
+    return x, slack(x)
 
 
 def _link_ends(link) -> tuple[float, float]:
@@ -354,24 +369,42 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         fills = chunk_fills(chunk_source)
-        placed: dict[float, dict[int, list]] = {0.80: {}, 0.20: {}}  # per row: token -> (x, half width)
+        # per row and tier of numbers: token -> (x, half width)
+        placed: dict[tuple[float, int], dict[int, list]] = {(ly, tier): {} for ly in (0.80, 0.20) for tier in (0, 1)}
         for number, c in enumerate(chunk_source, start=1):
             fill = CHUNK_FILLS[fills[number - 1]]
             reach = SLANTED_BAND_REACH / ROW_GAP  # outward; inward 0.12, where the numbers hang
             top, bottom = ((0.88, 1 + reach), (-reach, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
             for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
                                          (c.reference_start, c.reference_end, bottom, 0.20)):
-                shapes.append(dict(type="rect", x0=x0 - 0.42, x1=x1 - 1 + 0.42, y0=y0, y1=y1, fillcolor=fill,
+                shapes.append(dict(type="rect", x0=x0 - BAND_PAD, x1=x1 - 1 + BAND_PAD, y0=y0, y1=y1, fillcolor=fill,
                                    line=dict(color=CHUNK_OUTLINE, width=1), layer="below",
                                    name=f"chunk {number}"))
                 if slanted:  # numbers inside the gap between the rows, next to their band
                     # A tab on the band's edge, in the band's colour and outline: loose in the
                     # gap, white, "1" and "2" read as labels of the links beside them (a teacher).
-                    y = y0 - NUMBER_TAB_OFFSET if ly > 0.5 else y1 + NUMBER_TAB_OFFSET
                     half_width = number_half_width(number, token_px)
-                    nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[ly].get(k, ())]  # by token
-                    x = chunk_number_x(c, y, half_width, nearby)
-                    placed[ly].setdefault(round(x), []).append((x, half_width))
+                    inward = -1 if ly > 0.5 else 1
+                    # The first place clear of its links and the other numbers, on the band's edge
+                    # or one tab further in; else the first clear of the other numbers (a number
+                    # wider than its band); else the one with the most room.
+                    tiers, found = [], []
+                    for tier in (0, 1):
+                        y = (y0 if ly > 0.5 else y1) + inward * (NUMBER_TAB_OFFSET + tier * NUMBER_TIER_STEP)
+                        nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[(ly, tier)].get(k, ())]  # by token
+                        tiers.append((tier, y, nearby))
+                        x, room = chunk_number_x(c, y, half_width, nearby)
+                        found.append((room, x, y, tier))
+                        if room >= 0:
+                            break
+                    else:
+                        for tier, y, nearby in tiers:
+                            x, room = chunk_number_x(c, y, half_width, nearby, own_links=False)
+                            if room >= 0:
+                                found.append((room, x, y, tier))
+                                break
+                    _, x, y, tier = found[-1] if found[-1][0] >= 0 else max(found)
+                    placed[(ly, tier)].setdefault(round(x), []).append((x, half_width))
                     annotations.append(dict(x=x, y=y, text=f"<b>{number}</b>", showarrow=False,
                                             font=dict(size=11, color="#333333"), bgcolor=_on_white(fill),
                                             bordercolor=CHUNK_OUTLINE, borderwidth=1, borderpad=1))

@@ -1,6 +1,7 @@
 """AppTest for the Segment Explorer and How METEOR works: no exception, links reproduce a pair
 and are checked with the core's rules, user text is never markup, the step-through is true
 for each configuration, figure specs."""
+import itertools
 import json
 import re
 import tomllib
@@ -192,14 +193,37 @@ def test_a_new_phrase_link_is_outlined_and_chunk_numbers_hang_from_their_band(wo
         assert number["bgcolor"] == figures._on_white(band["fillcolor"]) and number["borderwidth"] == 1
 
 
+@pytest.mark.parametrize("count, max_width", [(30, 1100), (30, 800), (60, 1100)])
+def test_each_chunk_number_sits_within_its_own_band_and_clear_of_the_others(count, max_width):
+    """A helper: 30 one-word chunks in reverse order had numbers 13-29 each under the next
+    chunk's band (a number could move a token to dodge links) and 30 outside the view."""
+    words = [f"internationalization{k}" for k in range(count)]
+    best = score(words[::-1], [words], stages=("exact",)).best
+    assert best.stats.chunks == count
+    diagram = figures.alignment_diagram(best, max_width=max_width).to_dict()
+    layout = diagram["layout"]
+    bands = {(shape["name"], shape["y0"] > 0.5): shape for shape in layout["shapes"]
+             if shape.get("name", "").startswith("chunk")}
+    numbers = [a for a in layout["annotations"] if a["text"].startswith("<b>")]
+    assert len(numbers) == 2 * count
+    x_range = layout["xaxis"]["range"]
+    unit_px = (layout["width"] - 110) / (x_range[1] - x_range[0]) * min(1, figures.NARROWEST_COLUMN / layout["width"])
+    for a in numbers:
+        band = bands[(f"chunk {a['text'][3:-4]}", a["y"] > 0.5)]
+        assert band["x0"] <= a["x"] <= band["x1"]  # under (or over) its own band, not a neighbour's
+    for a, b in itertools.combinations(numbers, 2):
+        half_widths = sum(figures.number_half_width(int(n["text"][3:-4]), unit_px) for n in (a, b))
+        assert abs(a["y"] - b["y"]) >= 2 * figures.NUMBER_HALF_HEIGHT - 1e-9 or abs(a["x"] - b["x"]) >= half_widths - 1e-9
+
+
 def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
     """At 1,400 px "9" and "10" of two one-word chunks side by side read "910" (a teacher)."""
     from meteor_core.result import ChunkSpan
 
     span = ChunkSpan(candidate_start=4, candidate_end=5, reference_start=4, reference_end=5)  # a vertical link
-    alone = figures.chunk_number_x(span, 0.8, 0.15)
+    alone, room = figures.chunk_number_x(span, 0.8, 0.15)
     assert abs(alone - 4) == pytest.approx(0.15)  # just clear of its own link
-    other = figures.chunk_number_x(span, 0.8, 0.15, taken=[(alone, 0.2)])
+    other, _ = figures.chunk_number_x(span, 0.8, 0.15, taken=[(alone, 0.2)])
     assert abs(other - alone) >= 0.35 and abs(other - 4) >= 0.15
 
 
