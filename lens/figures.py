@@ -5,6 +5,7 @@ every piece of user text (tokens, evidence, ids) goes through `esc` so it shows 
 from __future__ import annotations
 
 import html
+import math
 import unicodedata
 from typing import Iterable, Optional, Sequence
 
@@ -169,6 +170,24 @@ def _shown_label(text: str) -> str:
     if any(unicodedata.category(ch)[0] not in "MZC" for ch in text):
         return text
     return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+
+def _slanted_label_margin(result: SegmentResult, window: int, max_width: int) -> int:
+    """The right margin (px) that the candidate row's slanted labels need: each runs right of its
+    token by half its length plus a line's height, and the last ones ran out of the figure
+    ("internationalizati", "pneumonoultramicroscopi": a helper). Measured with the tokens as
+    close as the narrowest column puts them; at least the usual 20 px."""
+    tokens = result.candidate_tokens[:window]
+    width = max_width if window < len(result.candidate_tokens) else max(MIN_UNIT, (max_width - 120) // max(
+        len(result.candidate_tokens), len(result.reference_tokens), 1)) * window + 120
+    unit_px = (width - 110) / (window + 0.6) * min(1.0, NARROWEST_COLUMN / width)
+    rtl = right_to_left(result)
+    need = 0.0
+    for k, t in enumerate(tokens):
+        reach = len(_cut_label(_shown_label(t.text))) * 7.5 * 0.5 + 16 * 0.87 - LABEL_ANCHOR_SHIFT
+        room = (k + 0.8 if rtl else window - 0.2 - k) * unit_px  # to the plot's right edge
+        need = max(need, reach - room + 4)
+    return max(20, math.ceil(need))
 
 
 def _span_text(tokens, start: int, stop: int) -> str:
@@ -361,9 +380,10 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
     # double-click for the whole pair.
     window = tokens_in_view(result, max_width)
-    width = max_width if window < n else (unit * n + 120 if slanted else STRAIGHT_LABELS_WIDTH)
+    right = _slanted_label_margin(result, window, max_width) if slanted else 20
+    width = max_width if window < n else (min(max_width, unit * n + 100 + right) if slanted else STRAIGHT_LABELS_WIDTH)
     # A token's width in pixels as drawn (plot area over the x range) where the column is narrowest.
-    token_px = (width - 110) / (window + 0.6) * min(1.0, NARROWEST_COLUMN / width)
+    token_px = (width - 90 - right) / (window + 0.6) * min(1.0, NARROWEST_COLUMN / width)
     # Chunk bands, numbered, on both rows.
     chunk_source = result.chunk_spans if show_chunks else None
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
@@ -447,7 +467,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     fig.update_layout(
         shapes=shapes, annotations=annotations + label_annotations, **optional,
         height=height, width=width,
-        margin=dict(l=90, r=20, t=top_margin, b=20 + bottom_room),
+        margin=dict(l=90, r=right, t=top_margin, b=20 + bottom_room),
         # Reversed for a right-to-left pair: the same data coordinates, position 0 at the right.
         xaxis=dict(visible=False, range=[window - 0.2, -0.8] if right_to_left(result) else [-0.8, window - 0.2]),
         yaxis=dict(range=[-y_pad, 1 + y_pad], tickvals=[y_ref, y_cand], ticktext=["reference", "candidate"],

@@ -1,6 +1,7 @@
 """AppTest for the Segment Explorer and How METEOR works: no exception, links reproduce a pair
 and are checked with the core's rules, user text is never markup, the step-through is true
 for each configuration, figure specs."""
+import html
 import itertools
 import json
 import re
@@ -214,6 +215,28 @@ def test_each_chunk_number_sits_within_its_own_band_and_clear_of_the_others(coun
     for a, b in itertools.combinations(numbers, 2):
         half_widths = sum(figures.number_half_width(int(n["text"][3:-4]), unit_px) for n in (a, b))
         assert abs(a["y"] - b["y"]) >= 2 * figures.NUMBER_HALF_HEIGHT - 1e-9 or abs(a["x"] - b["x"]) >= half_widths - 1e-9
+
+
+@pytest.mark.parametrize("candidate, max_width", [
+    ("the cat sat on pneumonoultramicroscopicsilicovolcanoconiosis", 1000),
+    (" ".join(["internationalization"] * 29 + ["electroencephalographically"]), 1600),
+    (" ".join(["internationalization"] * 50), 1100)])  # a window of the pair
+def test_the_last_slanted_labels_stay_inside_the_figure(candidate, max_width):
+    """A helper: the candidate row's last labels, slanted up to the right, ran out of the figure
+    ("pneumonoultramicroscopi", "electroencephal"): the right margin was 20 px whatever their
+    length. Each label's reach (half its length and a line's height, right of its token) fits
+    in the plot's room right of the token plus the margin, at the narrowest column."""
+    best = score(candidate, [candidate]).best
+    layout = figures.alignment_diagram(best, max_width=max_width).to_dict()["layout"]
+    assert layout["width"] <= max_width
+    low, high = layout["xaxis"]["range"]
+    right = layout["margin"]["r"]
+    unit_px = (layout["width"] - 90 - right) / (high - low) * min(1, figures.NARROWEST_COLUMN / layout["width"])
+    labels = [a for a in layout["annotations"] if a.get("textangle") == -60 and a["y"] > 0.5 and a["x"] < high]
+    assert labels
+    for label in labels:
+        reach = len(html.unescape(label["text"])) * 7.5 * 0.5 + 16 * 0.87 - figures.LABEL_ANCHOR_SHIFT
+        assert reach <= (high - label["x"]) * unit_px + right
 
 
 def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
