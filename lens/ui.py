@@ -31,7 +31,7 @@ from meteor_core.languages import capabilities
 from meteor_core.meteor15.data import FIX_COMMAND as METEOR15_FIX
 from meteor_core.meteor15.data import load_data as load_meteor15_data
 from meteor_core.methods import (CONTRAST_MAX_TOKENS, METHODS, STEP_ORDER, beta_effect, describe, other_objective,
-                                 recall_weight, search_of, token_noun)
+                                 plural, recall_weight, search_of, token_noun)
 from meteor_core.methods import objective_contrast as methods_objective_contrast
 from meteor_core.params import (DEFAULT_NODE_BUDGET, MODE_PRESETS, MODES, OBJECTIVES, default_params, default_stages,
                                 number, stage_names)
@@ -1703,7 +1703,7 @@ def show_bleu(exploration: Exploration) -> None:
           o.total if bleu.ngram_count(o.n) == o.total else f"0 (nltk divides by {o.total})",
           f"{o.precision:.4f}", coverage[f"{o.n}-gram"]) for o in bleu.orders],
         align="lrrrl"))
-    st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {bleu.candidate_length} tokens, "
+    st.caption(f"Brevity penalty {bleu.brevity_penalty:.4f} (candidate {plural(bleu.candidate_length, 'token')}, "
                f"closest reference {bleu.reference_length}).")
     if bleu.zero_reason:
         st.warning(f"BLEU is 0: {md_escape(bleu.zero_reason)}")

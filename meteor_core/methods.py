@@ -94,23 +94,25 @@ _TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it match
           "adjacent and in the same order on both rows; the fragmentation is chunks / matched {words}.")
 #: What the bracketed numbers in link texts are: a teacher read "the [0] → the [1]" against the
 #: diagram's chunk numbers, which count from 1.
-_POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“cat [1]” is the "
-              "second {word}); chunks are numbered from 1.")
+_POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} [1]” is "
+              "the second {word}); chunks are numbered from 1.")
+_EXAMPLE = {"word": "cat", "character": "猫"}  # an English word was the example of a Chinese character (a helper)
 TERMS = _TERMS.format(word="word", words="words")
-POSITIONS = _POSITIONS.format(word="word")
+POSITIONS = _POSITIONS.format(word="word", example="cat")
 
 
 def token_noun(config: MeteorConfig, n: int = 1) -> str:
     """What one token is called in the texts, plural unless n == 1: "character" where the tokens
     are single characters (Chinese and Japanese by default, where "words" named characters),
     else "word" (METEOR 1.5 has its own normalizer, which makes words)."""
-    noun = "character" if config.mode != "meteor15" and _tokenizer(config) == "char" else "word"
+    noun = "character" if config.mode != "meteor15" and _tokenizer(config) == "char" and \
+        _char_level(config) else "word"  # the char tokenizer keeps other words whole (English "abc": one token)
     return noun if n == 1 else f"{noun}s"
 
 
 def positions(config: MeteorConfig) -> str:
     """POSITIONS in the configuration's unit (token_noun)."""
-    return _POSITIONS.format(word=token_noun(config))
+    return _POSITIONS.format(word=token_noun(config), example=_EXAMPLE[token_noun(config)])
 
 
 def terms(config: MeteorConfig) -> str:
@@ -288,11 +290,16 @@ def _crossing_lines(result: SegmentResult, pairs: Sequence[tuple[Link, Link]], t
     return tuple(lines)
 
 
-def _tokenizer(config: MeteorConfig) -> str:
-    """The tokenizer the configuration means: default is characters for Chinese and Japanese."""
+def _char_level(config: MeteorConfig) -> bool:
+    """Chinese or Japanese: the languages whose default tokens are characters."""
     from .languages import resolve
 
-    return "char" if config.tokenizer == "default" and resolve(config.language).char_level else config.tokenizer
+    return resolve(config.language).char_level
+
+
+def _tokenizer(config: MeteorConfig) -> str:
+    """The tokenizer the configuration means: default is characters for Chinese and Japanese."""
+    return "char" if config.tokenizer == "default" and _char_level(config) else config.tokenizer
 
 
 def _tokens_text(result: SegmentResult) -> str:
@@ -301,7 +308,9 @@ def _tokens_text(result: SegmentResult) -> str:
     config = result.config
     tokenizer = _tokenizer(config)
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
-           "char": "single characters", "segmenter": "words found by a word segmenter",
+           # Only Chinese and Japanese characters are split: "abc" is one token, "我用Python" three
+           "char": "single Chinese and Japanese characters, other words and numbers whole",
+           "segmenter": "words found by a word segmenter",
            "nltk": "words and punctuation as nltk's word_tokenize splits them (\"don't\" is do + n't)"}.get(tokenizer, tokenizer)
     if tokenizer == "default" and resolve(config.language).elisions:
         # the tokens a page shows split "J'aime" in two, the sentence said only "words" (a teacher)

@@ -239,6 +239,12 @@ def test_the_last_slanted_labels_stay_inside_the_figure(candidate, max_width):
         assert reach <= (high - label["x"]) * unit_px + right
 
 
+def test_the_bleu_caption_counts_one_token_in_the_singular(wordnet_reader):
+    """A helper: "candidate 1 tokens"."""
+    at = _app(cand="cat", ref="cat")
+    assert any("(candidate 1 token, closest reference 1)" in c.value for c in at.caption)
+
+
 def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
     """At 1,400 px "9" and "10" of two one-word chunks side by side read "910" (a teacher)."""
     from meteor_core.result import ChunkSpan

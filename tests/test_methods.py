@@ -377,10 +377,24 @@ def test_character_tokens_are_called_characters(language, candidate, reference):
     assert "reference character(s)" in texts["stage:exact"]
     assert "word" not in terms(result.config) and "word" not in describe(result.config).summary
     assert positions(result.config).startswith("A number in brackets is a character's position")
+    assert "(“猫 [1]” is the second character)" in positions(result.config)  # not an English word as the example
     # a word segmenter's tokens are words
     segmented = score(candidate, [reference], language=language, tokenizer="segmenter").best
     assert token_noun(segmented.config, 2) == "words" and "matched words" in \
         next(s.text for s in walkthrough(segmented) if s.key == "penalty")
+
+
+def test_the_char_tokenizer_on_english_text_keeps_saying_words(wordnet_reader):
+    """A helper: English with the char tokenizer (which splits only Chinese and Japanese
+    characters: "abc" stays one token) was told "Tokens are single characters" and "No
+    character matches"."""
+    from meteor_core.methods import token_noun
+
+    result = score("abc", ["acb"], tokenizer="char", mode="nltk").best
+    assert len(result.candidate_tokens) == 1 and token_noun(result.config, 2) == "words"
+    texts = {step.key: step.text for step in walkthrough(result)}
+    assert "single Chinese and Japanese characters, other words and numbers whole" in texts["tokens"]
+    assert "No word matches" in texts["tokens"] and "character matches" not in texts["tokens"]
 
 
 def test_english_step_texts_still_say_words(wordnet_reader):
