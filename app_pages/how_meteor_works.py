@@ -6,6 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
+from meteor_core.result import unspaced_script_hint
 from meteor_core.methods import (CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, plural, positions,
                                  terms, walkthrough)
 
@@ -55,6 +56,9 @@ if exploration is not None:
         st.caption(f"The steps use reference {result.best_index + 1} of {len(result.per_reference)}, the best one: "
                    "METEOR scores the candidate against each reference and keeps the highest score ("
                    + ", ".join(f"reference {k + 1}: {r.score:.4f}" for k, r in enumerate(result.per_reference)) + ").")
+    hint = unspaced_script_hint(segment)
+    if hint:  # the Segment Explorer said it, this page did not: "No word matches" and nothing on why (a helper)
+        st.warning(md_escape(hint[0].upper() + hint[1:]) + ".")
     number = labels.index(st.session_state["w_how_step"])
     if len(steps) > 1:
         # Buttons beside the slider: at a projector the slider's small knob had to be dragged, or

@@ -245,6 +245,15 @@ def test_the_bleu_caption_counts_one_token_in_the_singular(wordnet_reader):
     assert any("(candidate 1 token, closest reference 1)" in c.value for c in at.caption)
 
 
+def test_how_says_why_chinese_text_under_english_matches_nothing(wordnet_reader):
+    """A helper: the Segment Explorer warned that Chinese text without spaces is one token per
+    run under English; How METEOR works said only "No word matches"."""
+    at = _app(HOW, cand="猫坐在垫子上", ref="猫坐在垫子上面")
+    assert any("written in Chinese without spaces" in w and "choose Chinese (zh)" in w for w in _plain_warnings(at))
+    at = _app(HOW, cand="猫坐在垫子上", ref="猫坐在垫子上面", lang="zh")
+    assert not any("without spaces" in w.value for w in at.warning)
+
+
 def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
     """At 1,400 px "9" and "10" of two one-word chunks side by side read "910" (a teacher)."""
     from meteor_core.result import ChunkSpan
