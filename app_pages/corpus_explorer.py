@@ -64,9 +64,12 @@ if analysis is not None:
             st.caption(f"sacreBLEU is over all {analysis.sacrebleu_segments:,} segments read, as sacreBLEU scores the "
                        f"files, including the {len(analysis.unscored):,} not scored here; the other numbers are over "
                        f"the {len(analysis.corpus.segments):,} scored.")
+        # Which of the two the tool being reproduced prints, on the page: only the tooltip said it (a helper).
+        reported = {"mean_segment_meteor": "Mean segment METEOR", "corpus_meteor": "Corpus METEOR"}.get(reported_key)
         st.caption("Corpus METEOR sums matches, lengths and chunks over segments (each at its best reference), "
                    "then applies the formula once, as the paper and METEOR 1.5 do; the mean of segment scores is "
-                   "a different number. Matches by stage: "
+                   "a different number. "
+                   + (f"In this mode, {reported} is {reported_by}. " if reported else "") + "Matches by stage: "
                    + plain(", ".join(f"{k} {v}" for k, v in summary["matches_by_stage"].items())) + ". "
                    + "Segment id: " + plain(analysis.id_source) + ".")
 

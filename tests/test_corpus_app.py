@@ -1466,3 +1466,17 @@ def test_the_lost_link_message_also_names_forget():
     at.run()
     said = [html.unescape(i.value) for i in at.info if i.value.startswith("This page's link")]
     assert len(said) == 1 and "until its Forget button drops it" in said[0] and "a reload" in said[0]
+
+
+@pytest.mark.parametrize("mode, said", [
+    ("nltk", "In this mode, Mean segment METEOR is what HF evaluate's meteor reports on the same tokens; nltk has no "
+             "corpus METEOR."),
+    ("meteor15", "In this mode, Corpus METEOR is what the jar's EVAL line and pycocoevalcap report."),
+    ("paper", None)])
+def test_the_summary_says_which_number_the_modes_tool_reports(mode, said):
+    """A helper: which of the two corpus numbers nltk (and HF evaluate) report was only in a tooltip."""
+    at = _page("corpus_explorer.py")
+    at.radio(key="w_mode").set_value({"nltk": "nltk", "meteor15": "METEOR 1.5", "paper": "paper"}[mode]).run()
+    captions = [c.value.replace("\\", "") for c in at.caption if "applies the formula once" in c.value]
+    assert len(captions) == 1
+    assert (said in captions[0]) if said else "In this mode" not in captions[0]
