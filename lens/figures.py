@@ -98,7 +98,7 @@ NUMBER_REACH = 1.0
 BAND_PAD = 0.42
 #: A second row of chunk numbers, one tab further into the gap, for a number with no free place
 #: on its band's edge (one-word chunks side by side whose numbers are wider than a token).
-NUMBER_TIER_STEP = 2 * NUMBER_HALF_HEIGHT + 3 / ROW_GAP
+NUMBER_TIER_STEP = 2 * NUMBER_TAB_OFFSET + 1 / ROW_GAP  # a tab's whole height (18 px) and 1 px: 17 let corners touch
 #: The narrowest column the diagram is drawn in (853 px, a 1,280-px projector at 150%): Plotly
 #: squeezes the figure to it while its text keeps its size, so a number's room is reckoned there.
 NARROWEST_COLUMN = 520

@@ -214,7 +214,8 @@ def test_each_chunk_number_sits_within_its_own_band_and_clear_of_the_others(coun
         assert band["x0"] <= a["x"] <= band["x1"]  # under (or over) its own band, not a neighbour's
     for a, b in itertools.combinations(numbers, 2):
         half_widths = sum(figures.number_half_width(int(n["text"][3:-4]), unit_px) for n in (a, b))
-        assert abs(a["y"] - b["y"]) >= 2 * figures.NUMBER_HALF_HEIGHT - 1e-9 or abs(a["x"] - b["x"]) >= half_widths - 1e-9
+        # a tab's height: its text, border and padding (2 * NUMBER_TAB_OFFSET, 18 px)
+        assert abs(a["y"] - b["y"]) > 2 * figures.NUMBER_TAB_OFFSET or abs(a["x"] - b["x"]) >= half_widths - 1e-9
 
 
 @pytest.mark.parametrize("candidate, max_width", [
