@@ -40,9 +40,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
 from heapq import heappush, heapreplace
-from itertools import combinations, permutations, product, repeat
+from itertools import accumulate, combinations, permutations, product, repeat
 from math import comb, perm
-from operator import itemgetter, le
+from operator import add, itemgetter, le
 from typing import Optional, Sequence
 
 from .params import DEFAULT_NODE_BUDGET
@@ -1006,8 +1006,8 @@ def _pairs_above(visible: tuple[int, ...], refs: list[int]) -> int:
     """Pairs (v, f) of two ascending sequences with v > f, counted along the shorter one (a
     block with many candidate positions may leave many references unused)."""
     if len(refs) <= len(visible):
-        return sum([len(visible) - bisect_right(visible, f) for f in refs])
-    return sum([bisect_left(refs, v) for v in visible])
+        return len(visible) * len(refs) - sum(map(bisect_right, repeat(visible), refs))
+    return sum(map(bisect_left, repeat(refs), visible))
 
 
 def _table_by_used(comp) -> bool:
@@ -1025,6 +1025,19 @@ def _table_units(comp: _Component) -> int:
         return p + 1
     width = q - p + 1 if p < q else (q if _table_by_used(comp) else p - q) + 1
     return p + 1 + (p + 1) * width // 16
+
+
+_visible_of = itemgetter(1)  # a state's visible partners
+# A child of _Search.run: key -> (cost, bound, parent rank, choice, estimate).
+_key_of = _cost_of = itemgetter(0)
+_value_of = _bound_of = itemgetter(1)
+_prefix_choice = itemgetter(2, 3)
+
+
+def _prefix_of(item):
+    """A child's place in the lexicographic order of prefixes: (parent rank, choice)."""
+    value = item[1]
+    return value[2], value[3]
 
 
 def _cost_then_prefix(item):
@@ -1135,36 +1148,40 @@ class _Search:
         self.first_index, self.options, self.costs, self._crossings = [], [], [], []
         self.comp_of, self.k_of = [], []
         cross_unit, link_unit = self.cross_unit, self.link_unit
-        for c, c_index, k, first, options in entries:
+        positions_of: list[list[int]] = [[] for _ in comps]  # per component, its positions t by k
+        for t, (c, c_index, k, first, options) in enumerate(entries):
             while f < len(fixed) and fixed[f][0] < c:
                 insort(seen_refs, fixed[f][1])
                 f += 1
             below_c = len(seen_refs)
-            left = base[c - 1] if c > 0 else _NONE
-            right = base[c + 1] if c + 1 < n else _NONE
-            crossings = [below_c + bisect_left(fixed_refs, r) - 2 * bisect_left(seen_refs, r) for r in options]
+            crossings = [below_c + r_below - 2 * seen_below for r_below, seen_below in
+                         zip(map(bisect_left, repeat(fixed_refs), options), map(bisect_left, repeat(seen_refs), options))]
             self._crossings.append(crossings)
-            self.costs.append([cross * cross_unit - ((left == r - 1) + (right == r + 1)) * link_unit
-                               for cross, r in zip(crossings, options)])
+            costs = list(map(cross_unit.__mul__, crossings))
+            # Links to fixed neighbours: only the partners left + 1 and right - 1 gain one
+            # (options ascend and are distinct, so a bisect finds each; _NONE finds none).
+            for linked in ((base[c - 1] + 1,) if c > 0 else ()) + ((base[c + 1] - 1,) if c + 1 < n else ()):
+                x = bisect_left(options, linked)
+                if x < len(options) and options[x] == linked:
+                    costs[x] -= link_unit
+            self.costs.append(costs)
             self.first_index.append(first)
             self.options.append(options)
             self.comp_of.append(c_index)
             self.k_of.append(k)
+            positions_of[c_index].append(t)
         option_sets = [set(options) for options in self.options]
-        position_of = {}
-        for t, (c_index, k) in enumerate(zip(self.comp_of, self.k_of)):
-            position_of[(c_index, k)] = t
         # Links between two variable positions are counted at the later one.
-        self.link_prev = [t > 0 and self.order[t - 1] == self.order[t] - 1 for t in range(L)]
-        self.keep_prev = [t + 1 < L and self.link_prev[t + 1] for t in range(L)]
-        option_index = [{r: x for x, r in enumerate(options)} for options in self.options]
+        order = self.order
+        self.link_prev = [False] + [a + 1 == b for a, b in zip(order, order[1:])]
+        self.keep_prev = self.link_prev[1:] + [False]
         if crossings_first:
             # Bound: the tables below, from costs that assume every possible link to a
             # variable left neighbour (links only break ties between equal crossings).
             self.bound_costs = list(self.costs)
             for t in range(1, L):
                 if self.link_prev[t]:
-                    before = option_index[t - 1]
+                    before = option_sets[t - 1]
                     self.bound_costs[t] = [cost - link_unit * (r - 1 in before)
                                            for cost, r in zip(self.costs[t], self.options[t])]
             self.links_after = None
@@ -1173,7 +1190,7 @@ class _Search:
             # most links positions t + 1.. can still add when t takes r (None: unmatched),
             # from a programme that ignores that two positions may want one partner.
             self.bound_costs = self._crossings  # cross_unit is 1 under this objective
-            self.links_after = self._links_after(option_index, base)
+            self.links_after = self._links_after(base)
         # Free blocks (chunks objective): an edge that ends up in a chunk of its own is a
         # "singleton". Two singletons of one block never cross in an optimum: swapping their
         # partners removes that crossing, adds none elsewhere and loses no link (they had
@@ -1187,16 +1204,11 @@ class _Search:
         # The items' crossings go into bound_costs first (see _prepare_crossing_bound).
         spent += self._prepare_crossing_bound(budget, budget - spent, total_options)
         # Cheapest completion of each component from each progress, counting only static costs.
-        self.tables = [self._completion_table(comp, [position_of[(c_index, k)] for k in range(comp.p)])
-                       for c_index, comp in enumerate(comps)]
+        self.tables = [self._completion_table(comp, positions) for comp, positions in zip(comps, positions_of)]
         # The range of partners later positions can take: chosen partners below it can no
         # longer cross or collide with anything; those above it cross every later edge.
-        self.low = [1 << 62] * (L + 1)
-        self.high = [-1] * (L + 1)
-        for t in range(L - 1, -1, -1):
-            options = self.options[t]
-            self.low[t] = min(self.low[t + 1], options[0])
-            self.high[t] = max(self.high[t + 1], options[-1])
+        self.low = list(accumulate(reversed([options[0] for options in self.options]), min, initial=1 << 62))[::-1]
+        self.high = list(accumulate(reversed([options[-1] for options in self.options]), max, initial=-1))[::-1]
         # State layout: the progress of every component started and not finished.
         first_t: dict[int, int] = {}
         last_t: dict[int, int] = {}
@@ -1212,10 +1224,14 @@ class _Search:
         long_blocks = {c for c, comp in enumerate(comps) if comp.kind == _BLOCK_IN_ORDER and comp.p > comp.q}
         self.long_open = []
         passed = [0] * len(comps)
+        # The open long blocks and the short ones' slots change only where a component starts
+        # or ends: rebuilt there, not scanned over every open component at each position.
+        long_now: list[tuple[int, int]] = []  # (slot, block) of the open long blocks
+        loose = ()
         for t in range(L):
             c_index = self.comp_of[t]
-            self.long_open.append([(i, comps[c].refs, min(passed[c], comps[c].q)) for i, c in enumerate(active)
-                                   if c in long_blocks and c != c_index])
+            self.long_open.append([(i, comps[c].refs, min(passed[c], comps[c].q)) for i, c in long_now
+                                   if c != c_index] if long_now else [])
             passed[c_index] += 1
             starts, ends = first_t[c_index] == t, last_t[c_index] == t
             if starts and ends:
@@ -1230,8 +1246,11 @@ class _Search:
                 self.slot.append((position, _ENDS))
             else:
                 self.slot.append((active.index(c_index), _GOES_ON))
-            # Slots whose progress is the last reference used (see _drop_dominated).
-            self.loose_after.append(tuple([i for i, c in enumerate(active) if c in short_blocks]))
+            if starts != ends:
+                long_now = [(i, c) for i, c in enumerate(active) if c in long_blocks]
+                # Slots whose progress is the last reference used (see _drop_dominated).
+                loose = tuple([i for i, c in enumerate(active) if c in short_blocks])
+            self.loose_after.append(loose)
         self.steps = [self._step(t) for t in range(L)]
         return spent
 
@@ -1256,7 +1275,7 @@ class _Search:
         if items_ahead is not None:
             ahead_next = items_ahead[t + 1]
             # The items ahead each option's edge would be above, in cost units.
-            option_items = [bisect_left(ahead_next, r) * self.cross_unit for r in options]
+            option_items = self.option_items[t]
         else:
             ahead_next = option_items = None
         lo_window, hi_window = self.windows[t] or (None, None)
@@ -1308,13 +1327,15 @@ class _Search:
             ahead[t] = list(current)
         # Items certainly ahead of position t (depth t + 1 on: their candidate positions are
         # all right of t's) with rmax below the option cross it.
+        # The same per-option shares are what the search adds for each new edge (_step).
         cross_unit = self.cross_unit
-        self.bound_costs = [[cost + cross_unit * bisect_left(ahead[t + 1], r) for cost, r in zip(costs, options)]
-                            for t, (costs, options) in enumerate(zip(self.bound_costs, self.options))]
+        self.option_items = [[cross_unit * bisect_left(ahead_next, r) for r in options]
+                             for ahead_next, options in zip(ahead[1:], self.options)]
+        self.bound_costs = [list(map(add, costs, items)) for costs, items in zip(self.bound_costs, self.option_items)]
         self.items_ahead = ahead
         return work
 
-    def _links_after(self, option_index, base) -> list:
+    def _links_after(self, base) -> list:
         """links_after[t]: {r: most links from positions t + 1.. given t takes r} plus key
         _NONE for t unmatched (backward programme over (position, partner))."""
         L = len(self.order)
@@ -1416,9 +1437,9 @@ class _Search:
         # without changing the sum (items ahead lie within low[t + 1] .. high[t + 1]), so it
         # is the parent's, plus the new edge's.
         if below_at is None:
-            below = sum([bisect_left(ahead_next, v) for v in visible])
+            below = sum(map(bisect_left, repeat(ahead_next), visible))
         else:
-            below = sum([below_at[v - lo_here] for v in visible])
+            below = sum(map(below_at.__getitem__, map(lo_here.__rsub__, visible)))
         total = (below + above * len(ahead_next)) * cross_unit
         # References of open long blocks that positions already passed could have taken and
         # did not (used <= j < passed): later positions take them, so every chosen partner
@@ -1485,8 +1506,8 @@ class _Search:
                 # layer holds more partners than the table has entries.
                 below_at = None
                 lo_here = low[t]
-                if sum([len(state[1]) for state in layer]) > high[t] - lo_here + 1:
-                    below_at = [bisect_left(ahead_next, v) for v in range(lo_here, high[t] + 1)]
+                if sum(map(len, map(_visible_of, layer))) > high[t] - lo_here + 1:
+                    below_at = list(map(bisect_left, repeat(ahead_next), range(lo_here, high[t] + 1)))
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             # Beam (crossings objective): the `width` least estimates of the states found so
@@ -1638,14 +1659,19 @@ class _Search:
                 work += spent
                 if children is None:
                     return None, None, budget
-            entries = sorted(children.items(), key=lambda item: (item[1][2], item[1][3]))
+            entries = sorted(children.items(), key=_prefix_of) if len(children) > 1 else list(children.items())
             if width is not None and len(entries) > width:
-                cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
-                entries = [entries[e] for e in sorted(cut)]
-            layer = [key for key, _ in entries]
-            layer_cost = [value[0] for _, value in entries]
-            layer_bound = [value[1] for _, value in entries]
-            history.append([(value[2], value[3]) for _, value in entries])
+                if width == 1:  # the greedy pass: the first least estimate, without a sort
+                    entries = [entries[min(range(len(entries)), key=lambda e: (entries[e][1][4], e))]]
+                else:
+                    cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
+                    entries = [entries[e] for e in sorted(cut)]
+            # C-level passes over the kept states (no per-state Python frame).
+            layer = list(map(_key_of, entries))
+            values = list(map(_value_of, entries))
+            layer_cost = list(map(_cost_of, values))
+            layer_bound = list(map(_bound_of, values))
+            history.append(list(map(_prefix_choice, values)))
         best = min(range(len(layer)), key=lambda e: (layer_cost[e], e))
         pairs = []
         rank = best
