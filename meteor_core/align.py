@@ -1154,16 +1154,12 @@ class _Search:
                 insort(seen_refs, fixed[f][1])
                 f += 1
             below_c = len(seen_refs)
-            crossings = [below_c + r_below - 2 * seen_below for r_below, seen_below in
-                         zip(map(bisect_left, repeat(fixed_refs), options), map(bisect_left, repeat(seen_refs), options))]
+            left = base[c - 1] if c > 0 else _NONE
+            right = base[c + 1] if c + 1 < n else _NONE
+            crossings = [below_c + bisect_left(fixed_refs, r) - 2 * bisect_left(seen_refs, r) for r in options]
             self._crossings.append(crossings)
-            costs = list(map(cross_unit.__mul__, crossings))
-            # Links to fixed neighbours: only the partners left + 1 and right - 1 gain one
-            # (options ascend and are distinct, so a bisect finds each; _NONE finds none).
-            for linked in ((base[c - 1] + 1,) if c > 0 else ()) + ((base[c + 1] - 1,) if c + 1 < n else ()):
-                x = bisect_left(options, linked)
-                if x < len(options) and options[x] == linked:
-                    costs[x] -= link_unit
+            costs = [cross * cross_unit - ((left == r - 1) + (right == r + 1)) * link_unit
+                     for cross, r in zip(crossings, options)]
             self.costs.append(costs)
             self.first_index.append(first)
             self.options.append(options)
@@ -1251,40 +1247,46 @@ class _Search:
                 # Slots whose progress is the last reference used (see _drop_dominated).
                 loose = tuple([i for i, c in enumerate(active) if c in short_blocks])
             self.loose_after.append(loose)
-        self.steps = [self._step(t) for t in range(L)]
+        self.steps = self._steps()
         return spent
 
-    def _step(self, t: int) -> tuple:
-        """What the search reads at position t that no state changes, gathered once per search
-        rather than once per run (a greedy run spent about 11 us a position at 160 tokens)."""
-        comp = self.components[self.comp_of[t]]
-        kind = comp.kind
-        k = self.k_of[t]
-        options = self.options[t]
-        first = self.first_index[t]
-        in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
-        # The choices of an in-order block: (option index or -1 for unmatched, progress after,
-        # pending after), by option (more references) or by references used (more positions).
-        if kind == _BLOCK_IN_ORDER and comp.p < comp.q:
-            choices = [(x, first + x, False) for x in range(len(options))]
-        elif in_order_long:
-            choices = [(used - first, used + 1, False) for used in range(first, first + len(options))]
+    def _steps(self) -> list:
+        """What the search reads at each position that no state changes, gathered once per search
+        rather than once per run (a greedy run spent about 11 us a position at 160 tokens); what
+        depends only on the component, once per component."""
+        per_component = []
+        for comp, table in zip(self.components, self.tables):
+            kind = comp.kind
+            in_order_short = kind == _BLOCK_IN_ORDER and comp.p < comp.q
+            in_order_long = kind == _BLOCK_IN_ORDER and comp.p > comp.q
+            per_component.append((comp, kind, in_order_short, in_order_long, in_order_long and _table_by_used(comp),
+                                  kind == _FREE and comp.block, table, comp.p - comp.size, comp.p - 1))
+        if self.items_ahead is not None:
+            aheads, option_items = self.items_ahead[1:], self.option_items
         else:
-            choices = None
-        items_ahead = self.items_ahead
-        if items_ahead is not None:
-            ahead_next = items_ahead[t + 1]
-            # The items ahead each option's edge would be above, in cost units.
-            option_items = self.option_items[t]
-        else:
-            ahead_next = option_items = None
-        lo_window, hi_window = self.windows[t] or (None, None)
-        return (comp, kind, kind == _BLOCK_IN_ORDER and comp.p < comp.q, in_order_long,
-                in_order_long and _table_by_used(comp), kind == _FREE and comp.block, k,
-                *self.slot[t], options, self.costs[t], first, self.low[t + 1], self.high[t + 1],
-                self.link_prev[t], self.keep_prev[t], *self.neighbours[t], lo_window, hi_window,
-                self.tables[self.comp_of[t]], comp.p - comp.size, k == comp.p - 1, choices,
-                ahead_next, option_items, self.long_open[t])
+            aheads = option_items = repeat(None)
+        steps = []
+        for (c_index, k, slot, options, costs, first, lo_next, hi_next, prev_links, keep, neighbours, window,
+             ahead_next, items, long_open) in zip(self.comp_of, self.k_of, self.slot, self.options, self.costs,
+                                                  self.first_index, self.low[1:], self.high[1:], self.link_prev,
+                                                  self.keep_prev, self.neighbours, self.windows, aheads,
+                                                  option_items, self.long_open):
+            (comp, kind, in_order_short, in_order_long, by_used, free_block, table, free_skips,
+             last_k) = per_component[c_index]
+            # The choices of an in-order block: (option index or -1 for unmatched, progress after,
+            # pending after), by option (more references) or by references used (more positions).
+            if in_order_short:
+                choices = [(x, first + x, False) for x in range(len(options))]
+            elif in_order_long:
+                choices = [(used - first, used + 1, False) for used in range(first, first + len(options))]
+            else:
+                choices = None
+            lo_window, hi_window = window or (None, None)
+            # ahead_next: the items certainly ahead; items: each option's share of them (cost units).
+            steps.append((comp, kind, in_order_short, in_order_long, by_used, free_block, k, *slot, options, costs,
+                          first, lo_next, hi_next, prev_links, keep, *neighbours, lo_window, hi_window, table,
+                          free_skips, k == last_k, choices, ahead_next, items, long_open))
+        return steps
 
     def _prepare_crossing_bound(self, budget: int, remaining: int, total_options: int) -> int:
         """Crossings with edges every completion must place, for the bound (crossings
@@ -1327,7 +1329,7 @@ class _Search:
             ahead[t] = list(current)
         # Items certainly ahead of position t (depth t + 1 on: their candidate positions are
         # all right of t's) with rmax below the option cross it.
-        # The same per-option shares are what the search adds for each new edge (_step).
+        # The same per-option shares are what the search adds for each new edge (_steps).
         cross_unit = self.cross_unit
         self.option_items = [[cross_unit * bisect_left(ahead_next, r) for r in options]
                              for ahead_next, options in zip(ahead[1:], self.options)]
@@ -1431,16 +1433,20 @@ class _Search:
         references open long blocks passed over unused (also returned, sorted, for the new
         edge's share), and those with the long component's own unused references after
         skipping and after matching."""
+        # Hot (once per parent): pairs are counted first and scaled to cost units once.
         cross_unit = self.cross_unit
+        n_visible = len(visible)
         # Chosen partners above every later option cross every item ahead; the others, the
         # items ahead below them. Trimming a child's partners moves them between the two
         # without changing the sum (items ahead lie within low[t + 1] .. high[t + 1]), so it
         # is the parent's, plus the new edge's.
-        if below_at is None:
-            below = sum(map(bisect_left, repeat(ahead_next), visible))
-        else:
+        if below_at is not None:
             below = sum(map(below_at.__getitem__, map(lo_here.__rsub__, visible)))
-        total = (below + above * len(ahead_next)) * cross_unit
+        elif len(ahead_next) < n_visible:
+            below = n_visible * len(ahead_next) - sum(map(bisect_right, repeat(visible), ahead_next))
+        else:
+            below = sum(map(bisect_left, repeat(ahead_next), visible))
+        total = below + above * len(ahead_next)
         # References of open long blocks that positions already passed could have taken and
         # did not (used <= j < passed): later positions take them, so every chosen partner
         # above one crosses it. They are not items ahead (counted above), so nothing counts
@@ -1448,11 +1454,13 @@ class _Search:
         # units on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
         unused = []
         for i, refs, passed in long_open:
-            if progress[i] < passed:
-                unused.extend(refs[progress[i]:passed])
+            used = progress[i]
+            if used < passed:
+                unused += refs[used:passed]
         if unused:
             unused.sort()
-            total += (_pairs_above(visible, unused) + len(unused) * above) * cross_unit
+            total += _pairs_above(visible, unused) + len(unused) * above
+        total *= cross_unit
         own_skip = own_match = 0
         if long_comp is not None:
             # Its own references passed and unused after this step: from state (skipped) or
@@ -1461,7 +1469,7 @@ class _Search:
             if state < end:
                 refs = long_comp.refs[state:end]
                 own_skip = (_pairs_above(visible, refs) + len(refs) * above) * cross_unit
-                own_match = own_skip - (len(visible) - bisect_right(visible, refs[0]) + above) * cross_unit
+                own_match = own_skip - (n_visible - bisect_right(visible, refs[0]) + above) * cross_unit
         return total, unused, own_skip, own_match
 
     # -- the programme ---------------------------------------------------------------------
