@@ -6,9 +6,9 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.result import unspaced_script_hint
 from meteor_core.methods import (CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, plural, positions,
                                  terms, walkthrough)
+from meteor_core.result import unspaced_script_hint
 
 
 def _move(labels: list[str], by: int) -> None:

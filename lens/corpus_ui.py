@@ -907,9 +907,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
 
 # -- scoring, cached and bounded ------------------------------------------------------------
 #: Analyses kept besides the newest of each page, per session, while the tokens they hold add
-#: up to at most this. An analysis holds about 200-330 bytes a token (bench/bench_memory.py:
-#: 196 for WMT22 cs-en's 12 systems, 327 for de-en's 3,968 shorter segments; 400-580 before its
-#: objects had slots), so a session keeps at most ~33 MB more than what it shows, and a test set of 2,000
+#: up to at most this. An analysis holds about 150-280 bytes a token (bench/bench_memory.py:
+#: 149 for WMT22 cs-en's 12 systems, 278 for de-en's 3,968 shorter segments, with interned
+#: words; 400-580 before its objects had slots), so a session keeps at most ~28 MB more than what it shows, and a test set of 2,000
 #: segments can go to another mode and back without being scored again. Weighed by segments
 #: (4,000) this kept seven analyses of long rows: +140 MB after six (the ten-uploads memory test failed).
 #: A larger analysis is not kept once replaced.

@@ -172,14 +172,13 @@ def _shown_label(text: str) -> str:
     return " ".join(f"U+{ord(ch):04X}" for ch in text)
 
 
-def _slanted_label_margin(result: SegmentResult, window: int, max_width: int) -> int:
-    """The right margin (px) that the candidate row's slanted labels need: each runs right of its
-    token by half its length plus a line's height, and the last ones ran out of the figure
-    ("internationalizati", "pneumonoultramicroscopi": a helper). Measured with the tokens as
-    close as the narrowest column puts them; at least the usual 20 px."""
+def _slanted_label_margin(result: SegmentResult, window: int, width: int) -> int:
+    """The right margin (px) that the candidate row's slanted labels need in a figure `width` px
+    wide with the usual 20: each runs right of its token by half its length plus a line's
+    height, and the last ones ran out of the figure ("internationalizati",
+    "pneumonoultramicroscopi": a helper). Measured with the tokens as close as the narrowest
+    column puts them; at least the usual 20 px."""
     tokens = result.candidate_tokens[:window]
-    width = max_width if window < len(result.candidate_tokens) else max(MIN_UNIT, (max_width - 120) // max(
-        len(result.candidate_tokens), len(result.reference_tokens), 1)) * window + 120
     unit_px = (width - 110) / (window + 0.6) * min(1.0, NARROWEST_COLUMN / width)
     rtl = right_to_left(result)
     need = 0.0
@@ -380,8 +379,10 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
     # double-click for the whole pair.
     window = tokens_in_view(result, max_width)
-    right = _slanted_label_margin(result, window, max_width) if slanted else 20
-    width = max_width if window < n else (min(max_width, unit * n + 100 + right) if slanted else STRAIGHT_LABELS_WIDTH)
+    width = max_width if window < n else (unit * n + 120 if slanted else STRAIGHT_LABELS_WIDTH)
+    right = _slanted_label_margin(result, window, width) if slanted else 20
+    if slanted and window == n:  # the labels' extra margin widens the figure, up to its limit
+        width = min(max_width, width + right - 20)
     # A token's width in pixels as drawn (plot area over the x range) where the column is narrowest.
     token_px = (width - 90 - right) / (window + 0.6) * min(1.0, NARROWEST_COLUMN / width)
     # Chunk bands, numbered, on both rows.
