@@ -11,6 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from .caches import word_cache
+
 MYTHES_DIR = Path("/usr/share/mythes")
 
 
@@ -151,7 +153,7 @@ class Thesaurus:
         self.path = Path(path)
         self._index = load_thesaurus_index(str(self.path))
         # Bounded: a long-running server sees unlimited words.
-        self._meanings = lru_cache(maxsize=65536)(self._read_meanings)
+        self._meanings = word_cache(self._read_meanings)
 
     def meanings(self, word: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """((part of speech label, synonyms), ...) for `word`, lowercased; () if absent."""

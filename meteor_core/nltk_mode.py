@@ -11,14 +11,15 @@ What nltk does, and this module does the same (spec section 2):
 """
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import partial
 from typing import Sequence
 
+from .caches import word_cache
 from .stages import StageEdge, porter_stem
 
 #: nltk's stems (lowercased, as its PorterStemmer does), cached per word (bounded): nltk mode
 #: stemmed every leftover word of every pair again (the paper stem stage caches its own key).
-_nltk_stem = lru_cache(maxsize=65536)(partial(porter_stem, lowercase=True))
+_nltk_stem = word_cache(partial(porter_stem, lowercase=True))
 
 
 def _match_by_form(hyp: list[tuple[int, str]], ref: list[tuple[int, str]], label: str):
@@ -40,7 +41,7 @@ def _match_by_form(hyp: list[tuple[int, str]], ref: list[tuple[int, str]], label
     return links, hyp_left, ref_left
 
 
-@lru_cache(maxsize=65536)  # bounded; a pure function of the word for a given WordNet
+@word_cache  # bounded; a pure function of the word for a given WordNet
 def _lemma_sources(wordnet, word: str) -> dict[str, str]:
     """Single-word lemma name -> the first synset of `word` that has it (WordNet's order).
     Callers only read it."""

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple, Optional, Sequence
 
+from .caches import word_cache
 from .errors import MeteorInputError
 from .tokenize import matching_form
 
@@ -120,7 +121,7 @@ class KeyStage(Stage):
         self.name = name
         self.description = description
         self._identity = key is None
-        self._key = (lambda w: w) if key is None else lru_cache(maxsize=65536)(key)
+        self._key = (lambda w: w) if key is None else word_cache(key)
         self._evidence_label = evidence_label
         self._signature = signature or name
 
@@ -166,6 +167,11 @@ class KeyStage(Stage):
         return self._signature
 
 
+#: One empty feature set for every word without features (numbers, names, most non-English
+#: words): a new empty frozenset per cached word took 216 bytes.
+_NO_FEATURES = frozenset()
+
+
 class FeatureStage(Stage):
     equivalence = False
 
@@ -175,8 +181,8 @@ class FeatureStage(Stage):
         self.name = name
         self._describe = describe
         self.description = description
-        self._features = lru_cache(maxsize=65536)(features)
-        self._feature_set = lru_cache(maxsize=65536)(lambda word: frozenset(self._features(word)))
+        self._features = word_cache(features)
+        self._feature_set = word_cache(lambda word: frozenset(self._features(word)) or _NO_FEATURES)
         self._evidence = lru_cache(maxsize=4096)(self._first_shared)
         self._signature = signature or name
         self._available = available
@@ -388,7 +394,7 @@ class ThesaurusStage(Stage):
         self.description = f"listed as synonyms in the {language_name} MyThes thesaurus"
         self._thesaurus = thesaurus
         self._relation = lru_cache(maxsize=4096)(thesaurus.relation)
-        self._synonyms = lru_cache(maxsize=65536)(self._listed_synonyms)
+        self._synonyms = word_cache(self._listed_synonyms)
 
     def _listed_synonyms(self, word: str) -> frozenset[str]:
         return frozenset(s for _, synonyms in self._thesaurus.meanings(word) for s in synonyms)

@@ -35,6 +35,7 @@ from typing import Sequence, Union
 
 import regex
 
+from .caches import word_cache
 from .errors import MeteorInputError, MeteorParameterError, TooManyCharacters, TooManyTokens
 from .frozen import field_setters, new_object, slotted
 
@@ -283,7 +284,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
 
 #: matching_form per distinct token (NFC and the format-character scan are the costly part of
 #: tokenizing non-ASCII text); bounded, and lru_cache is safe across threads.
-_cached_form = lru_cache(maxsize=65536)(matching_form)
+_cached_form = word_cache(matching_form)
 
 
 def is_punctuation(text: str) -> bool:

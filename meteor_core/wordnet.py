@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from .caches import word_cache
+
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 DEBIAN_PACKAGES = ("wordnet-base", "wordnet-sense-index")
 FIX_COMMAND = "python -m meteor_core setup-wordnet"
@@ -94,7 +96,7 @@ class _LazyLemmaIndex:
             with reader.open(f"index.{suffix}") as fp:
                 self._lines[pos] = [line for line in fp.read().split("\n") if line and not line.startswith(" ")]
         # Bounded: any string can be looked up, and a long-running server sees unlimited words.
-        self._lookup = lru_cache(maxsize=65536)(self._parse_entry)
+        self._lookup = word_cache(self._parse_entry)
 
     def _parse_entry(self, lemma: str) -> dict:
         entry = {}
@@ -152,7 +154,7 @@ def _reader_class():
         def __init__(self, root):
             self._file_lock = threading.RLock()
             super().__init__(root, None)
-            self._synset_names = lru_cache(maxsize=16384)(self._read_synset_name)
+            self._synset_names = word_cache(self._read_synset_name)
             _open_readers.add(self)
 
         def _forget_files_after_fork(self):

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
 from typing import Optional, Sequence
 
+from ..caches import word_cache
 from ..errors import MeteorInputError
 from .data import MAX_PHRASE_WORDS, Meteor15Data
 from .normalize import java_hash, java_lower
@@ -118,7 +118,7 @@ class Matcher:
         self.modules = tuple(modules)
         self.data = data
         self.search_weights = tuple(SEARCH_WEIGHTS[m] for m in self.modules)
-        self.synsets = lru_cache(maxsize=1 << 16)(self._synsets)
+        self.synsets = word_cache(self._synsets)
 
     # -- modules ------------------------------------------------------------------------------
     def _exact(self, k, h1, h2, out):

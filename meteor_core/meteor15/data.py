@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional
 
+from ..caches import word_cache
 from .normalize import parse_prefix_file, split_words
 
 ENV_VAR = "METEOR15_DATA"
@@ -92,8 +93,8 @@ class Meteor15Data:
         self.meta = meta
         self.function_words = frozenset(w for (w,) in conn.execute("SELECT word FROM function_word"))
         self.prefixes = parse_prefix_file(meta["nonbreaking_prefixes"])
-        self.synsets = lru_cache(maxsize=1 << 16)(self._synsets)
-        self.has_synset_entry = lru_cache(maxsize=1 << 16)(self._has_synset_entry)
+        self.synsets = word_cache(self._synsets)
+        self.has_synset_entry = word_cache(self._has_synset_entry)
         self.exception_bases = lru_cache(maxsize=1 << 14)(self._exception_bases)
         self._index_lock = threading.Lock()
         self._crcs: Optional[array] = None

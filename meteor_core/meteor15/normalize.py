@@ -12,8 +12,9 @@ the classes that call it); written anew. Java details that change tokens and are
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Mapping
+
+from ..caches import word_cache
 
 # Letters the jar treats as alphabetic: ASCII, Western European, Cyrillic and a few extensions.
 _ALPHA = ("A-Za-z\u0160\u017d\u0161\u017e\u0178\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017e"
@@ -77,7 +78,7 @@ def java_lower(text: str) -> str:
     return text.lower()
 
 
-@lru_cache(maxsize=1 << 16)
+@word_cache
 def java_hash(word: str) -> int:
     """`String.hashCode()`: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, 32-bit."""
     h = 0

@@ -10,7 +10,7 @@ non-vowels there, so such words are stemmed in their UTF-16 form.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from ..caches import word_cache
 
 _VOWELS = frozenset("aeiouy")
 _VOWELS_WXY = frozenset("aeiouywxY")
@@ -208,7 +208,7 @@ def _stem_units(word: str) -> str:
     return word.replace("Y", "y") if y_found else word
 
 
-@lru_cache(maxsize=1 << 16)
+@word_cache
 def stem(word: str) -> str:
     """The stem METEOR 1.5 compares in its stem module (input already lower-cased)."""
     if word.isascii() or max(word) <= "\uffff":
