@@ -60,9 +60,11 @@ def _check_stats(stats: MeteorStats) -> None:
                                "and matches <= reference_length, and at least one chunk when anything matched")
 
 
-def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False) -> MeteorBreakdown:
+def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk: bool = False,
+            unit: str = "word") -> MeteorBreakdown:
     """P = m/|cand|, R = m/|ref|, Fmean = PR/(alpha P + (1-alpha) R),
-    penalty = gamma (chunks/m)^beta, score = Fmean (1 - penalty).
+    penalty = gamma (chunks/m)^beta, score = Fmean (1 - penalty). unit: what a token is called
+    in the note for m = 0 (MeteorConfig.token_unit: "no character matched" for Chinese).
 
     The expressions are written in the same order as nltk's single_meteor_score so that equal
     statistics give bit-identical floats in both modes.
@@ -72,8 +74,8 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
     if m == 0:
         empty = [side for side, length in (("candidate", stats.candidate_length),
                                            ("reference", stats.reference_length)) if not length]
-        why = (f"the {' and the '.join(empty)} {'has' if len(empty) == 1 else 'have'} no tokens, so no word can "
-               "match" if empty else "no word matched")
+        why = (f"the {' and the '.join(empty)} {'has' if len(empty) == 1 else 'have'} no tokens, so no {unit} can "
+               "match" if empty else f"no {unit} matched")
         return MeteorBreakdown(0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                                note=f"{why}: METEOR is undefined for m = 0 and reported as 0")
     precision = float(m) / stats.candidate_length

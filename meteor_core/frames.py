@@ -249,4 +249,4 @@ def corpus_breakdown(results: pd.DataFrame, config: Optional[MeteorConfig] = Non
                                    "pass that configuration, whose corpus score weighs the matches")
     totals = {c: int(scored[c].sum()) for c in ("matches", "candidate_length", "reference_length", "chunks")}
     stats = MeteorStats(totals["matches"], totals["candidate_length"], totals["reference_length"], totals["chunks"])
-    return compute(stats, config.params, config.zero_penalty_single_chunk)
+    return compute(stats, config.params, config.zero_penalty_single_chunk, config.token_unit)

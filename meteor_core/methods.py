@@ -102,11 +102,9 @@ POSITIONS = _POSITIONS.format(word="word", example="cat")
 
 
 def token_noun(config: MeteorConfig, n: int = 1) -> str:
-    """What one token is called in the texts, plural unless n == 1: "character" where the tokens
-    are single characters (Chinese and Japanese by default, where "words" named characters),
-    else "word" (METEOR 1.5 mode says words, as the jar does, whatever its normalizer makes of the text)."""
-    noun = "character" if config.mode != "meteor15" and _tokenizer(config) == "char" and \
-        _char_level(config) else "word"  # the char tokenizer keeps other words whole (English "abc": one token)
+    """What one token is called in the texts (MeteorConfig.token_unit), plural unless n == 1:
+    Chinese and Japanese characters were called "words"."""
+    noun = config.token_unit
     return noun if n == 1 else f"{noun}s"
 
 

@@ -334,6 +334,15 @@ class MeteorConfig:
                 f"keep_case (no normalization); got {given}")
 
     @property
+    def token_unit(self) -> str:
+        """What one token is called: "character" where the tokens are single Chinese or Japanese
+        characters (the char tokenizer, their default; it keeps other words whole, so English
+        under it still has words), else "word" (nltk and METEOR 1.5 modes are English only)."""
+        from .languages import resolve
+
+        return "character" if self.tokenizer in ("default", "char") and resolve(self.language).char_level else "word"
+
+    @property
     def meteor15_normalization(self) -> str:
         """The jar's normalization level this configuration stands for (meteor15 mode)."""
         return METEOR15_NORMALIZATION[(self.tokenizer, self.keep_case, self.drop_punctuation)]

@@ -61,15 +61,17 @@ class Scorer:
             refuse_user_synonym_tables(self.config.mode)
         if self.config.mode == "paper":
             self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
-                                                          self.synonym_tables, self.config.language)
+                                                          self.synonym_tables, self.config.language,
+                                                          self.config.token_unit)
         else:
-            self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)
+            self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)  # English only
         self.stage_status = tuple(
             StageStatus(s.name, s.available,
                         NLTK_STAGE_DESCRIPTIONS.get(s.name, s.description) if self.config.mode == "nltk" else s.description,
                         s.unavailable_reason)
             for s in self.stages)
         self._wordnet = None
+        self._unit = self.config.token_unit
         self._signature: Optional[str] = None
         if self.config.mode == "nltk" and self.stages[-1].available:
             from .wordnet import load_wordnet
@@ -210,7 +212,7 @@ class Scorer:
         spans = tuple(spans)
         stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
                                     "chunks": len(spans)})
-        breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk)
+        breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk, self._unit)
         return build(SegmentResult, {
             "candidate_tokens": candidate, "reference_tokens": reference, "links": cumulative,
             "chunk_spans": spans, "crossings": crossings, "stats": stats, "breakdown": breakdown,
@@ -241,7 +243,7 @@ class Scorer:
         total = ZERO_STATS
         for segment in segments:
             total = total + segment.stats
-        breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk)
+        breakdown = compute(total, self.config.params, self.config.zero_penalty_single_chunk, self._unit)
         mean = sum(s.score for s in segments) / len(segments)
         return CorpusResult(tuple(segments), total, breakdown, mean, self.signature(), tuple(indices), tuple(skipped))
 

@@ -255,8 +255,9 @@ class FeatureStage(Stage):
         return self._signature if self._available else f"{self.name}(unavailable)"
 
 
-def exact_stage() -> KeyStage:
-    return KeyStage("exact", None, "same word (after case folding unless keep-case)", "", "exact")
+def exact_stage(unit: str = "word") -> KeyStage:
+    """unit: what a token is (MeteorConfig.token_unit), for the description."""
+    return KeyStage("exact", None, f"same {unit} (after case folding unless keep-case)", "", "exact")
 
 
 @lru_cache(maxsize=1)
@@ -531,12 +532,12 @@ def case_class(word: str) -> str:
 
 
 def build_stages(names: Sequence[str], keep_case: bool = False,
-                 tables: Sequence[SynonymTable] = (), language: str = "en") -> tuple[Stage, ...]:
+                 tables: Sequence[SynonymTable] = (), language: str = "en", unit: str = "word") -> tuple[Stage, ...]:
     by_table = {f"table:{t.name}": t for t in tables}
     result = []
     for name in names:
         if name == "exact":
-            result.append(exact_stage())
+            result.append(exact_stage(unit))
         elif name == "stem":
             result.append(language_stem_stage(language, keep_case))
         elif name == "synonym":

@@ -227,3 +227,24 @@ def test_a_variation_selector_does_not_keep_equal_characters_apart():
     # a token of nothing but a selector keeps it (its form is not empty), as nltk mode keeps both
     assert [t.norm for t in tokenize("a \ufe0f b")] == ["a", "\ufe0f", "b"]
     assert score("I \u2764\ufe0f Paris", ["I \u2764 Paris"], mode="nltk").best.stats.matches == 2
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_chinese_characters_are_called_characters_in_the_core_texts(language):
+    """The exact stage's description said "same word" and a pair with nothing matched "no word
+    matched" for Chinese and Japanese, where each token is a character (the pages said
+    "characters" everywhere else)."""
+    result = score("猫坐在垫子上", ["狗跑"], language=language).best
+    assert result.breakdown.note.startswith("no character matched: ")
+    assert _exact_description(result).startswith("same character (after")
+    # words where the tokens are words: split at spaces, English under the char tokenizer (it
+    # keeps English words whole); nltk mode (English only)
+    for config in (dict(language=language, tokenizer="whitespace"), dict(language="en", tokenizer="char"),
+                   dict(language="en"), dict(language="en", mode="nltk")):
+        words = score("abc", ["xyz"], **config).best
+        assert words.breakdown.note.startswith("no word matched: "), config
+        assert _exact_description(words).startswith(("same word (after", "same lowercased word,")), config
+
+
+def _exact_description(result) -> str:
+    return next(s.description for s in result.stage_status if s.stage == "exact")
