@@ -89,13 +89,14 @@ if exploration is not None:
     contrast = ui.objective_contrast(segment) if step.key in ("crossings", "chunks") else ""
     if contrast:
         st.info(md_escape(contrast))
+    position_note = positions(segment.config, segment.candidate_tokens.texts)
     if step.details and step.key == "crossings":
         # Folded: eight lines pushed the diagram below a projector's screen; open, they let a
         # class count crossings whose marks sit on one point (a teacher could not count them).
         with st.expander(f"The crossing pairs, one by one ({segment.crossings})"):
-            st.caption("  \n".join(md_escape(line) for line in (*step.details, positions(segment.config))))
+            st.caption("  \n".join(md_escape(line) for line in (*step.details, position_note)))
     elif step.details:
-        st.caption("  \n".join(md_escape(line) for line in (*step.details, positions(segment.config))))
+        st.caption("  \n".join(md_escape(line) for line in (*step.details, position_note)))
     ui.show_diagram(segment, key="step-diagram", links=step.links, new_links=step.new_links,
                     new_links_label=step.new_links_label,
                     crossings=step.crossings, show_chunks=step.show_chunks)

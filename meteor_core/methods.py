@@ -95,10 +95,10 @@ _TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it match
 #: What the bracketed numbers in link texts are: a teacher read "the [0] → the [1]" against the
 #: diagram's chunk numbers, which count from 1.
 _POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} [1]” is "
-              "the second {word}); chunks are numbered from 1.")
+              "the {whose}second {word}); chunks are numbered from 1.")
 _EXAMPLE = {"word": "cat", "character": "猫"}  # an English word was the example of a Chinese character (a helper)
 TERMS = _TERMS.format(word="word", words="words")
-POSITIONS = _POSITIONS.format(word="word", example="cat")
+POSITIONS = _POSITIONS.format(word="word", example="cat", whose="")
 
 
 def token_noun(config: MeteorConfig, n: int = 1) -> str:
@@ -108,9 +108,13 @@ def token_noun(config: MeteorConfig, n: int = 1) -> str:
     return noun if n == 1 else f"{noun}s"
 
 
-def positions(config: MeteorConfig) -> str:
-    """POSITIONS in the configuration's unit (token_noun)."""
-    return _POSITIONS.format(word=token_noun(config), example=_EXAMPLE[token_noun(config)])
+def positions(config: MeteorConfig, candidate_texts: Sequence[str] = ()) -> str:
+    """POSITIONS in the configuration's unit (token_noun); with the candidate's tokens, its own
+    second token is the example (a class looks for “cat [1]” in a pair without a cat)."""
+    noun = token_noun(config)
+    if len(candidate_texts) < 2:
+        return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], whose="")
+    return _POSITIONS.format(word=noun, example=candidate_texts[1], whose="candidate's ")
 
 
 def terms(config: MeteorConfig) -> str:

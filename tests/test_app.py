@@ -1770,7 +1770,8 @@ def test_how_says_positions_count_from_0_where_it_lists_links(wordnet_reader):
     at = _app(HOW, cand="the cat sat on the mat", ref="on the mat sat the cat", step="stage:exact")
     captions = [c.value.replace("\\", "") for c in at.caption]
     listed = next(c for c in captions if "→" in c)
-    assert "cat [1] → cat [5]" in listed and listed.endswith(POSITIONS)  # "cat" is the 2nd candidate word
+    # "cat" is the 2nd candidate word, and the note's example (the pair's own: methods.positions)
+    assert "cat [1] → cat [5]" in listed and listed.endswith(POSITIONS.replace("the second", "the candidate's second"))
     assert POSITIONS in next(c for c in captions if c.startswith("Terms:"))  # in the folded terms too
 
 
@@ -2144,7 +2145,7 @@ def test_how_crossings_step_folds_the_list_of_crossing_pairs(wordnet_reader):
     assert len(folded) == 1
     lines = folded[0].caption[0].value.split("  \n")
     assert len(lines) == 9 and lines[1].replace("\\", "") == "2. the [0] → the [1] crosses on [3] → on [0]"
-    assert lines[-1].replace("\\", "") == POSITIONS  # the 8 pairs, then what [n] is
+    assert lines[-1].replace("\\", "") == POSITIONS.replace("the second", "the candidate's second")  # then what [n] is
 
 
 def test_a_pair_typed_on_another_page_sends_the_how_link_to_step_1(wordnet_reader):

@@ -378,6 +378,11 @@ def test_character_tokens_are_called_characters(language, candidate, reference):
     assert "word" not in terms(result.config) and "word" not in describe(result.config).summary
     assert positions(result.config).startswith("A number in brackets is a character's position")
     assert "(“猫 [1]” is the second character)" in positions(result.config)  # not an English word as the example
+    own = positions(result.config, result.candidate_tokens.texts)  # the pair's own second token
+    assert f"(“{result.candidate_tokens.texts[1]} [1]” is the candidate's second character)" in own
+    english = score("the dog sat", ["a dog sat"]).best
+    assert "(“dog [1]” is the candidate's second word)" in positions(english.config, english.candidate_tokens.texts)
+    assert "(“cat [1]” is the second word)" in positions(english.config, ("dog",))  # one token: the generic one
     # a word segmenter's tokens are words
     segmented = score(candidate, [reference], language=language, tokenizer="segmenter").best
     assert token_noun(segmented.config, 2) == "words" and "matched words" in \
