@@ -96,6 +96,7 @@ _TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it match
 #: diagram's chunk numbers, which count from 1.
 _POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} [1]” is "
               "the {whose}second {word}); chunks are numbered from 1.")
+_EXAMPLE_CHARS = 24  # a pasted URL or a run of unspaced text can be a 2,000-character token
 _EXAMPLE = {"word": "cat", "character": "猫"}  # an English word was the example of a Chinese character (a helper)
 TERMS = _TERMS.format(word="word", words="words")
 POSITIONS = _POSITIONS.format(word="word", example="cat", whose="")
@@ -114,7 +115,10 @@ def positions(config: MeteorConfig, candidate_texts: Sequence[str] = ()) -> str:
     noun = token_noun(config)
     if len(candidate_texts) < 2:
         return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], whose="")
-    return _POSITIONS.format(word=noun, example=candidate_texts[1], whose="candidate's ")
+    example = candidate_texts[1]
+    if len(example) > _EXAMPLE_CHARS:  # the link list above has it whole
+        example = example[:_EXAMPLE_CHARS - 1] + "…"
+    return _POSITIONS.format(word=noun, example=example, whose="candidate's ")
 
 
 def terms(config: MeteorConfig) -> str:

@@ -383,6 +383,7 @@ def test_character_tokens_are_called_characters(language, candidate, reference):
     english = score("the dog sat", ["a dog sat"]).best
     assert "(“dog [1]” is the candidate's second word)" in positions(english.config, english.candidate_tokens.texts)
     assert "(“cat [1]” is the second word)" in positions(english.config, ("dog",))  # one token: the generic one
+    assert "(“https://example.org/a/v… [1]” is" in positions(english.config, ("see", "https://example.org/a/very/long/path"))
     # a word segmenter's tokens are words
     segmented = score(candidate, [reference], language=language, tokenizer="segmenter").best
     assert token_noun(segmented.config, 2) == "words" and "matched words" in \
