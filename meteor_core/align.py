@@ -1027,10 +1027,10 @@ def _table_units(comp: _Component) -> int:
     return p + 1 + (p + 1) * width // 16
 
 
-_visible_of = itemgetter(1)  # a state's visible partners
 # A child of _Search.run: key -> (cost, bound, parent rank, choice, estimate).
 _key_of = _cost_of = itemgetter(0)
 _value_of = _bound_of = itemgetter(1)
+_items_of = itemgetter(5)
 _prefix_choice = itemgetter(2, 3)
 
 
@@ -1301,7 +1301,7 @@ class _Search:
         too: `items_ahead` keeps the items certainly ahead at each depth for the search (the
         references a block passed over unused are ahead as well, but depend on the state: the
         search counts them). Returns the work spent."""
-        self.items_ahead = None
+        self.items_ahead = self.items_leaving = None
         if self.objective != "crossings":
             return 0
         order = self.order
@@ -1335,6 +1335,8 @@ class _Search:
                              for ahead_next, options in zip(ahead[1:], self.options)]
         self.bound_costs = [list(map(add, costs, items)) for costs, items in zip(self.bound_costs, self.option_items)]
         self.items_ahead = ahead
+        # The items whose box starts at each position: ahead before it, no longer after.
+        self.items_leaving = [by_depth.get(t, ()) for t in range(L + 1)]
         return work
 
     def _links_after(self, base) -> list:
@@ -1425,28 +1427,17 @@ class _Search:
         # progress: references used
         return table[k][progress] if _table_by_used(comp) else table[k][k - progress]
 
-    def _items_crossed(self, visible, above, progress, state, ahead_next, below_at, lo_here, long_open,
-                       long_comp, k):
+    def _items_crossed(self, carried, visible, above, progress, state, long_open, long_comp, k):
         """The part of a child's bound that its parent fixes (cost units), for position k of its
         component (long_comp: that component when it has more candidate than reference
-        positions): crossings of the chosen partners with the items ahead and with the
-        references open long blocks passed over unused (also returned, sorted, for the new
-        edge's share), and those with the long component's own unused references after
-        skipping and after matching."""
+        positions): crossings of the chosen partners with the items ahead (`carried`, kept up to
+        date from parent to child by the search) and with the references open long blocks
+        passed over unused (also returned, sorted, for the new edge's share), and those with the
+        long component's own unused references after skipping and after matching."""
         # Hot (once per parent): pairs are counted first and scaled to cost units once.
         cross_unit = self.cross_unit
         n_visible = len(visible)
-        # Chosen partners above every later option cross every item ahead; the others, the
-        # items ahead below them. Trimming a child's partners moves them between the two
-        # without changing the sum (items ahead lie within low[t + 1] .. high[t + 1]), so it
-        # is the parent's, plus the new edge's.
-        if below_at is not None:
-            below = sum(map(below_at.__getitem__, map(lo_here.__rsub__, visible)))
-        elif len(ahead_next) < n_visible:
-            below = n_visible * len(ahead_next) - sum(map(bisect_right, repeat(visible), ahead_next))
-        else:
-            below = sum(map(bisect_left, repeat(ahead_next), visible))
-        total = below + above * len(ahead_next)
+        total = 0
         # References of open long blocks that positions already passed could have taken and
         # did not (used <= j < passed): later positions take them, so every chosen partner
         # above one crosses it. They are not items ahead (counted above), so nothing counts
@@ -1460,7 +1451,7 @@ class _Search:
         if unused:
             unused.sort()
             total += _pairs_above(visible, unused) + len(unused) * above
-        total *= cross_unit
+        total = carried + total * cross_unit
         own_skip = own_match = 0
         if long_comp is not None:
             # Its own references passed and unused after this step: from state (skipped) or
@@ -1479,7 +1470,7 @@ class _Search:
         Returns (cost, pairs, work)."""
         comps = self.components
         L = len(self.order)
-        order, options_all, keep_prev, low, high = self.order, self.options, self.keep_prev, self.low, self.high
+        order, options_all, keep_prev = self.order, self.options, self.keep_prev
         cross_unit, link_unit = self.cross_unit, self.link_unit
         # A state: (component progress tuple, chosen partners still visible, count of chosen
         # partners above every later option, partner of the previous position or _NONE,
@@ -1498,6 +1489,10 @@ class _Search:
         layer = [((), (), 0, _NONE, False)]
         layer_cost = [0]
         layer_bound = [start_bound]  # sum over components of their cheapest completion
+        # Per state: its chosen partners' crossings with the items ahead of its position (cost
+        # units), updated from parent to child rather than recounted over the partners.
+        layer_items = [0]
+        items_leaving = self.items_leaving
         history = []  # per position: [(parent rank, choice)] in rank order
         work = 0
         steps = self.steps
@@ -1508,14 +1503,7 @@ class _Search:
              long_open) = steps[t]
             links_now = None if links_after is None else links_after[t]
             if items_ahead is not None:
-                ahead_count = len(ahead_next)
-                # Items ahead below each visible partner: from a table over the partners'
-                # range (low[t] .. high[t], where the parents' trimming left them) when the
-                # layer holds more partners than the table has entries.
-                below_at = None
-                lo_here = low[t]
-                if sum(map(len, map(_visible_of, layer))) > high[t] - lo_here + 1:
-                    below_at = list(map(bisect_left, repeat(ahead_next), range(lo_here, high[t] + 1)))
+                leaving_here = items_leaving[t]
             links_before = None if links_after is None or t == 0 else links_after[t - 1]
             children: dict = {}
             # Beam (crossings objective): the `width` least estimates of the states found so
@@ -1577,6 +1565,7 @@ class _Search:
                 if work > budget:  # stop before this step: the whole budget is spent, no more
                     return None, None, budget
                 parent_items = None
+                child_items = 0
                 crossed_above = len(visible) + above
                 for x, new_state, new_pending in choices:
                     if x >= 0:
@@ -1611,10 +1600,24 @@ class _Search:
                         continue
                     if items_ahead is not None:
                         if parent_items is None:  # once per parent, for its first child past the check
-                            parent_items, unused, own_skip, own_match = self._items_crossed(
-                                visible, above, progress, state, ahead_next, below_at, lo_here, long_open,
-                                comp if in_order_long else None, k)
-                        estimate += parent_items + option_items[x] if x >= 0 else parent_items
+                            # The chosen partners' crossings with the items ahead, from the parent's
+                            # own count: less those with the items that stopped being ahead here
+                            # (each crossed by the partners above it).
+                            carried = layer_items[rank]
+                            for a in leaving_here:
+                                carried -= (above + len(visible) - bisect_right(visible, a)) * cross_unit
+                            if long_open or in_order_long:
+                                parent_items, unused, own_skip, own_match = self._items_crossed(
+                                    carried, visible, above, progress, state, long_open,
+                                    comp if in_order_long else None, k)
+                            else:  # no unused references to count: the call is skipped
+                                parent_items, unused = carried, None
+                        if x >= 0:
+                            estimate += parent_items + option_items[x]
+                            child_items = carried + option_items[x]
+                        else:
+                            estimate += parent_items
+                            child_items = carried
                         if unused and x >= 0:  # the new edge crosses those references below it
                             estimate += bisect_left(unused, r) * cross_unit
                         if in_order_long:
@@ -1643,7 +1646,7 @@ class _Search:
                     key = (new_progress, grown, new_above, r if keep else _NONE, new_pending)
                     known = children.get(key)
                     if known is None or cost < known[0]:
-                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate)
+                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate, child_items)
                         if known is None and width_cut:
                             if len(least) < width:
                                 heappush(least, -estimate)
@@ -1679,6 +1682,7 @@ class _Search:
             values = list(map(_value_of, entries))
             layer_cost = list(map(_cost_of, values))
             layer_bound = list(map(_bound_of, values))
+            layer_items = list(map(_items_of, values))
             history.append(list(map(_prefix_choice, values)))
         best = min(range(len(layer)), key=lambda e: (layer_cost[e], e))
         pairs = []

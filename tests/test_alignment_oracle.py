@@ -238,3 +238,35 @@ def test_dominated_states_are_dropped_without_changing_the_optimum(monkeypatch):
             paper_oracle.align(cand, ref, relations, objective), ("".join(cand), "".join(ref), objective)
         checked += 1
     assert sum(dropped) > 100
+
+
+def test_the_items_count_carried_from_parent_to_child_equals_a_recount(monkeypatch):
+    """The search keeps each state's crossings with the items ahead (edges every completion
+    places) up to date from parent to child, less those with the items its position passes,
+    instead of recounting them over the state's partners (align._Search.run). At every
+    parent of random repetitive pairs it equals the recount: partners below each item ahead,
+    plus the partners above every later option times the items ahead."""
+    import random
+    import sys
+    from bisect import bisect_left
+
+    monkeypatch.setattr(align_module, "_SMALL", 0)
+    real = align_module._Search._items_crossed
+    checked = []
+
+    def recount(self, carried, visible, above, *rest):
+        t = sys._getframe(1).f_locals["t"]  # the search's position (its caller's loop variable)
+        ahead = self.items_ahead[t + 1]
+        expected = (sum(bisect_left(ahead, v) for v in visible) + above * len(ahead)) * self.cross_unit
+        checked.append((carried, expected))
+        return real(self, carried, visible, above, *rest)
+
+    monkeypatch.setattr(align_module._Search, "_items_crossed", recount)
+    rng = random.Random(5)
+    for _ in range(40):
+        cand = [rng.choice("xyzwv") for _ in range(rng.randint(15, 30))]
+        ref = [rng.choice("xyzwv") for _ in range(rng.randint(15, 30))]
+        assert align_paper(cand, ref, (exact_stage(),), "crossings")[0].optimal
+    assert len(checked) > 1000
+    assert sum(carried > 0 for carried, _ in checked) > 500
+    assert all(carried == expected for carried, expected in checked)
