@@ -1031,6 +1031,7 @@ def _table_units(comp: _Component) -> int:
 _key_of = _cost_of = itemgetter(0)
 _value_of = _bound_of = itemgetter(1)
 _items_of = itemgetter(5)
+_held_of = itemgetter(6)
 _prefix_choice = itemgetter(2, 3)
 
 
@@ -1427,22 +1428,20 @@ class _Search:
         # progress: references used
         return table[k][progress] if _table_by_used(comp) else table[k][k - progress]
 
-    def _items_crossed(self, carried, visible, above, progress, state, long_open, long_comp, k):
+    def _items_crossed(self, carried, held, visible, above, progress, state, long_open, long_comp, k):
         """The part of a child's bound that its parent fixes (cost units), for position k of its
         component (long_comp: that component when it has more candidate than reference
-        positions): crossings of the chosen partners with the items ahead (`carried`, kept up to
-        date from parent to child by the search) and with the references open long blocks
-        passed over unused (also returned, sorted, for the new edge's share), and those with the
-        long component's own unused references after skipping and after matching."""
-        # Hot (once per parent): pairs are counted first and scaled to cost units once.
-        cross_unit = self.cross_unit
-        n_visible = len(visible)
-        total = 0
+        positions): crossings of the chosen partners with the items ahead (`carried`) and
+        with the references the other open long blocks passed over unused (from `held`, the
+        parent's crossings with every open long block's unused references; both kept up to
+        date from parent to child by the search). Also returns those references, sorted, for
+        the new edge's share, and the crossings with the long component's own unused
+        references after skipping and after matching."""
         # References of open long blocks that positions already passed could have taken and
         # did not (used <= j < passed): later positions take them, so every chosen partner
-        # above one crosses it. They are not items ahead (counted above), so nothing counts
-        # twice. At 160 tokens this cut the exact stage's work by a third (108,598 to 71,093
-        # units on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
+        # above one crosses it. They are not items ahead (counted in `carried`), so nothing
+        # counts twice. At 160 tokens this cut the exact stage's work by a third (108,598 to
+        # 71,093 units on 60 pairs; at 200 tokens 552,748 to 216,677, 5 more proven).
         unused = []
         for i, refs, passed in long_open:
             used = progress[i]
@@ -1450,18 +1449,22 @@ class _Search:
                 unused += refs[used:passed]
         if unused:
             unused.sort()
-            total += _pairs_above(visible, unused) + len(unused) * above
-        total = carried + total * cross_unit
-        own_skip = own_match = 0
+        own_skip = own_match = own_before = 0
         if long_comp is not None:
             # Its own references passed and unused after this step: from state (skipped) or
-            # state + 1 (matched) up to k.
+            # state + 1 (matched) up to k; before it, up to k - 1 (in `held`, not the other
+            # blocks' share).
+            cross_unit = self.cross_unit
+            n_visible = len(visible)
             end = min(k + 1, long_comp.q)
             if state < end:
                 refs = long_comp.refs[state:end]
                 own_skip = (_pairs_above(visible, refs) + len(refs) * above) * cross_unit
                 own_match = own_skip - (n_visible - bisect_right(visible, refs[0]) + above) * cross_unit
-        return total, unused, own_skip, own_match
+                own_before = own_skip
+                if k < long_comp.q:  # reference k is passed only by this step
+                    own_before -= (n_visible - bisect_right(visible, refs[-1]) + above) * cross_unit
+        return carried + held - own_before, unused, own_skip, own_match
 
     # -- the programme ---------------------------------------------------------------------
     def run(self, budget: int, width: Optional[int], incumbent: Optional[int]):
@@ -1492,6 +1495,8 @@ class _Search:
         # Per state: its chosen partners' crossings with the items ahead of its position (cost
         # units), updated from parent to child rather than recounted over the partners.
         layer_items = [0]
+        # And its crossings with the references open long blocks passed over unused (the same).
+        layer_held = [0]
         items_leaving = self.items_leaving
         history = []  # per position: [(parent rank, choice)] in rank order
         work = 0
@@ -1565,7 +1570,7 @@ class _Search:
                 if work > budget:  # stop before this step: the whole budget is spent, no more
                     return None, None, budget
                 parent_items = None
-                child_items = 0
+                child_items = child_held = 0
                 crossed_above = len(visible) + above
                 for x, new_state, new_pending in choices:
                     if x >= 0:
@@ -1608,20 +1613,22 @@ class _Search:
                                 carried -= (above + len(visible) - bisect_right(visible, a)) * cross_unit
                             if long_open or in_order_long:
                                 parent_items, unused, own_skip, own_match = self._items_crossed(
-                                    carried, visible, above, progress, state, long_open,
+                                    carried, layer_held[rank], visible, above, progress, state, long_open,
                                     comp if in_order_long else None, k)
-                            else:  # no unused references to count: the call is skipped
-                                parent_items, unused = carried, None
+                                others = parent_items - carried
+                            else:  # no open long block: nothing unused to count, the call is skipped
+                                unused, others = None, 0
                         if x >= 0:
-                            estimate += parent_items + option_items[x]
                             child_items = carried + option_items[x]
+                            child_held = others
+                            if unused:  # the new edge crosses those references below it
+                                child_held += bisect_left(unused, r) * cross_unit
+                            if in_order_long:
+                                child_held += own_match
                         else:
-                            estimate += parent_items
                             child_items = carried
-                        if unused and x >= 0:  # the new edge crosses those references below it
-                            estimate += bisect_left(unused, r) * cross_unit
-                        if in_order_long:
-                            estimate += own_match if x >= 0 else own_skip
+                            child_held = others + own_skip if in_order_long else others
+                        estimate += child_items + child_held
                     if incumbent is not None and estimate > incumbent:
                         continue
                     if len(least) == width and estimate > -least[0]:
@@ -1646,7 +1653,8 @@ class _Search:
                     key = (new_progress, grown, new_above, r if keep else _NONE, new_pending)
                     known = children.get(key)
                     if known is None or cost < known[0]:
-                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate, child_items)
+                        children[key] = (cost, child_bound, rank, x if x >= 0 else _SKIP, estimate, child_items,
+                                         child_held)
                         if known is None and width_cut:
                             if len(least) < width:
                                 heappush(least, -estimate)
@@ -1683,6 +1691,7 @@ class _Search:
             layer_cost = list(map(_cost_of, values))
             layer_bound = list(map(_bound_of, values))
             layer_items = list(map(_items_of, values))
+            layer_held = list(map(_held_of, values))
             history.append(list(map(_prefix_choice, values)))
         best = min(range(len(layer)), key=lambda e: (layer_cost[e], e))
         pairs = []

@@ -240,26 +240,31 @@ def test_dominated_states_are_dropped_without_changing_the_optimum(monkeypatch):
     assert sum(dropped) > 100
 
 
-def test_the_items_count_carried_from_parent_to_child_equals_a_recount(monkeypatch):
+def test_the_counts_carried_from_parent_to_child_equal_a_recount(monkeypatch):
     """The search keeps each state's crossings with the items ahead (edges every completion
-    places) up to date from parent to child, less those with the items its position passes,
-    instead of recounting them over the state's partners (align._Search.run). At every
-    parent of random repetitive pairs it equals the recount: partners below each item ahead,
-    plus the partners above every later option times the items ahead."""
+    places) and with the references open long blocks passed over unused up to date from
+    parent to child, instead of recounting them over the state's partners once per parent
+    (align._Search.run). At every parent of random repetitive pairs that has open long
+    blocks, the part of the bound it fixes equals the recount: partners below each item
+    ahead and above each unused reference of the other long blocks, plus the partners above
+    every later option times those items and references."""
     import random
     import sys
-    from bisect import bisect_left
+    from bisect import bisect_left, bisect_right
 
     monkeypatch.setattr(align_module, "_SMALL", 0)
     real = align_module._Search._items_crossed
     checked = []
 
-    def recount(self, carried, visible, above, *rest):
+    def recount(self, carried, held, visible, above, progress, state, long_open, *rest):
         t = sys._getframe(1).f_locals["t"]  # the search's position (its caller's loop variable)
         ahead = self.items_ahead[t + 1]
-        expected = (sum(bisect_left(ahead, v) for v in visible) + above * len(ahead)) * self.cross_unit
-        checked.append((carried, expected))
-        return real(self, carried, visible, above, *rest)
+        unused = [j for i, refs, passed in long_open for j in refs[progress[i]:passed]]
+        expected = (sum(bisect_left(ahead, v) for v in visible) + above * len(ahead)
+                    + sum(len(visible) - bisect_right(visible, j) + above for j in unused)) * self.cross_unit
+        found = real(self, carried, held, visible, above, progress, state, long_open, *rest)
+        checked.append((found[0], expected, bool(unused)))
+        return found
 
     monkeypatch.setattr(align_module._Search, "_items_crossed", recount)
     rng = random.Random(5)
@@ -268,5 +273,6 @@ def test_the_items_count_carried_from_parent_to_child_equals_a_recount(monkeypat
         ref = [rng.choice("xyzwv") for _ in range(rng.randint(15, 30))]
         assert align_paper(cand, ref, (exact_stage(),), "crossings")[0].optimal
     assert len(checked) > 1000
-    assert sum(carried > 0 for carried, _ in checked) > 500
-    assert all(carried == expected for carried, expected in checked)
+    assert sum(found > 0 for found, _, _ in checked) > 500
+    assert sum(with_unused for _, _, with_unused in checked) > 200
+    assert all(found == expected for found, expected, _ in checked)
