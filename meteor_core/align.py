@@ -1041,6 +1041,12 @@ def _prefix_of(item):
     return value[2], value[3]
 
 
+def _estimate_then_prefix(item):
+    """A child's estimate, then its place in the prefix order (the greedy pass's choice)."""
+    value = item[1]
+    return value[4], value[2], value[3]
+
+
 def _cost_then_prefix(item):
     value = item[1]
     return value[0], value[2], value[3]
@@ -1678,13 +1684,17 @@ class _Search:
                 work += spent
                 if children is None:
                     return None, None, budget
+            if width == 1:  # the greedy pass: the first least estimate in prefix order, without a sort
+                key, value = min(children.items(), key=_estimate_then_prefix) if len(children) > 1 else \
+                    next(iter(children.items()))
+                layer, layer_cost, layer_bound, layer_items, layer_held = [key], [value[0]], [value[1]], [value[5]], \
+                    [value[6]]
+                history.append([(value[2], value[3])])
+                continue
             entries = sorted(children.items(), key=_prefix_of) if len(children) > 1 else list(children.items())
             if width is not None and len(entries) > width:
-                if width == 1:  # the greedy pass: the first least estimate, without a sort
-                    entries = [entries[min(range(len(entries)), key=lambda e: (entries[e][1][4], e))]]
-                else:
-                    cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
-                    entries = [entries[e] for e in sorted(cut)]
+                cut = sorted(range(len(entries)), key=lambda e: (entries[e][1][4], e))[:width]
+                entries = [entries[e] for e in sorted(cut)]
             # C-level passes over the kept states (no per-state Python frame).
             layer = list(map(_key_of, entries))
             values = list(map(_value_of, entries))
