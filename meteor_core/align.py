@@ -1027,7 +1027,8 @@ def _table_units(comp: _Component) -> int:
     return p + 1 + (p + 1) * width // 16
 
 
-# A child of _Search.run: key -> (cost, bound, parent rank, choice, estimate).
+# A child of _Search.run: key -> (cost, bound, parent rank, choice, estimate, crossings with the
+# items ahead, crossings with the unused references of open long blocks).
 _key_of = _cost_of = itemgetter(0)
 _value_of = _bound_of = itemgetter(1)
 _items_of = itemgetter(5)
