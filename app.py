@@ -6,7 +6,7 @@ ran through the folder's own page list, did not find /how, /corpus or /compare t
 showed "Page not found" (streamlit PagesManager.uses_pages_directory, script_runner._mpa_v1)."""
 import streamlit as st
 
-from lens.corpus_ui import first_visit_links, keep_changed_values
+from lens.corpus_ui import first_visit_links, keep_changed_values, note_run_completed, note_run_start
 from lens.ui import TABLE_CSS, note_page, page_links, rerun_if_browser_state_adopted
 
 
@@ -30,9 +30,11 @@ def main() -> None:
     page = st.navigation(pages, position="hidden")
     note_page(page.url_path)
     keep_changed_values()
+    note_run_start()
     with links.container():
         page_links(pages, first_visit_links())
     page.run()
+    note_run_completed()
     rerun_if_browser_state_adopted()
     with links.container():
         page_links(pages, first_visit_links())

@@ -91,6 +91,7 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     same = known is not None and known[0] == context
     by_context = ss.setdefault(f"{store}-by-context", {})
     value = kept_value(key, default, options, context)
+    redrawn = _drawn_after_a_run_without_it(key)
     if sent_by_browser(key) and not isinstance(default, tuple):
         # A browser reconnected after a server restart shows its widgets, and this run may be
         # a change to this one: the new session's default overwrote it (a search typed after
@@ -101,7 +102,7 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
     # the value is written in this run the browser shows the new widget empty while the run uses
     # the value, and the next click sends the empty one (a table replaced in the uploader: the
     # reference box empty above the old results, 1 of 3 tries, wiped at the next click).
-    if key not in ss or ss[key] != value or not same or not (typed or browser_shows(key)):
+    if key not in ss or ss[key] != value or not same or not (typed or browser_shows(key)) or redrawn:
         # Not when the browser sent this very value: written, it goes back to the browser as the
         # widget's value, and a run that started a few key presses ago set the METEOR range back
         # to what it had then (0.40 moved by 40 presses came back from a page change as 0.17-0.31
@@ -115,6 +116,31 @@ def kept(key: str, default, options: Optional[Sequence] = None, context=None, ty
             del by_context[next(iter(by_context))]
     ss.setdefault("_kept_keys", set()).add(key)
     return key
+
+
+def note_run_start() -> None:
+    """Called by app.py before the page runs: numbers the session's runs (see kept)."""
+    st.session_state["_kept_run"] = st.session_state.get("_kept_run", 0) + 1
+
+
+def note_run_completed() -> None:
+    """Called by app.py after the page ran to its end (not after a rerun request or st.stop)."""
+    st.session_state["_kept_completed_run"] = st.session_state.get("_kept_run", 0)
+
+
+def _drawn_after_a_run_without_it(key: str) -> bool:
+    """Whether widget `key` is drawn in this run after the last run, which ran to its end, left it
+    out (the Corpus Explorer's filters while a new table was scored). The browser then makes the
+    widget anew, showing its default, and sends the old value with the next runs, so the page
+    filtered by a search its empty box did not show, and the box could not clear it (a tester,
+    3 of 3 tries). Not after an interrupted run: the browser still shows the widget then, and a
+    value written back would undo presses made since (see kept)."""
+    ss = st.session_state
+    run = ss.get("_kept_run", 0)
+    drawn = ss.setdefault("_kept_drawn_in_run", {})
+    last = drawn.get(key)
+    drawn[key] = run
+    return last is not None and last < run - 1 and ss.get("_kept_completed_run") == run - 1
 
 
 def kept_value(key: str, default, options: Optional[Sequence] = None, context=None):
