@@ -89,7 +89,7 @@ if exploration is not None:
     contrast = ui.objective_contrast(segment) if step.key in ("crossings", "chunks") else ""
     if contrast:
         st.info(md_escape(contrast))
-    position_note = positions(segment.config, segment.candidate_tokens.texts)
+    position_note = positions(segment)
     if step.details and step.key == "crossings":
         # Folded: eight lines pushed the diagram below a projector's screen; open, they let a
         # class count crossings whose marks sit on one point (a teacher could not count them).

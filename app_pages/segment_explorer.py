@@ -59,9 +59,9 @@ if exploration is not None:
                      "for stage and evidence.")
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
-        units = token_noun(segment.config, 2)  # characters for Chinese and Japanese
+        units = token_noun(segment, 2)  # characters for Chinese and Japanese
         st.caption(f"Columns: candidate {units}; rows: reference {units}; a square per link, coloured by stage. A "
-                   f"chunk is a run of links down the diagonal (next {token_noun(segment.config)} on both sides): a "
+                   f"chunk is a run of links down the diagonal (next {token_noun(segment)} on both sides): a "
                    "numbered box around each. "
                    "Hover a square for its evidence."
                    + (" Right-to-left words run in token order from the left here (position 0 at the left), unlike "

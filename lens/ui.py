@@ -1509,7 +1509,7 @@ def show_breakdown(result: SegmentResult, key: str = "breakdown-chart", compact:
     if s.matches == 0:
         st.info(f"**METEOR {b.score:.4f}**: {md_escape(b.note)}")
         return
-    unit, units = token_noun(result.config), token_noun(result.config, 2)  # characters for Chinese and Japanese
+    unit, units = token_noun(result), token_noun(result, 2)  # characters for Chinese and Japanese
     st.markdown(formula_table((
         ("matches m", s.matches, "", f"{units} linked by the alignment"),
         ("chunks c", s.chunks, "", f"runs of adjacent {units} linked in the same order"),

@@ -102,17 +102,19 @@ TERMS = _TERMS.format(word="word", words="words")
 POSITIONS = _POSITIONS.format(word="word", example="cat", whose="")
 
 
-def token_noun(config: MeteorConfig, n: int = 1) -> str:
-    """What one token is called in the texts (MeteorConfig.token_unit), plural unless n == 1:
-    Chinese and Japanese characters were called "words"."""
-    noun = config.token_unit
+def token_noun(subject: "MeteorConfig | SegmentResult", n: int = 1) -> str:
+    """What one token is called in the texts, plural unless n == 1: a configuration's (its
+    token_unit) or, better where there is one, a scored pair's (SegmentResult.token_unit: a mix
+    of characters and words is "tokens"). Chinese and Japanese characters were called "words"."""
+    noun = subject.token_unit
     return noun if n == 1 else f"{noun}s"
 
 
-def positions(config: MeteorConfig, candidate_texts: Sequence[str] = ()) -> str:
-    """POSITIONS in the configuration's unit (token_noun); with the candidate's tokens, its own
-    second token is the example (a class looks for “cat [1]” in a pair without a cat)."""
-    noun = token_noun(config)
+def positions(subject: "MeteorConfig | SegmentResult") -> str:
+    """POSITIONS in the subject's unit (token_noun); for a scored pair, its candidate's second
+    token is the example (a class looks for “cat [1]” in a pair without a cat)."""
+    noun = token_noun(subject)
+    candidate_texts = subject.candidate_tokens.texts if isinstance(subject, SegmentResult) else ()
     if len(candidate_texts) < 2:
         return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], whose="")
     example = candidate_texts[1]
@@ -381,7 +383,7 @@ def _idle_stage_text(result: SegmentResult, index: int) -> tuple[str, str]:
         return f"{snapshot.stage} proposes no match", ""
     if not snapshot.unmatched_candidate or not snapshot.unmatched_reference:
         return f"{snapshot.stage} has nothing left to match", ""
-    return f"{snapshot.stage} finds no qualifying pair among the {token_noun(result.config, 2)} left", ""
+    return f"{snapshot.stage} finds no qualifying pair among the {token_noun(result, 2)} left", ""
 
 
 def _stem_stand_in(result: SegmentResult, snapshot) -> str:
@@ -408,7 +410,7 @@ def _stage_steps(result: SegmentResult, method: MethodDescription) -> tuple[list
     pending_warnings: list[str] = []
     total = len(result.snapshots)
     descriptions = {s.stage: s.description for s in result.stage_status}
-    units = token_noun(result.config, 2)
+    units = token_noun(result, 2)
     for index, snapshot in enumerate(result.snapshots):
         if not snapshot.new_links:
             sentence, warning = _idle_stage_text(result, index)
@@ -474,9 +476,9 @@ def corresponding_step(key: str, steps: Sequence[Step]) -> int:
 
 def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
     """The steps from tokens to score for one scored pair, true for its configuration."""
-    method = describe(result.config)
+    method = replace(describe(result.config), unit=token_noun(result))  # this pair's tokens
     s, b, p = result.stats, result.breakdown, result.config.params
-    unit, units = method.unit, token_noun(result.config, 2)  # "character(s)" for Chinese and Japanese
+    unit, units = method.unit, token_noun(result, 2)  # "character(s)" for Chinese and Japanese
     stage_steps, idle, idle_warnings = _stage_steps(result, method)
     tokens_text = _tokens_text(result)
     if not stage_steps:  # no stage found anything: nothing would change on the diagram
@@ -514,7 +516,7 @@ def walkthrough(result: SegmentResult) -> tuple[Step, ...]:
         f"{unit} order agrees.", links=links, show_chunks=True))
     steps.append(Step(
         "P and R", "P and R",
-        f"With m = {s.matches} matched {token_noun(result.config, s.matches)}: precision P = m / |candidate| = "
+        f"With m = {s.matches} matched {token_noun(result, s.matches)}: precision P = m / |candidate| = "
         f"{s.matches}/{s.candidate_length} = {b.precision:.4f}; recall R = m / "
         f"|reference| = {s.matches}/{s.reference_length} = {b.recall:.4f}.",
         links=links, show_chunks=True, formula="P and R"))
@@ -593,7 +595,7 @@ def objective_contrast(shown: SegmentResult, other: SegmentResult) -> str:
     if (other.stats, other.crossings) == (shown.stats, shown.crossings):
         return ""
     matched = ("" if other.stats.matches == shown.stats.matches else
-               f" ({plural(other.stats.matches, f'matched {token_noun(shown.config)}')} instead of {shown.stats.matches})")
+               f" ({plural(other.stats.matches, f'matched {token_noun(shown)}')} instead of {shown.stats.matches})")
     # An alignment the search did not prove was presented as the objective's answer ("2 chunks
     # with 39 crossings" where the optimum has fewer chunks: a teacher).
     found = ("the best alignment found within the search budget (not proven optimal: the objective's optimum may "

@@ -11,7 +11,7 @@ from .errors import NothingScored, reasons_in_brief
 from .formula import MeteorBreakdown, MeteorStats
 from .frozen import slotted
 from .params import MeteorConfig
-from .tokenize import Tokens, is_punctuation
+from .tokenize import Tokens, is_punctuation, unit_of_tokens
 
 
 @slotted
@@ -201,6 +201,12 @@ class SegmentResult:
     @property
     def score(self) -> float:
         return self.breakdown.score
+
+    @property
+    def token_unit(self) -> str:
+        """What this pair's tokens are called (tokenize.unit_of_tokens): "character" for Chinese
+        and Japanese characters, "word" for words, "token" for a mix of both."""
+        return unit_of_tokens(self.config.token_unit, self.candidate_tokens.texts, self.reference_tokens.texts)
 
     @property
     def matches(self) -> int:

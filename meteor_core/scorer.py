@@ -16,7 +16,7 @@ from .params import DEFAULT_NODE_BUDGET, MeteorConfig, refuse_user_synonym_table
 from .result import ChunkSpan, CorpusResult, Link, MultiReferenceResult, SegmentResult, StageSnapshot, StageStatus
 from .stages import Stage, SynonymTable, build_stages
 from .references import ReferencesInput, score_each_reference  # ReferencesInput: re-exported
-from .tokenize import TextOrTokens, Token, Tokens, tokenize  # TextOrTokens: re-exported
+from .tokenize import TextOrTokens, Token, Tokens, tokenize, unit_of_tokens  # TextOrTokens: re-exported
 
 # Versions that change scores under the same signature: 0.2.0 numbers stay whole ("3.5"); 0.3.0 an
 # emoji is one token; 0.4.0 with case:kept the synonym stage leaves out words written in different
@@ -62,7 +62,9 @@ class Scorer:
         if self.config.mode == "paper":
             self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
                                                           self.synonym_tables, self.config.language,
-                                                          self.config.token_unit)
+                                                          # the char tokenizer keeps words in other scripts whole
+                                                          {"character": "character or word"}.get(
+                                                              self.config.token_unit, self.config.token_unit))
         else:
             self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)  # English only
         self.stage_status = tuple(
@@ -212,7 +214,9 @@ class Scorer:
         spans = tuple(spans)
         stats = build(MeteorStats, {"matches": len(cumulative), "candidate_length": n, "reference_length": m,
                                     "chunks": len(spans)})
-        breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk, self._unit)
+        # the note for m = 0 names this pair's tokens ("no word matched" for English under Chinese)
+        unit = self._unit if stats.matches else unit_of_tokens(self._unit, candidate.texts, reference.texts)
+        breakdown = compute(stats, self.config.params, self.config.zero_penalty_single_chunk, unit)
         return build(SegmentResult, {
             "candidate_tokens": candidate, "reference_tokens": reference, "links": cumulative,
             "chunk_spans": spans, "crossings": crossings, "stats": stats, "breakdown": breakdown,

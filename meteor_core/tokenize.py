@@ -287,6 +287,17 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
 _cached_form = word_cache(matching_form)
 
 
+def unit_of_tokens(configured_unit: str, *sides: Sequence[str]) -> str:
+    """What these tokens are called: configured_unit (MeteorConfig.token_unit) where it is
+    "word"; under the char tokenizer, which splits Chinese and Japanese characters and keeps
+    other words whole, "character" when every token is one character, "word" when none is, and
+    "token" for a mix ("我 love 猫": "love" was called the second character, a tester)."""
+    if configured_unit == "word":
+        return "word"
+    single = [len(text) == 1 for side in sides for text in side]
+    return "character" if all(single) else "word" if not any(single) else "token"
+
+
 def is_punctuation(text: str) -> bool:
     """True for tokens made only of punctuation or symbols (no letter or digit)."""
     return not any(ch.isalnum() for ch in text)

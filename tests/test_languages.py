@@ -236,7 +236,7 @@ def test_chinese_characters_are_called_characters_in_the_core_texts(language):
     "characters" everywhere else)."""
     result = score("猫坐在垫子上", ["狗跑"], language=language).best
     assert result.breakdown.note.startswith("no character matched: ")
-    assert _exact_description(result).startswith("same character (after")
+    assert _exact_description(result).startswith("same character or word (after")  # other scripts: whole words
     # words where the tokens are words: split at spaces, English under the char tokenizer (it
     # keeps English words whole); nltk mode (English only)
     for config in (dict(language=language, tokenizer="whitespace"), dict(language="en", tokenizer="char"),

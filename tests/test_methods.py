@@ -378,12 +378,13 @@ def test_character_tokens_are_called_characters(language, candidate, reference):
     assert "word" not in terms(result.config) and "word" not in describe(result.config).summary
     assert positions(result.config).startswith("A number in brackets is a character's position")
     assert "(“猫 [1]” is the second character)" in positions(result.config)  # not an English word as the example
-    own = positions(result.config, result.candidate_tokens.texts)  # the pair's own second token
+    own = positions(result)  # the pair's own second token
     assert f"(“{result.candidate_tokens.texts[1]} [1]” is the candidate's second character)" in own
     english = score("the dog sat", ["a dog sat"]).best
-    assert "(“dog [1]” is the candidate's second word)" in positions(english.config, english.candidate_tokens.texts)
-    assert "(“cat [1]” is the second word)" in positions(english.config, ("dog",))  # one token: the generic one
-    assert "(“https://example.org/a/v… [1]” is" in positions(english.config, ("see", "https://example.org/a/very/long/path"))
+    assert "(“dog [1]” is the candidate's second word)" in positions(english)
+    assert "(“cat [1]” is the second word)" in positions(score("dog", ["a dog"]).best)  # one token: the generic one
+    assert "(“https://example.org/a/v… [1]” is" in positions(score("see https://example.org/a/very/long/path",
+                                                                   ["see it"], tokenizer="whitespace").best)
     # a word segmenter's tokens are words
     segmented = score(candidate, [reference], language=language, tokenizer="segmenter").best
     assert token_noun(segmented.config, 2) == "words" and "matched words" in \
@@ -419,3 +420,24 @@ def test_english_step_texts_still_say_words(wordnet_reader):
     assert TERMS.startswith("Terms: a link joins a candidate word to a reference word it matches;")
     assert POSITIONS == ("A number in brackets is a word's position, counted from 0 as in the JSON output (“cat [1]” "
                          "is the second word); chunks are numbered from 1.")
+
+
+@pytest.mark.parametrize("candidate, reference, unit", [
+    ("我 love 猫", "我爱猫", "token"),  # characters and a word: "love [1]" was "the second character"
+    ("the dog sat on the mat", "the cat sat on the mat", "word"),  # English under Chinese: words
+    ("我喜欢猫", "我很喜欢猫", "character"),
+])
+def test_a_pair_under_chinese_names_its_own_tokens(candidate, reference, unit):
+    """A tester, with lang=zh: English words were called characters ("“dog [1]” is the candidate's
+    second character", "The 5 matched characters group into 2 chunks"), though the tokens step
+    says the char tokenizer keeps other words whole. The texts now name this pair's tokens."""
+    from meteor_core.methods import positions, token_noun
+
+    result = score(candidate, [reference], language="zh").best
+    assert result.token_unit == unit and token_noun(result, 2) == f"{unit}s"
+    assert positions(result).startswith(f"A number in brackets is a {unit}'s position")
+    texts = {step.key: step.text for step in walkthrough(result)}
+    assert f"matched {unit}" in texts["chunks"] and f"matched {unit}" in texts["P and R"]
+    assert "same character or word (after" in texts["stage:exact"]  # what the stage does in Chinese
+    nothing = score(candidate, ["完全不同"] if unit == "word" else ["xyz qq"], language="zh").best
+    assert nothing.breakdown.note.startswith(f"no {nothing.token_unit} matched: ")
