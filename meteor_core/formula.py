@@ -64,7 +64,7 @@ def compute(stats: MeteorStats, params: MeteorParams, zero_penalty_single_chunk:
             unit: str = "word") -> MeteorBreakdown:
     """P = m/|cand|, R = m/|ref|, Fmean = PR/(alpha P + (1-alpha) R),
     penalty = gamma (chunks/m)^beta, score = Fmean (1 - penalty). unit: what a token is called
-    in the note for m = 0 (MeteorConfig.token_unit: "no character matched" for Chinese).
+    in the note for m = 0 (SegmentResult.token_unit: "no character matched" for Chinese).
 
     The expressions are written in the same order as nltk's single_meteor_score so that equal
     statistics give bit-identical floats in both modes.

@@ -97,7 +97,8 @@ _TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it match
 _POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} [1]” is "
               "the {whose}second {word}); chunks are numbered from 1.")
 _EXAMPLE_CHARS = 24  # a pasted URL or a run of unspaced text can be a 2,000-character token
-_EXAMPLE = {"word": "cat", "character": "猫"}  # an English word was the example of a Chinese character (a helper)
+#: An English word was the example of a Chinese character (a helper); "token": a mix of both.
+_EXAMPLE = {"word": "cat", "character": "猫", "token": "猫"}
 TERMS = _TERMS.format(word="word", words="words")
 POSITIONS = _POSITIONS.format(word="word", example="cat", whose="")
 

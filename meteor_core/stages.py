@@ -256,7 +256,8 @@ class FeatureStage(Stage):
 
 
 def exact_stage(unit: str = "word") -> KeyStage:
-    """unit: what a token is (MeteorConfig.token_unit), for the description."""
+    """unit: what the tokens are, for the description ("character or word" where the char
+    tokenizer splits Chinese and Japanese characters and keeps other words whole)."""
     return KeyStage("exact", None, f"same {unit} (after case folding unless keep-case)", "", "exact")
 
 

@@ -441,3 +441,5 @@ def test_a_pair_under_chinese_names_its_own_tokens(candidate, reference, unit):
     assert "same character or word (after" in texts["stage:exact"]  # what the stage does in Chinese
     nothing = score(candidate, ["完全不同"] if unit == "word" else ["xyz qq"], language="zh").best
     assert nothing.breakdown.note.startswith(f"no {nothing.token_unit} matched: ")
+    one = score("猫", ["I love cats"], language="zh").best  # a mix, and no second token for the example
+    assert one.token_unit == "token" and "(“猫 [1]” is the second token)" in positions(one)
