@@ -134,7 +134,7 @@ def _drawn_after_a_run_without_it(key: str) -> bool:
     widget anew, showing its default, and sends the old value with the next runs, so the page
     filtered by a search its empty box did not show, and the box could not clear it (a tester,
     3 of 3 tries). Not after an interrupted run: the browser still shows the widget then, and a
-    value written back would undo presses made since (see kept)."""
+    value written back would undo presses made since (see kept). Notes that it is drawn in this run."""
     ss = st.session_state
     run = ss.get("_kept_run", 0)
     drawn = ss.setdefault("_kept_drawn_in_run", {})

@@ -1624,7 +1624,7 @@ class _Search:
                                     comp if in_order_long else None, k)
                                 others = parent_items - carried
                             else:  # no open long block: nothing unused to count, the call is skipped
-                                unused, others = None, 0
+                                parent_items, unused, others = carried, None, 0
                         if x >= 0:
                             child_items = carried + option_items[x]
                             child_held = others

@@ -59,12 +59,12 @@ class Scorer:
         self.synonym_tables = tuple(synonym_tables)
         if self.synonym_tables:
             refuse_user_synonym_tables(self.config.mode)
+        self._unit = self.config.token_unit
         if self.config.mode == "paper":
+            # the char tokenizer keeps words in other scripts whole: "same character or word"
             self.stages: tuple[Stage, ...] = build_stages(self.config.stages, self.config.keep_case,
                                                           self.synonym_tables, self.config.language,
-                                                          # the char tokenizer keeps words in other scripts whole
-                                                          {"character": "character or word"}.get(
-                                                              self.config.token_unit, self.config.token_unit))
+                                                          "character or word" if self._unit == "character" else "word")
         else:
             self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)  # English only
         self.stage_status = tuple(
@@ -73,7 +73,6 @@ class Scorer:
                         s.unavailable_reason)
             for s in self.stages)
         self._wordnet = None
-        self._unit = self.config.token_unit
         self._signature: Optional[str] = None
         if self.config.mode == "nltk" and self.stages[-1].available:
             from .wordnet import load_wordnet
