@@ -77,18 +77,18 @@ def _smoothing_function(name: str):
 
 #: Span tuples shared by every result: (n, start, start + n) for start below this. A kept corpus
 #: held one tuple per matched n-gram, 883k of them (57 MB) for WMT22 cs-en's 12 systems; they
-#: take a few hundred distinct values. Bounded: at most MAX_ORDER * _SHARED_STARTS tuples.
-_SHARED_STARTS = 4096
+#: take a few hundred distinct values. Bounded: at most MAX_ORDER * SHARED_SPAN_STARTS tuples.
+SHARED_SPAN_STARTS = 4096
 _SPAN_ROWS: tuple[list, ...] = tuple([] for _ in range(MAX_ORDER + 1))
 _SPAN_ROWS_GROWING = threading.Lock()  # rows are only appended to, and read below their length
 
 
 def _span_row(n: int, length: int) -> list:
-    """The shared spans of order n for starts 0 .. min(length, _SHARED_STARTS) - 1 (at least)."""
+    """The shared spans of order n for starts 0 .. min(length, SHARED_SPAN_STARTS) - 1 (at least)."""
     row = _SPAN_ROWS[n]
-    if len(row) < min(length, _SHARED_STARTS):
+    if len(row) < min(length, SHARED_SPAN_STARTS):
         with _SPAN_ROWS_GROWING:
-            row.extend((n, start, start + n) for start in range(len(row), min(length, _SHARED_STARTS)))
+            row.extend((n, start, start + n) for start in range(len(row), min(length, SHARED_SPAN_STARTS)))
     return row
 
 
@@ -113,7 +113,7 @@ def _matched_spans(candidate: Sequence[str], references: Sequence[Sequence[str]]
             allowed = get(gram)
             if allowed:  # clipping: only as many as the best reference has
                 left[gram] = allowed - 1
-                spans.append(shared[start] if start < _SHARED_STARTS else (n, start, start + n))
+                spans.append(shared[start] if start < SHARED_SPAN_STARTS else (n, start, start + n))
     return spans
 
 
@@ -127,9 +127,11 @@ def sentence_bleu(candidate: Sequence[str], references: Sequence[Sequence[str]],
 
     candidate = list(candidate)
     references = [list(r) for r in references]
-    smoothing_function = _smoothing_function(smoothing)
+    smoothing_function = None if smoothing == "none" else _smoothing_function(smoothing)  # raises if unknown
     spans = _matched_spans(candidate, references)
-    matched = Counter(n for n, _, _ in spans)
+    matched = [0] * (MAX_ORDER + 1)
+    for n, _, _ in spans:
+        matched[n] += 1
     # nltk's modified_precision: the denominator is the candidate's n-gram count, at least 1.
     orders = [BleuOrder(n, matched[n], max(1, len(candidate) - n + 1)) for n in range(1, MAX_ORDER + 1)]
     ref_len = nb.closest_ref_length(references, len(candidate))

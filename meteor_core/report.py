@@ -3,10 +3,11 @@ plain-text explanation. Pure functions: no I/O."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Optional, Sequence
 
 from . import sacrebleu_view
-from .bleu import BleuResult, sentence_bleu
+from .bleu import MAX_ORDER, SHARED_SPAN_STARTS, BleuResult, sentence_bleu
 from .methods import plural
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
@@ -38,6 +39,21 @@ def bleu_to_dict(bleu: BleuResult) -> dict:
         "matched_ngrams": [{"n": n, "start": s, "end": e} for n, s, e in bleu.matched_ngrams],
         "zero_reason": bleu.zero_reason,
     }
+
+
+def _bleu_json(bleu: BleuResult, dumps: Callable[[object], str]) -> str:
+    """dumps(bleu_to_dict(bleu)), with each matched n-gram's object written from a bounded cache
+    of their texts: they are most of the dict (27 per WMT22 pair) and take a few thousand values.
+    Keys in bleu_to_dict's order; tests compare the text with dumps of bleu_to_dict."""
+    head = bleu_to_dict(bleu)
+    del head["matched_ngrams"], head["zero_reason"]  # the last two keys, written after the head
+    return (f'{dumps(head)[:-1]}, "matched_ngrams": [{", ".join(map(_span_json, bleu.matched_ngrams))}], '
+            f'"zero_reason": {dumps(bleu.zero_reason)}}}')
+
+
+@lru_cache(maxsize=MAX_ORDER * SHARED_SPAN_STARTS)  # as many as bleu.py shares span tuples
+def _span_json(span: tuple[int, int, int]) -> str:
+    return '{"n": %d, "start": %d, "end": %d}' % span
 
 
 def _link_to_dict(link: Link) -> dict:
@@ -140,7 +156,11 @@ def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], w
     entries = [dumps(segment_to_dict(r)) for r in result.per_reference]
     top = entries[result.best_index]
     best, entries = _as_given(entries, result.best_index, given, "null")
-    tail = dumps(_result_tail(result, None, with_bleu))  # never empty: "stages", "warnings", "signature"
+    tail = dumps(_result_tail(result, None, False))  # never empty: "stages", "warnings", "signature"
+    if with_bleu:  # the two BLEU keys come first in the tail (_result_tail)
+        bleu = bleu_for(result)
+        view = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
+        tail = f'{{"bleu": {_bleu_json(bleu, dumps)}, "sacrebleu": {dumps(view)}, {tail[1:]}'
     return (f'{{{top[1:-1]}, "best_reference": {best}, "references": [{", ".join(entries)}], '
             + tail[1:])
 

@@ -143,7 +143,7 @@ def test_matched_spans_are_shared_between_results_and_right_past_the_shared_ones
     second = bleu.sentence_bleu("the cat sat on a mat".split(), ["the cat sat on the mat".split()])
     assert first.matched_ngrams[:2] == ((1, 0, 1), (1, 1, 2)) and first.matched_ngrams[0] is second.matched_ngrams[0]
     assert len(first.matched_ngrams) == 6 + 5 + 4 + 3 and (4, 2, 6) in first.matched_ngrams
-    long = ["w"] * (bleu._SHARED_STARTS + 10)
+    long = ["w"] * (bleu.SHARED_SPAN_STARTS + 10)
     spans = bleu.sentence_bleu(long, [long]).matched_ngrams
     assert [s for s in spans if s[0] == 2][-1] == (2, len(long) - 2, len(long))  # past the shared starts
     assert all(s[2] - s[1] == s[0] for s in spans) and len(spans) == 4 * len(long) - 6
