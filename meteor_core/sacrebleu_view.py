@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from .bleu import BleuResult
 from .result import MultiReferenceResult
@@ -143,29 +143,56 @@ def _statistics(candidate: str, references: Sequence[str], lowercase: bool) -> _
     return _Statistics(tuple(counts), tuple(totals), length, closest)
 
 
+def _lowercasing_renames_one_to_one(candidate: str, references: Sequence[str]) -> bool:
+    """Whether the lowercased words are the cased words lowercased (see _words) and no two
+    distinct words of the pair lowercase alike: lowercasing then renames words one to one, so
+    every count is the same with and without case. True of about 2 in 3 WMT22 pairs ("The" and
+    "the" in one pair is the usual exception)."""
+    if any(ch in text for text in (candidate, *references) for ch in _CASE_SENSITIVE_13A):
+        return False
+    words = set(_words(candidate, lowercase=False))
+    for reference in references:
+        words.update(_words(reference, lowercase=False))
+    return len({word.lower() for word in words}) == len(words)
+
+
 def _lowercased_statistics(candidate: str, references: Sequence[str], cased: _Statistics) -> _Statistics:
-    """_statistics(candidate, references, lowercase=True), given the cased statistics. When
-    the lowercased words are the cased words lowercased (see _words) and no two distinct words
-    of the pair lowercase alike, lowercasing renames words one to one, so every count is the
-    cased one: true of about 2 in 3 WMT22 pairs ("The" and "the" in one pair is the usual
-    exception), which saves counting the pair again."""
-    if not any(ch in text for text in (candidate, *references) for ch in _CASE_SENSITIVE_13A):
-        words = set(_words(candidate, lowercase=False))
-        for reference in references:
-            words.update(_words(reference, lowercase=False))
-        if len({word.lower() for word in words}) == len(words):
-            return cased
+    """_statistics(candidate, references, lowercase=True), given the cased statistics: those
+    when lowercasing renames words one to one, which saves counting the pair again."""
+    if _lowercasing_renames_one_to_one(candidate, references):
+        return cased
     return _statistics(candidate, references, lowercase=True)
+
+
+def _statistics_of_ours(result: MultiReferenceResult, ours: BleuResult,
+                        references: Sequence[str]) -> Optional[_Statistics]:
+    """_statistics(result.candidate, references, lowercase=True) read off the counts of `ours`
+    (nltk's sentence BLEU on METEOR's normalized tokens, as report.bleu_for computes it) when
+    sacreBLEU's lowercased 13a words are those tokens, line for line: the same n-grams clipped
+    by the same rule (the most any one reference has) and the same closest reference length
+    (the shorter on a tie, in both), so the same numbers. True of 7 in 8 WMT22 de-en pairs (the
+    default tokenizer splits as 13a does on most text), where it saves counting the pair again.
+    None otherwise."""
+    candidate = result.best.candidate_tokens.norms
+    if ours.candidate_length != len(candidate) or list(candidate) != _words(result.candidate, lowercase=True):
+        return None
+    tokens = [r.reference_tokens.norms for r in result.per_reference]
+    tokens = [t for t in tokens if t]  # report.bleu_references: the references with tokens
+    if len(tokens) != len(references) or any(list(t) != _words(r, lowercase=True)
+                                             for t, r in zip(tokens, references)):
+        return None
+    totals = tuple(max(len(candidate) - n + 1, 0) for n in range(1, MAX_ORDER + 1))
+    return _Statistics(tuple(order.matched for order in ours.orders), totals, len(candidate), ours.reference_length)
 
 
 #: sacreBLEU's default smoothing values (its BLEU.SMOOTH_DEFAULTS) for the methods used here.
 _SMOOTH_VALUE = {"none": None, "floor": 0.1, "exp": None}
 
 
-@dataclass(frozen=True)
-class _Score:
+class _Score(NamedTuple):
     """What sacreBLEU's compute_bleu returns that this module reads (its BLEUScore also
-    formats strings: a third of its cost)."""
+    formats strings: a third of its cost). A named tuple: four are made per pair, and a frozen
+    dataclass's __init__ cost as much as the arithmetic."""
 
     score: float
     counts: tuple[int, ...]
@@ -173,11 +200,6 @@ class _Score:
     bp: float
     sys_len: int
     ref_len: int
-
-
-def _log(value: float) -> float:
-    """sacreBLEU's my_log: log, with a large negative number for 0."""
-    return -9999999999 if value == 0.0 else math.log(value)
 
 
 def _bleu(statistics: _Statistics, smooth_method: str = "exp", effective_order: bool = True) -> _Score:
@@ -208,14 +230,13 @@ def _bleu(statistics: _Statistics, smooth_method: str = "exp", effective_order: 
                 precisions[n - 1] = 100.0 * smooth_value / totals[n - 1]
         else:
             precisions[n - 1] = 100.0 * counts[n - 1] / totals[n - 1]
-    score = bp * math.exp(sum([_log(p) for p in precisions[:order]]) / order)
+    # sacreBLEU's my_log inlined: log, with a large negative number for 0
+    score = bp * math.exp(sum([math.log(p) if p else -9999999999 for p in precisions[:order]]) / order)
     return _Score(score, counts, totals, bp, sys_len, ref_len)
 
 
-def _from_score(score, signature: str) -> SacreBleu:
-    """From a _Score (or sacreBLEU's own BLEUScore, whose numbers may be numpy's)."""
-    return SacreBleu(float(score.score), tuple(int(c) for c in score.counts), tuple(int(t) for t in score.totals),
-                     float(score.bp), int(score.sys_len), int(score.ref_len), signature)
+def _from_score(score: _Score, signature: str) -> SacreBleu:
+    return SacreBleu(score.score, score.counts, score.totals, score.bp, score.sys_len, score.ref_len, signature)
 
 
 def sentence_bleu(candidate: str, references: Sequence[str]) -> SacreBleu:
@@ -252,12 +273,13 @@ def corpus_bleu(candidates: Sequence[str], references: Sequence[Sequence[str]]) 
 
 def differences(candidate: str, references: Sequence[str], ours: BleuResult, keep_case: bool,
                 cased_statistics: Optional[_Statistics] = None,
-                cased_score: Optional[float] = None) -> Optional[tuple[Difference, ...]]:
+                cased_score: Optional[float] = None,
+                lowercased_statistics: Optional[_Statistics] = None) -> Optional[tuple[Difference, ...]]:
     """Go from sacreBLEU's settings to ours one at a time (case, then smoothing, then tokens):
     each step's change is what that setting adds to sacreBLEU's score. The points add up to
     sacreBLEU minus ours (x100). None when our smoothing has no sacreBLEU equivalent.
-    cased_statistics, cased_score: the pair's statistics with case kept and sacreBLEU's sentence
-    score, when already computed."""
+    cased_statistics, cased_score, lowercased_statistics: the pair's statistics with case kept,
+    sacreBLEU's sentence score and the statistics lowercased, when already computed."""
     smooth = SMOOTHING_EQUIVALENT.get(ours.smoothing)
     if smooth is None:
         return None
@@ -266,7 +288,7 @@ def differences(candidate: str, references: Sequence[str], ours: BleuResult, kee
     statistics = cased_statistics or _statistics(candidate, refs, lowercase=False)
     previous = cased_score if cased_score is not None else _bleu(statistics).score  # sacreBLEU's sentence score
     if not keep_case:
-        statistics = _lowercased_statistics(candidate, refs, statistics)
+        statistics = lowercased_statistics or _lowercased_statistics(candidate, refs, statistics)
         lowered = _bleu(statistics).score
         found.append(Difference("case", "sacreBLEU keeps case, this BLEU lowercases", previous - lowered))
         previous = lowered
@@ -334,12 +356,17 @@ def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     candidate = result.candidate
     # The references with text, as bleu_for (report.bleu_references) and the corpus sacreBLEU use.
     references = [r for r in result.references if r.strip()] or list(result.references)
-    # The pair is tokenized and counted once per case setting; every score of the view is
-    # sacreBLEU's arithmetic on those counts (tests compare each with sacreBLEU's own call).
-    cased = _statistics(candidate, references, lowercase=False)
+    # The pair is tokenized and counted at most once per case setting, and not at all where
+    # our BLEU's counts are sacreBLEU's; every score of the view is sacreBLEU's arithmetic on
+    # those counts (tests compare each with sacreBLEU's own call).
+    lowered = None if result.best.config.keep_case else _statistics_of_ours(result, ours, references)
+    if lowered is not None and _lowercasing_renames_one_to_one(candidate, references):
+        cased = lowered
+    else:
+        cased = _statistics(candidate, references, lowercase=False)
     sentence = _from_score(_bleu(cased), _signature(True, len(references)))
     corpus = _from_score(_bleu(cased, effective_order=False), _signature(False, len(references)))
-    found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score)
+    found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score, lowered)
     return SacreBleuView(sentence, corpus, found or (),
                          explain_difference(sentence, ours, found, result.best.config.language))
 

@@ -398,3 +398,51 @@ def test_the_steps_shown_add_up_to_the_scores_shown():
     assert round(sum(shown), 2) == 22.31
     by_factor = {d.factor: d.points for d in view.differences}  # unrounded: orders 9.0449..., shown 9.04
     assert round(by_factor["n-gram orders"], 2) == 9.05 and shown[0] == 9.04
+
+
+def _view_against_sacrebleu(candidate, references, keep_case, smoothing="none"):
+    """Every number of view() against sacreBLEU's own calls, setting by setting."""
+    from sacrebleu.metrics import BLEU
+
+    result = score(candidate, references, stages=("exact",), keep_case=keep_case, bleu_smoothing=smoothing)
+    ours = bleu_for(result)
+    view = sv.view(result, ours)
+    texts = [r for r in references if r.strip()]
+    sentence = BLEU(effective_order=True).sentence_score(candidate, texts)
+    corpus = BLEU().corpus_score([candidate], [[r] for r in texts])
+    assert (view.sentence.score, view.sentence.counts, view.sentence.totals, view.sentence.reference_length) == (
+        sentence.score, tuple(sentence.counts), tuple(sentence.totals), sentence.ref_len)
+    assert (view.corpus.score, view.corpus.counts, view.corpus.totals) == (
+        corpus.score, tuple(corpus.counts), tuple(corpus.totals))
+    if not keep_case:
+        lowered = BLEU(lowercase=True, effective_order=True).sentence_score(candidate, texts).score
+        assert view.differences[0].factor == "case"
+        assert view.differences[0].points == sentence.score - lowered
+    assert math.isclose(sum(d.points for d in view.differences), sentence.score - 100.0 * ours.score, abs_tol=1e-9)
+    return result, ours
+
+
+# Words METEOR's tokenizer and 13a split alike, few of them (n-grams repeat: clipping by the
+# largest count in one reference; lengths tie), with case: sacreBLEU's lowercased counts are then
+# read off this BLEU's counts (sacrebleu_view._statistics_of_ours) rather than counted again.
+_SAME_SPLIT = st.lists(st.sampled_from(["the", "The", "cat", "CAT", "sat", "on", "mat", "."]),
+                       min_size=1, max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SAME_SPLIT, st.lists(_SAME_SPLIT, min_size=1, max_size=3), st.booleans())
+def test_view_read_off_this_bleus_counts_equals_sacrebleu(candidate, references, keep_case):
+    result, ours = _view_against_sacrebleu(candidate, references, keep_case)
+    if not keep_case:  # the path under test was taken
+        assert sv._statistics_of_ours(result, ours, references) is not None
+
+
+def test_view_counts_again_where_the_tokens_differ():
+    # "20-year-old": one METEOR token, three 13a words (20 - year-old): sacreBLEU's counts are
+    # then counted from its own words, and still equal its own call.
+    pairs = SEGMENTS + [("A 20-year-old man", ["a 20-year-old man", "The man is 20"])]
+    for candidate, references in pairs:
+        result, ours = _view_against_sacrebleu(candidate, references, keep_case=False)
+    assert sv._statistics_of_ours(result, ours, pairs[-1][1]) is None
+    result = score(*SEGMENTS[0], stages=("exact",))
+    assert sv._statistics_of_ours(result, bleu_for(result), SEGMENTS[0][1]) is not None  # the same words
