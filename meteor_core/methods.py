@@ -16,6 +16,7 @@ from .align import count_crossings
 from .params import METEOR15_STAGES, MeteorConfig
 from .result import Link, SegmentResult, span_label
 from .stages import case_class, porter_stem
+from .tokenize import is_punctuation
 
 
 @dataclass(frozen=True)
@@ -94,13 +95,14 @@ _TERMS = ("Terms: a link joins a candidate {word} to a reference {word} it match
           "adjacent and in the same order on both rows; the fragmentation is chunks / matched {words}.")
 #: What the bracketed numbers in link texts are: a teacher read "the [0] → the [1]" against the
 #: diagram's chunk numbers, which count from 1.
-_POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} [1]” is "
-              "the {whose}second {word}); chunks are numbered from 1.")
+_POSITIONS = ("A number in brackets is a {word}'s position, counted from 0 as in the JSON output (“{example} "
+              "[{index}]” is the {whose}{ordinal} {word}); chunks are numbered from 1.")
 _EXAMPLE_CHARS = 24  # a pasted URL or a run of unspaced text can be a 2,000-character token
 #: An English word was the example of a Chinese character (a helper); "token": a mix of both.
 _EXAMPLE = {"word": "cat", "character": "猫", "token": "猫"}
 TERMS = _TERMS.format(word="word", words="words")
-POSITIONS = _POSITIONS.format(word="word", example="cat", whose="")
+POSITIONS = _POSITIONS.format(word="word", example="cat", index=1, ordinal="second", whose="")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def token_noun(subject: "MeteorConfig | SegmentResult", n: int = 1) -> str:
@@ -111,17 +113,35 @@ def token_noun(subject: "MeteorConfig | SegmentResult", n: int = 1) -> str:
     return noun if n == 1 else f"{noun}s"
 
 
+def _ordinal(index: int) -> str:
+    """The position counted from 1, in words up to tenth ("11th", "22nd", "113th" after)."""
+    number = index + 1
+    if number <= len(_ORDINALS):
+        return _ORDINALS[index]
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _example_index(texts: Sequence[str]) -> int:
+    """Which candidate token the positions note shows: the second one with a letter or digit
+    ("“, [1]” is the candidate's second word" taught nothing), else the only one, else the
+    second token whatever it is."""
+    words = [index for index, text in enumerate(texts) if not is_punctuation(text)]
+    return words[1] if len(words) > 1 else words[0] if words else 1
+
+
 def positions(subject: "MeteorConfig | SegmentResult") -> str:
-    """POSITIONS in the subject's unit (token_noun); for a scored pair, its candidate's second
-    token is the example (a class looks for “cat [1]” in a pair without a cat)."""
+    """POSITIONS in the subject's unit (token_noun); for a scored pair, one of its candidate's
+    tokens is the example (a class looks for “cat [1]” in a pair without a cat)."""
     noun = token_noun(subject)
     candidate_texts = subject.candidate_tokens.texts if isinstance(subject, SegmentResult) else ()
     if len(candidate_texts) < 2:
-        return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], whose="")
-    example = candidate_texts[1]
+        return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], index=1, ordinal="second", whose="")
+    index = _example_index(candidate_texts)
+    example = candidate_texts[index]
     if len(example) > _EXAMPLE_CHARS:  # the link list above has it whole
         example = example[:_EXAMPLE_CHARS - 1] + "…"
-    return _POSITIONS.format(word=noun, example=example, whose="candidate's ")
+    return _POSITIONS.format(word=noun, example=example, index=index, ordinal=_ordinal(index), whose="candidate's ")
 
 
 def terms(config: MeteorConfig) -> str:

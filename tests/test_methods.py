@@ -443,3 +443,21 @@ def test_a_pair_under_chinese_names_its_own_tokens(candidate, reference, unit):
     assert nothing.breakdown.note.startswith(f"no {nothing.token_unit} matched: ")
     one = score("猫", ["I love cats"], language="zh").best  # a mix, and no second token for the example
     assert one.token_unit == "token" and "(“猫 [1]” is the second token)" in positions(one)
+
+
+@pytest.mark.parametrize("candidate, reference, language, example", [
+    ("Well, cat sat", "a cat sat", "en", "(“cat [2]” is the candidate's third word)"),  # was “, [1]”
+    ("Hello !", "hello", "en", "(“Hello [0]” is the candidate's first word)"),  # the only word
+    ("! ?", "a cat", "en", "(“? [1]” is the candidate's second word)"),  # no word: the second token
+    (", , , , , , , , , , , a b", "a b", "en", "(“b [12]” is the candidate's 13th word)"),
+    (". " * 21 + "a b", "a b", "en", "(“b [22]” is the candidate's 23rd word)"),
+    ("我，爱猫", "我爱猫", "zh", "(“爱 [2]” is the candidate's third character)"),
+    ("猫、が好き", "猫が好き", "ja", "(“が [2]” is the candidate's third character)"),
+])
+def test_the_positions_example_is_a_word(candidate, reference, language, example):
+    """A helper: the example was the candidate's second token, so "Well, cat sat" taught
+    "“, [1]” is the candidate's second word". It is the second token with a letter or digit now,
+    at its own position."""
+    from meteor_core.methods import positions
+
+    assert example in positions(score(candidate, [reference], language=language).best)
