@@ -6,7 +6,7 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import (CHANGES_2005_TO_15, corresponding_step, crossing_pairs, describe, plural, positions,
+from meteor_core.methods import (changes_2005_to_15, corresponding_step, crossing_pairs, describe, plural, positions,
                                  terms, walkthrough)
 from meteor_core.result import unspaced_script_hint
 
@@ -110,7 +110,9 @@ st.header("From 2005 to METEOR 1.5")
 st.write("Most METEOR numbers in papers come from the METEOR 1.5 jar (Denkowski & Lavie 2014), not from the 2005 "
          "definition. What changed, as the paper and METEOR 1.5 modes compute it:")
 st.markdown(ui.markdown_table(("", "2005 paper (paper mode)", "METEOR 1.5 (METEOR 1.5 mode)"),
-                              [(c.topic, md_escape(c.paper), md_escape(c.meteor15)) for c in CHANGES_2005_TO_15]))
+                              [(c.topic, md_escape(c.paper), md_escape(c.meteor15))
+                               # in the unit of the pair the steps are on, as its steps are
+                               for c in changes_2005_to_15(exploration.result.best if exploration is not None else config)]))
 if exploration is not None and exploration.comparisons:
     # Each tool's own score, over all the references (its best): what it reports. The panel's
     # numbers on this view's best reference showed nltk 0.8519 where nltk gives 0.8819 (a teacher).

@@ -199,30 +199,47 @@ class Change:
 
 
 #: What changed between the 2005 paper and METEOR 1.5 (Denkowski & Lavie 2014), as the two modes
-#: implement them. Plain text.
-CHANGES_2005_TO_15: tuple[Change, ...] = (
+#: implement them. Plain text; {word} / {words} in the paper column: token_noun's (changes_2005_to_15).
+_CHANGES_2005_TO_15: tuple[Change, ...] = (
     Change("parameters", "alpha 0.9, beta 3, gamma 0.5: the penalty cuts at most 50%",
            "alpha 0.85, beta 0.2, gamma 0.6, delta 0.75 (the jar's English defaults, tuned to human rankings): "
            "a penalty of up to 60%, and beta 0.2 makes even a little fragmentation cost a lot (2 chunks over "
            "6 matched words: 0.6 × (2/6)^0.2 = 0.48, where 2005 charges 0.5 × (2/6)^3 = 0.019)"),
-    Change("weighting", "every word counts 1: P = m / |candidate|, R = m / |reference|",
+    Change("weighting", "every {word} counts 1: P = m / |candidate|, R = m / |reference|",
            "content words weigh delta, function words (the jar's English list) 1 - delta, and each module's "
            "matches its weight (exact 1.0, stem 0.6, synonym 0.8, paraphrase 0.6)"),
     Change("Fmean", "P R / (alpha P + (1 - alpha) R)",
            "the same harmonic mean, on the weighted P and R: 1 / ((1 - alpha) / P + alpha / R)"),
-    Change("fragmentation", "chunks / matched words",
+    Change("fragmentation", "chunks / matched {words}",
            "chunks / the mean of the matched words on the two sides (a phrase can have other lengths on each "
            "side); 0 when every word matched in one chunk"),
-    Change("matching", "word to word: exact, Porter stem, WordNet synonym, one stage after another",
+    Change("matching", "{word} to {word}: exact, Porter stem, WordNet synonym, one stage after another",
            "exact, Snowball stem, its own WordNet-derived synonyms, and paraphrases from a phrase table "
            "(phrase to phrase), all proposed at once"),
-    Change("tokens", "words and punctuation marks, lowercased",
+    Change("tokens", "{tokens}, lowercased",
            "the jar's normalizer (-norm): lowercased, punctuation split off, abbreviations and contractions "
            "handled its way (\"it's\" -> \"it 's\", \"U.S.\" -> \"us\")"),
     Change("search", "the largest one-to-one alignment with the fewest crossings (exact search here)",
            "unambiguous matches fixed, then a beam search of width 40 that keeps its best candidate: fast, "
            "not an optimum"),
 )
+#: The paper column's tokens row for a unit: the char tokenizer (Chinese and Japanese) makes the
+#: characters and keeps other words whole.
+_PAPER_TOKENS = {"word": "words and punctuation marks",
+                 "character": "single Chinese and Japanese characters, other words and numbers whole"}
+
+
+def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) -> tuple[Change, ...]:
+    """The 2005-to-1.5 table with paper mode's column in the subject's unit (token_noun; words
+    without a subject): under Chinese it said "every word counts 1" of characters. METEOR 1.5
+    mode is English only, so its column keeps words, and says so where the unit is not words."""
+    noun = token_noun(subject) if subject is not None else "word"
+    names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"])}
+    english_only = "" if noun == "word" else "; English only (the jar's -l en data): its tokens are words"
+    return tuple(replace(change, paper=change.paper.format(**names),
+                         meteor15=change.meteor15 + (english_only if change.topic == "tokens" else ""))
+                 for change in _CHANGES_2005_TO_15)
+
 
 
 def recall_weight(alpha: float) -> str:

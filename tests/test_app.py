@@ -989,6 +989,19 @@ def test_how_and_the_breakdown_call_chinese_tokens_characters(wordnet_reader):
     assert "characters linked by the alignment" in breakdown and "words linked by" not in breakdown
 
 
+def test_how_the_2005_to_15_table_calls_chinese_tokens_characters(wordnet_reader):
+    """A helper: under Chinese the table said "every word counts 1" and "chunks / matched words"
+    of paper mode, whose tokens are characters there; the steps above it said characters."""
+    at = _app(HOW, lang="zh", cand="我喜欢猫", ref="我很喜欢猫")
+    table = next(m.value for m in at.markdown if "2005 paper (paper mode)" in m.value).replace("\\", "")
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1] for line in table.splitlines()[2:]}
+    assert rows["weighting"] == "every character counts 1: P = m / |candidate|, R = m / |reference|"
+    assert rows["fragmentation"] == "chunks / matched characters"
+    assert rows["matching"].startswith("character to character: exact")
+    assert rows["tokens"] == "single Chinese and Japanese characters, other words and numbers whole, lowercased"
+    assert "English only (the jar's -l en data): its tokens are words" in table
+
+
 def test_how_chunks_appear_only_at_the_chunks_step(wordnet_reader):
     at = _app(HOW, **COUPON)  # complete after its only stage: bands used to show already there
     at.select_slider(key="w_how_step").set_value("after exact").run()

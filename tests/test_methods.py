@@ -461,3 +461,22 @@ def test_the_positions_example_is_a_word(candidate, reference, language, example
     from meteor_core.methods import positions
 
     assert example in positions(score(candidate, [reference], language=language).best)
+
+
+def test_the_2005_to_15_table_names_the_pairs_tokens():
+    """A helper: the table said "words" of paper mode under Chinese and Japanese too."""
+    from meteor_core.methods import changes_2005_to_15
+
+    def paper(subject):
+        return {change.topic: change.paper for change in changes_2005_to_15(subject)}
+
+    english = paper(None)  # no pair and no configuration: words
+    assert english["weighting"].startswith("every word counts 1") and english["fragmentation"] == "chunks / matched words"
+    assert english["tokens"] == "words and punctuation marks, lowercased"
+    assert paper(score("the cat", ["a cat"]).best) == english
+    japanese = score("猫が好き", ["私は猫が好き"], language="ja").best
+    assert paper(japanese)["fragmentation"] == "chunks / matched characters"
+    assert paper(japanese.config)["matching"].startswith("character to character: exact")
+    mixed = paper(score("我 love 猫", ["我爱猫"], language="zh").best)  # the pair's unit, as its steps
+    assert mixed["weighting"].startswith("every token counts 1") and mixed["fragmentation"] == "chunks / matched tokens"
+    assert not [c for c in changes_2005_to_15(japanese) if "{" in c.paper]  # every placeholder filled
