@@ -105,8 +105,33 @@ NARROWEST_COLUMN = 520
 
 
 def number_half_width(number: int, unit_px: float) -> float:
-    """Half a chunk number's width (bold 11 px digits and its padding) in token widths."""
+    """Half a chunk number's width (bold 11 px digits and its padding) in token widths, with a
+    px or two to spare: what placing keeps clear of links and of the other numbers."""
     return (7 * len(str(number)) + 6) / 2 / unit_px
+
+
+#: Width of a bold digit of the chunk numbers' font (Source Sans), in ems: "10" at 11 px is
+#: 11.8 px wide in Chromium (a tab 15 px inside its 1 px border).
+DIGIT_EM = 0.54
+#: A chunk number's font size and padding (px), and the smaller ones of a number wider than its band.
+NUMBER_FONT, NUMBER_PAD = 11, 1
+COMPACT_NUMBER_FONT, COMPACT_NUMBER_PAD = 10, 0
+#: From a band's edge to the middle of a compact tab: 14 px high where the 11 px one with its
+#: padding is 18 (measured), its middle is 2 px nearer the band, so that it hangs from it too.
+COMPACT_TAB_OFFSET = NUMBER_TAB_OFFSET - 2 / ROW_GAP
+
+
+def number_style(number: int, band_px: float) -> tuple[int, int, float]:
+    """(font size, padding, offset from the band's edge) of a chunk number on a band band_px wide
+    (outline included) at the narrowest column. Two digits over a one-word chunk were 16 px on a
+    13 px band, overhanging it by 2.5 px (a helper): such a number is drawn smaller, without
+    padding, when that fits (a wider one keeps its size: smaller would not fit either)."""
+    def tab_px(font: int, pad: int) -> float:  # the digits, the padding and a 1 px border each side
+        return DIGIT_EM * font * len(str(number)) + 2 * pad + 2
+
+    if tab_px(NUMBER_FONT, NUMBER_PAD) > band_px >= tab_px(COMPACT_NUMBER_FONT, COMPACT_NUMBER_PAD):
+        return COMPACT_NUMBER_FONT, COMPACT_NUMBER_PAD, COMPACT_TAB_OFFSET
+    return NUMBER_FONT, NUMBER_PAD, NUMBER_TAB_OFFSET
 
 
 def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[float, float]] = (),
@@ -405,13 +430,16 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     # A tab on the band's edge, in the band's colour and outline: loose in the
                     # gap, white, "1" and "2" read as labels of the links beside them (a teacher).
                     half_width = number_half_width(number, token_px)
+                    font, pad, offset = number_style(number, (x1 - x0 - 1 + 2 * BAND_PAD) * token_px + 1)
                     inward = -1 if ly > 0.5 else 1
                     # The first place clear of its links and the other numbers, on the band's edge
                     # or one tab further in; else the first clear of the other numbers (a number
                     # wider than its band); else the one with the most room.
                     tiers, found = [], []
                     for tier in (0, 1):
-                        y = (y0 if ly > 0.5 else y1) + inward * (NUMBER_TAB_OFFSET + tier * NUMBER_TIER_STEP)
+                        # a second row's tabs share their middle line, a number's size aside
+                        y = (y0 if ly > 0.5 else y1) + inward * (offset if tier == 0 else
+                                                                 NUMBER_TAB_OFFSET + NUMBER_TIER_STEP)
                         nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[(ly, tier)].get(k, ())]  # by token
                         tiers.append((tier, y, nearby))
                         x, room = chunk_number_x(c, y, half_width, nearby)
@@ -427,8 +455,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                     _, x, y, tier = found[-1] if found[-1][0] >= 0 else max(found)
                     placed[(ly, tier)].setdefault(round(x), []).append((x, half_width))
                     annotations.append(dict(x=x, y=y, text=f"<b>{number}</b>", showarrow=False,
-                                            font=dict(size=11, color="#333333"), bgcolor=_on_white(fill),
-                                            bordercolor=CHUNK_OUTLINE, borderwidth=1, borderpad=1))
+                                            font=dict(size=font, color="#333333"), bgcolor=_on_white(fill),
+                                            bordercolor=CHUNK_OUTLINE, borderwidth=1, borderpad=pad))
                 else:
                     annotations.append(dict(x=(x0 + x1 - 1) / 2, y=1.55 if ly > 0.5 else -0.55, text=f"<b>{number}</b>",
                                             showarrow=False, font=dict(size=12, color="#333333")))

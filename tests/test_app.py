@@ -218,6 +218,39 @@ def test_each_chunk_number_sits_within_its_own_band_and_clear_of_the_others(coun
         assert abs(a["y"] - b["y"]) > 2 * figures.NUMBER_TAB_OFFSET or abs(a["x"] - b["x"]) >= half_widths - 1e-9
 
 
+@pytest.mark.parametrize("word, count", [("w", 30), ("internationalization", 30), ("w", 60)])
+def test_a_two_digit_chunk_number_stays_inside_its_one_word_band(word, count):
+    """A helper: chunk numbers 10 and up over one-word chunks (a candidate that is the reference
+    reversed) were 16 px tabs on 13 px bands at the narrowest column, 2.5 px over their band.
+    Tab widths as Chromium draws them: bold Source Sans digits 0.54 em ("10" at 11 px measured
+    11.8 px), the padding, and a 1 px border each side; tabs 18 px high at 11 px, 14 px at 10 px
+    without padding (measured)."""
+    words = [f"{word}{k}" for k in range(count)]
+    best = score(words[::-1], [words], stages=("exact",)).best
+    layout = figures.alignment_diagram(best).to_dict()["layout"]
+    low, high = layout["xaxis"]["range"]
+    unit_px = (layout["width"] - 90 - layout["margin"]["r"]) / (high - low) * min(
+        1, figures.NARROWEST_COLUMN / layout["width"])
+    bands = {(shape["name"], shape["y0"] > 0.5): shape for shape in layout["shapes"]
+             if shape.get("name", "").startswith("chunk")}
+    numbers = [a for a in layout["annotations"] if a["text"].startswith("<b>")]
+    assert len(numbers) == 2 * count and max(int(a["text"][3:-4]) for a in numbers) == count
+    gaps = set()
+    for a in numbers:
+        number, font, pad = a["text"][3:-4], a["font"]["size"], a["borderpad"]
+        band = bands[(f"chunk {number}", a["y"] > 0.5)]
+        assert band["x1"] - band["x0"] == pytest.approx(2 * figures.BAND_PAD)  # one word
+        half_tab = (0.54 * font * len(number) + 2 * pad + 2) / 2 / unit_px
+        outline = 0.5 / unit_px  # the band's 1 px outline, half outside its rectangle
+        assert band["x0"] - outline <= a["x"] - half_tab and a["x"] + half_tab <= band["x1"] + outline, number
+        edge = band["y0"] if band["y0"] > 0.5 else band["y1"]
+        # px from the band's edge to the tab's near edge: 0 for a tab hanging from its band, more
+        # than a tab's height for one on the second row
+        gaps.add((font, round(abs(a["y"] - edge) * figures.ROW_GAP - {11: 18, 10: 14}[font] / 2, 1)))
+    assert all(gap == pytest.approx(0) or gap > 15 for _, gap in gaps), gaps
+    assert {font for font, gap in gaps if gap < 1} == {10, 11}  # the smaller tabs hang from their band too
+
+
 @pytest.mark.parametrize("candidate, max_width", [
     ("the cat sat on pneumonoultramicroscopicsilicovolcanoconiosis", 1000),
     (" ".join(["internationalization"] * 29 + ["electroencephalographically"]), 1600),
