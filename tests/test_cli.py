@@ -500,6 +500,10 @@ def test_batch_line_text_is_json_dumps_of_the_result_dict(with_bleu):
         assert _result_line(result, with_bleu, given) == json.dumps(result_to_dict(result, with_bleu=with_bleu,
                                                                                    given=given), ensure_ascii=False)
     assert scorer.score(*pairs[1]).best_index == 1
+    # METEOR 1.5 links are spans (candidate_end, reference_end) and its results carry "meteor15"
+    meteor15 = Scorer(MeteorConfig(mode="meteor15")).score("the cat sat down on the mat", ["a cat was sitting on the mat"])
+    assert any(link.stage == "paraphrase" for link in meteor15.best.links)
+    assert _result_line(meteor15, with_bleu) == json.dumps(result_to_dict(meteor15, with_bleu=with_bleu), ensure_ascii=False)
 
 
 def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, monkeypatch):
