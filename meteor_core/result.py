@@ -278,9 +278,12 @@ def unspaced_script_hint(result: "SegmentResult") -> str:
     if config.tokenizer in ("char", "segmenter") or config.language in ("zh", "ja"):
         return ""
     texts = [*result.candidate_tokens.texts, *result.reference_tokens.texts]
-    if " ".join(texts).isascii():
+    joined = " ".join(texts)
+    if joined.isascii():
         return ""
     for code, name, script in _UNSPACED_SCRIPTS:
+        if script.search(joined) is None:  # one scan of the pair first: most non-ASCII text has none
+            continue
         run = next((t for t in texts if len(script.findall(t)) >= _UNSPACED_RUN), None)
         if run is not None:
             shown = run if len(run) <= 12 else run[:12] + "…"
