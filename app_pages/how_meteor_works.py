@@ -32,7 +32,7 @@ if exploration is not None:
     # diagram off a 1,024 x 768 projector screen (a tester); the terms still come before any step.
     with st.expander("Method and terms (link, crossing, chunk, fragmentation)"):
         st.markdown(f"**Method.** {md_escape(method.summary)}")
-        st.caption(md_escape(terms(segment.config)) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
+        st.caption(md_escape(terms(segment)) + ("  \n" + "  \n".join(md_escape(note) for note in method.notes)
                                                     if method.notes else ""))
     steps = walkthrough(segment)
     labels = [step.label for step in steps]

@@ -144,15 +144,17 @@ def positions(subject: "MeteorConfig | SegmentResult") -> str:
     return _POSITIONS.format(word=noun, example=example, index=index, ordinal=_ordinal(index), whose="candidate's ")
 
 
-def terms(config: MeteorConfig) -> str:
+def terms(subject: "MeteorConfig | SegmentResult") -> str:
     """TERMS as the mode computes the fragmentation: METEOR 1.5 divides by the mean of the matched
     words of the two sides (a phrase link can match 2 words to 1), which its step 7 said while
-    the terms above it said "chunks / matched words" (a tester)."""
+    the terms above it said "chunks / matched words" (a tester). In a scored pair's unit and with
+    its own example where there is one (as the steps and the table below them)."""
+    config = subject.config if isinstance(subject, SegmentResult) else subject
     if config.mode == "meteor15":
         return TERMS.replace("chunks / matched words.", "chunks / the mean of the words matched on each side "
                                                         "(METEOR 1.5: a phrase can match two words to one).") \
-            + " " + POSITIONS
-    return f"{_TERMS.format(word=token_noun(config), words=token_noun(config, 2))} {positions(config)}"
+            + " " + positions(subject)
+    return f"{_TERMS.format(word=token_noun(subject), words=token_noun(subject, 2))} {positions(subject)}"
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).
@@ -236,10 +238,34 @@ def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) ->
     noun = token_noun(subject) if subject is not None else "word"
     names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"])}
     english_only = "" if noun == "word" else "; English only (the jar's -l en data): its tokens are words"
-    return tuple(replace(change, paper=change.paper.format(**names),
+    matching = _paper_matching(subject, noun)
+    return tuple(replace(change, paper=matching if change.topic == "matching" and matching else
+                         change.paper.format(**names),
                          meteor15=change.meteor15 + (english_only if change.topic == "tokens" else ""))
                  for change in _CHANGES_2005_TO_15)
 
+
+_ENGLISH_STAGES = ("exact", "stem", "synonym")
+
+
+def _paper_matching(subject: "MeteorConfig | SegmentResult | None", noun: str) -> str:
+    """The matching row of a scored pair whose stages are not the English ones (another language,
+    a stage off or unavailable), from its stages as they ran: under French or Chinese the table
+    said "exact, Porter stem, WordNet synonym" while the steps said Snowball and MyThes, or that
+    no stemmer or synonyms exist (a helper). "" otherwise (the row as written)."""
+    if not isinstance(subject, SegmentResult):
+        return ""
+    statuses = subject.stage_status
+    ran = [s for s in statuses if s.available]
+    if (subject.config.language == "en" and len(ran) == len(statuses)
+            and tuple(s.stage for s in statuses) == _ENGLISH_STAGES):
+        return ""
+    not_run = " or ".join(s.stage for s in statuses if not s.available)
+    if len(ran) == 1:
+        text = f"{noun} to {noun}, {ran[0].stage} only: {ran[0].description}"
+    else:
+        text = f"{noun} to {noun}, one stage after another. " + "; ".join(f"{s.stage}: {s.description}" for s in ran)
+    return text + (f". No {not_run} stage here" if not_run else "")
 
 
 def recall_weight(alpha: float) -> str:

@@ -1030,7 +1030,7 @@ def test_how_the_2005_to_15_table_calls_chinese_tokens_characters(wordnet_reader
     rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1] for line in table.splitlines()[2:]}
     assert rows["weighting"] == "every character counts 1: P = m / |candidate|, R = m / |reference|"
     assert rows["fragmentation"] == "chunks / matched characters"
-    assert rows["matching"].startswith("character to character: exact")
+    assert rows["matching"].startswith("character to character, exact only: same character or word")
     assert rows["tokens"] == "single Chinese and Japanese characters, other words and numbers whole, lowercased"
     assert "English only (the jar's -l en data): its tokens are words" in table
 
@@ -1817,8 +1817,9 @@ def test_how_says_positions_count_from_0_where_it_lists_links(wordnet_reader):
     captions = [c.value.replace("\\", "") for c in at.caption]
     listed = next(c for c in captions if "→" in c)
     # "cat" is the 2nd candidate word, and the note's example (the pair's own: methods.positions)
-    assert "cat [1] → cat [5]" in listed and listed.endswith(POSITIONS.replace("the second", "the candidate's second"))
-    assert POSITIONS in next(c for c in captions if c.startswith("Terms:"))  # in the folded terms too
+    pairs_note = POSITIONS.replace("the second", "the candidate's second")
+    assert "cat [1] → cat [5]" in listed and listed.endswith(pairs_note)
+    assert pairs_note in next(c for c in captions if c.startswith("Terms:"))  # in the folded terms too, the same
 
 
 def test_a_link_with_the_mode_and_some_parameters_gets_the_modes_own_for_the_rest(meteor15_data):

@@ -480,3 +480,35 @@ def test_the_2005_to_15_table_names_the_pairs_tokens():
     mixed = paper(score("我 love 猫", ["我爱猫"], language="zh").best)  # the pair's unit, as its steps
     assert mixed["weighting"].startswith("every token counts 1") and mixed["fragmentation"] == "chunks / matched tokens"
     assert not [c for c in changes_2005_to_15(japanese) if "{" in c.paper]  # every placeholder filled
+
+
+def test_the_2005_to_15_table_matches_with_the_pairs_own_stages():
+    """A helper: the matching row said "exact, Porter stem, WordNet synonym" under French (Snowball
+    and MyThes) and Chinese (no stemmer, no synonyms), where the steps said otherwise."""
+    from meteor_core.methods import changes_2005_to_15
+
+    def matching(result):
+        return next(change.paper for change in changes_2005_to_15(result) if change.topic == "matching")
+
+    assert matching(score("the cat", ["a cat"]).best) == \
+        "word to word: exact, Porter stem, WordNet synonym, one stage after another"
+    assert matching(score("le chat noir", ["le chat"], language="fr").best) == (
+        "word to word, one stage after another. exact: same word (after case folding unless keep-case); "
+        "stem: same Snowball french stem (nltk); synonym: listed as synonyms in the French MyThes thesaurus")
+    assert matching(score("我爱猫", ["我喜欢猫"], language="zh").best) == (
+        "character to character, exact only: same character or word (after case folding unless keep-case). "
+        "No stem or synonym stage here")
+    assert matching(score("the cat", ["a cat"], stages=("exact", "stem")).best).endswith(
+        "exact: same word (after case folding unless keep-case); stem: same Porter stem (nltk PorterStemmer)")
+
+
+def test_terms_of_a_pair_use_its_unit_and_its_example():
+    """The Method and terms box said "characters" and “猫 [1]” for "我 love 猫" while the steps and
+    the table below it said tokens and the pair's own example (a helper)."""
+    from meteor_core.methods import terms
+
+    result = score("我 love 猫", ["我爱猫"], language="zh").best
+    assert "chunks / matched tokens" in terms(result) and "(“love [1]” is the candidate's second token)" in terms(result)
+    assert "chunks / matched characters" in terms(result.config)
+    meteor15 = score("the black cat", ["a black cat"], mode="meteor15").best
+    assert "(“black [1]” is the candidate's second word)" in terms(meteor15)
