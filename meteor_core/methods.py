@@ -135,13 +135,23 @@ def positions(subject: "MeteorConfig | SegmentResult") -> str:
     tokens is the example (a class looks for “cat [1]” in a pair without a cat)."""
     noun = token_noun(subject)
     candidate_texts = subject.candidate_tokens.texts if isinstance(subject, SegmentResult) else ()
-    if len(candidate_texts) < 2:
+    if not candidate_texts:
         return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], index=1, ordinal="second", whose="")
-    index = _example_index(candidate_texts)
+    # A one-token candidate is its own example: “cat [1]” stood under "cat [0] → cat [0]" (a tester).
+    index = _example_index(candidate_texts) if len(candidate_texts) > 1 else 0
     example = candidate_texts[index]
     if len(example) > _EXAMPLE_CHARS:  # the link list above has it whole
         example = example[:_EXAMPLE_CHARS - 1] + "…"
-    return _POSITIONS.format(word=noun, example=example, index=index, ordinal=_ordinal(index), whose="candidate's ")
+    text = _POSITIONS.format(word=noun, example=example, index=index, ordinal=_ordinal(index), whose="candidate's ")
+    phrase = next((link for link in subject.links if link.is_phrase), None)
+    if phrase is not None:
+        # METEOR 1.5's phrase links show spans ("said that [1:3]"), which the note did not explain
+        # (a tester); the pair's first one is the example, on whichever side is a phrase.
+        start, stop = ((phrase.candidate, phrase.candidate_stop) if phrase.candidate_stop - phrase.candidate > 1
+                       else (phrase.reference, phrase.reference_stop))
+        covered = f"{start} and {start + 1}" if stop - start == 2 else f"{start} to {stop - 1}"
+        text += f" A span [a:b] is the {noun}s from position a up to b, b left out: [{start}:{stop}] is {noun}s {covered}."
+    return text
 
 
 def terms(subject: "MeteorConfig | SegmentResult") -> str:
@@ -237,7 +247,11 @@ def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) ->
     mode is English only, so its column keeps words, and says so where the unit is not words."""
     noun = token_noun(subject) if subject is not None else "word"
     names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"])}
-    english_only = "" if noun == "word" else "; English only (the jar's -l en data): its tokens are words"
+    # METEOR 1.5 mode refuses other languages (its data here is the jar's English): said wherever
+    # the pair is not English, German and French too (a tester), not only where tokens are characters.
+    language = subject.config.language if isinstance(subject, SegmentResult) else getattr(subject, "language", "en")
+    english_only = "" if noun == "word" and language == "en" else \
+        "; English only (the jar's -l en data): its tokens are words"
     matching = _paper_matching(subject, noun)
     return tuple(replace(change, paper=matching if change.topic == "matching" and matching else
                          change.paper.format(**names),

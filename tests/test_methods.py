@@ -382,7 +382,8 @@ def test_character_tokens_are_called_characters(language, candidate, reference):
     assert f"(“{result.candidate_tokens.texts[1]} [1]” is the candidate's second character)" in own
     english = score("the dog sat", ["a dog sat"]).best
     assert "(“dog [1]” is the candidate's second word)" in positions(english)
-    assert "(“cat [1]” is the second word)" in positions(score("dog", ["a dog"]).best)  # one token: the generic one
+    # one token: itself, at 0 (the generic “cat [1]” stood under "cat [0] → cat [0]": a tester)
+    assert "(“dog [0]” is the candidate's first word)" in positions(score("dog", ["a dog"]).best)
     assert "(“https://example.org/a/v… [1]” is" in positions(score("see https://example.org/a/very/long/path",
                                                                    ["see it"], tokenizer="whitespace").best)
     # a word segmenter's tokens are words
@@ -441,8 +442,8 @@ def test_a_pair_under_chinese_names_its_own_tokens(candidate, reference, unit):
     assert "same character or word (after" in texts["stage:exact"]  # what the stage does in Chinese
     nothing = score(candidate, ["完全不同"] if unit == "word" else ["xyz qq"], language="zh").best
     assert nothing.breakdown.note.startswith(f"no {nothing.token_unit} matched: ")
-    one = score("猫", ["I love cats"], language="zh").best  # a mix, and no second token for the example
-    assert one.token_unit == "token" and "(“猫 [1]” is the second token)" in positions(one)
+    one = score("猫", ["I love cats"], language="zh").best  # a mix, and its one token is the example
+    assert one.token_unit == "token" and "(“猫 [0]” is the candidate's first token)" in positions(one)
 
 
 @pytest.mark.parametrize("candidate, reference, language, example", [
@@ -512,3 +513,29 @@ def test_terms_of_a_pair_use_its_unit_and_its_example():
     assert "chunks / matched characters" in terms(result.config)
     meteor15 = score("the black cat", ["a black cat"], mode="meteor15").best
     assert "(“black [1]” is the candidate's second word)" in terms(meteor15)
+
+
+def test_the_positions_note_explains_a_phrase_span_with_the_pairs_own():
+    """A tester: METEOR 1.5 lists "said that [1:3] → stated that [1:3]", and nothing said that
+    [1:3] is words 1 and 2 (the end left out)."""
+    from meteor_core.methods import positions
+
+    result = score("he said that it is a big problem for the people",
+                   ["he stated that it is a major issue for the public"], mode="meteor15").best
+    phrase = next(link for link in result.links if link.is_phrase)
+    assert (phrase.candidate, phrase.candidate_stop) == (1, 3)
+    assert positions(result).endswith(" A span [a:b] is the words from position a up to b, b left out: [1:3] is "
+                                      "words 1 and 2.")
+    assert "span" not in positions(score("the cat", ["the cat"]).best)  # no phrase link, no span to explain
+
+
+def test_the_meteor15_column_says_english_only_for_any_other_language():
+    """A tester: it said so under Chinese and Japanese, not under German, which the mode refuses too."""
+    from meteor_core.methods import changes_2005_to_15
+
+    def tokens_row(result):
+        return next(change.meteor15 for change in changes_2005_to_15(result) if change.topic == "tokens")
+
+    assert tokens_row(score("der Hund", ["der Hund"], language="de").best).endswith(
+        "; English only (the jar's -l en data): its tokens are words")
+    assert "English only" not in tokens_row(score("the dog", ["the dog"]).best)
