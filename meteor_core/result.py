@@ -263,8 +263,8 @@ class SegmentResult:
 
 #: Scripts written without spaces between words, and the language that tokenizes them
 #: (kana first: Japanese text holds Han characters too).
-_UNSPACED_SCRIPTS = (("ja", "Japanese", re.compile("[\u3040-\u30ff]")),
-                     ("zh", "Chinese", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")))
+_UNSPACED_SCRIPTS = (("ja", "Japanese", re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")),  # half-width kana too
+                     ("zh", "Chinese", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")))
 #: A token with this many such characters is a run of words, not a word.
 _UNSPACED_RUN = 3
 

@@ -135,6 +135,8 @@ def test_language_codes_in_any_case_with_a_region(code, expected):
 @pytest.mark.parametrize("candidate, reference, code", [
     ("猫坐在垫子上", "猫坐在垫子上面", "zh"),
     ("私は猫です", "私は犬です", "ja"),  # kana: Japanese, though the text holds Han characters too
+    ("ｶﾀｶﾅﾃｷｽﾄ", "ｶﾀｶﾅﾃｷｽﾄﾀﾞ", "ja"),  # half-width katakana, which the ja tokenizer splits (a tester: no hint)
+    ("𰀀𰀁𰀂", "𰀀𰀁𰀃", "zh"),  # Han extension G
 ])
 def test_chinese_or_japanese_under_a_spaced_language_says_which_language_to_choose(candidate, reference, code):
     """A tester: a Chinese pair under the default language (en) scored 0, "no word matched",
