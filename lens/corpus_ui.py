@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner import StopException
 
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
-from meteor_core.corpus import CorpusAnalysis, listed_lines, rows_to_csv
+from meteor_core.corpus import CorpusAnalysis, named_lines, rows_to_csv
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
                                    CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table,
                                    candidate_column_of, default_reference_columns, guess_column,
@@ -1178,7 +1178,7 @@ def show_counts(analysis: CorpusAnalysis, label: str = "", reference_notes: bool
             f"{prefix}{len(unproven):,} segment(s) have an alignment not proven optimal: the search hit its node "
             f"budget ({analysis.corpus.segments[0].best.config.node_budget:,}), so the best alignment found is used "
             "and a better one could change their scores. The table's optimal column is unticked for them "
-            f"(lines {listed_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
+            f"({named_lines(unproven)}). Node budget, under Options and parameters in the sidebar, "
             "can raise the budget (the command line's --node-budget too)."))
     if reference_notes:
         show_reference_notes(analysis.reference_notes, prefix, analysis.empty_references_scored)

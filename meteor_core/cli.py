@@ -496,7 +496,7 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 
 
 def _cmd_batch(args) -> int:
-    from .corpus import listed_lines
+    from .corpus import named_lines
     from .parallel import map_ordered
 
     if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
@@ -558,7 +558,7 @@ def _cmd_batch(args) -> int:
     if not_scored.count:
         # Said on stderr as corpus says what it did not score; a run that scored nothing exits
         # 2, as corpus does (exit 0 with every line an error: a tester, whose script saw success).
-        print(f"{not_scored.count:,} of {number:,} line(s) not scored (lines {listed_lines(not_scored.first)}; "
+        print(f"{not_scored.count:,} of {number:,} line(s) not scored ({named_lines(not_scored.first)}; "
               '"error" in their output lines)', file=sys.stderr)
         if not_scored.count == number:
             return 2
@@ -695,13 +695,13 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
 
 def _not_proven_sentence(lines: Sequence[int], budget: int, count: Optional[int] = None,
                          what: str = "segment(s)") -> str:
-    from .corpus import listed_lines
+    from .corpus import named_lines
 
     count = len(lines) if count is None else count
-    shown = listed_lines(lines)  # batch keeps one more than it lists: "…" when there are more
+    shown = named_lines(lines)  # batch keeps one more than it lists: "…" when there are more
     where = "optimal false in their output" if what == "line(s)" else "optimal false in --json and --tsv output"
     return (f"{count:,} {what} not proven optimal: the alignment search hit its node budget ({budget:,}), "
-            f"the best alignment found is used and a better one could change the score (lines {shown}; "
+            f"the best alignment found is used and a better one could change the score ({shown}; "
             f"{where}); a larger --node-budget may prove them")
 
 
@@ -799,7 +799,7 @@ def _reference_notes(notes: Sequence, scored: bool = False) -> list[str]:
     scores every reference, as the jar): one note per line, or one per file when there are many."""
     if len(notes) <= REFERENCE_NOTES_LISTED:
         return [str(p) for p in notes]
-    from .corpus import listed_lines
+    from .corpus import named_lines
 
     by_file: dict[str, list[int]] = {}
     for p in notes:
@@ -807,7 +807,7 @@ def _reference_notes(notes: Sequence, scored: bool = False) -> list[str]:
     what = ("scored, as the jar scores every reference (no words: 0)" if scored else
             "left out, each segment scored against the references it has")
     return [f"{file + ': ' if file else ''}{len(lines):,} line{'s' if len(lines) != 1 else ''} with an empty reference "
-            f"({'lines' if len(lines) != 1 else 'line'} {listed_lines(lines)}): {what}" for file, lines in by_file.items()]
+            f"({named_lines(lines)}): {what}" for file, lines in by_file.items()]
 
 
 def _system_names(paths: Sequence[str]) -> list[str]:

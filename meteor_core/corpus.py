@@ -49,6 +49,11 @@ def listed_lines(lines: Sequence[int]) -> str:
     return ", ".join(map(str, lines[:LISTED_LINES])) + ("…" if len(lines) > LISTED_LINES else "")
 
 
+def named_lines(lines: Sequence[int]) -> str:
+    """"line 16" or "lines 3, 7, 12" (listed_lines): "lines 16" read wrong (a tester)."""
+    return f"line{'s' if len(lines) > 1 else ''} {listed_lines(lines)}"
+
+
 #: Which of the two corpus numbers the tool a mode reproduces reports, per mode: (key of
 #: CorpusAnalysis.summary(), what reports it). nltk has no corpus function, and HF evaluate's
 #: meteor averages nltk's segment scores; the jar's EVAL line (and pycocoevalcap) sums the

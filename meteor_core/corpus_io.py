@@ -897,7 +897,7 @@ class LongTable:
 
     def notes(self) -> list[str]:
         """What the pivot found that changes a comparison, in words (the app and the CLI)."""
-        from .corpus import listed_lines  # noqa: PLC0415 - corpus imports this module
+        from .corpus import listed_lines, named_lines  # noqa: PLC0415 - corpus imports this module
 
         segments, out = len(self.wide.rows), []
         # Without an id, a test set's repeated sentence is a repeated segment in every system:
@@ -916,12 +916,12 @@ class LongTable:
             if repeated and not test_set_repeats:
                 out.append(f"{name} has {len(repeated):,} row(s) repeating a segment it already has (the same "
                            + (f"{self.id_column!r} and " if self.id_column else "")
-                           + f"references; lines {listed_lines(repeated)})"
+                           + f"references; {named_lines(repeated)})"
                            ": the k-th of them is paired with the k-th repeat of every other system, and left out "
-                           "where the others have none. Is a system's output in the file twice?")
+                           "where the others have none (as when a system's output is in the file twice)")
         if self.unnamed:
-            out.append(f"{len(self.unnamed):,} row(s) name no system in {self.system_column!r} (lines "
-                       f"{listed_lines(self.unnamed)}): not compared")
+            out.append(f"{len(self.unnamed):,} row(s) name no system in {self.system_column!r} "
+                       f"({named_lines(self.unnamed)}): not compared")
         if self.group_column:
             groups = sorted({v for v in (_cell_text(row.get(self.group_column)) for row in self.wide.rows) if v})
             out.append(f"{len(groups)} language pairs in {self.group_column!r} are pooled ({', '.join(groups[:10])}"
@@ -929,7 +929,7 @@ class LongTable:
         unread = [p for p in self.wide.problems if p.line not in set(self.unnamed)]
         if unread:
             reasons = ", ".join(dict.fromkeys(p.message for p in unread[:20]))
-            out.append(f"{len(unread):,} line(s) of the table not read (lines {listed_lines([p.line for p in unread])}: "
+            out.append(f"{len(unread):,} line(s) of the table not read ({named_lines([p.line for p in unread])}: "
                        f"{reasons}): no system's")
         return out
 

@@ -160,7 +160,7 @@ def test_batch_says_how_many_lines_are_not_proven_optimal(capsys, monkeypatch):
     assert err == ("note: 2 line(s) not proven optimal: the alignment search hit its node budget (1), the best "
                    "alignment found is used and a better one could change the score (lines 2, 4; optimal false in "
                    "their output); a larger --node-budget may prove them\n"
-                   '1 of 4 line(s) not scored (lines 3; "error" in their output lines)\n')
+                   '1 of 4 line(s) not scored (line 3; "error" in their output lines)\n')
     feed(monkeypatch, b"")  # empty input: nothing scored, exit 2 as corpus on an empty file (a tester: 0)
     assert run(capsys, "batch", "--no-bleu") == (2, "", "no line was scored: the input is empty\n")
     feed(monkeypatch, (lines[0] + "\n").encode())

@@ -818,7 +818,7 @@ def test_segments_not_proven_optimal_are_counted_and_named(tmp_path):
                          timeout=300)
     assert run.returncode == 0, run.stderr
     assert ("note: 1 segment(s) not proven optimal: the alignment search hit its node budget (5), the best alignment "
-            "found is used and a better one could change the score (lines 2; optimal false in --json and "
+            "found is used and a better one could change the score (line 2; optimal false in --json and "
             "--tsv output); a larger --node-budget may prove them\n") in run.stderr
 
 
@@ -1100,10 +1100,10 @@ def test_a_long_table_pivots_to_a_column_per_system():
     assert corpus_a.problems == () and corpus_a.data_lines == 1
     assert corpus_b.data_lines == 2 and len(corpus_b.candidates) == 2
     assert long.notes() == [
-        "B has 1 row(s) repeating a segment it already has (the same 'seg_id' and references; lines 4): the k-th "
-        "of them is paired with the k-th repeat of every other system, and left out where the others have none. "
-        "Is a system's output in the file twice?",
-        "1 row(s) name no system in 'system' (lines 5): not compared"]
+        "B has 1 row(s) repeating a segment it already has (the same 'seg_id' and references; line 4): the k-th "
+        "of them is paired with the k-th repeat of every other system, and left out where the others have none "
+        "(as when a system's output is in the file twice)",
+        "1 row(s) name no system in 'system' (line 5): not compared"]
 
 
 def test_a_long_table_pools_language_pairs_apart_and_says_test_set_repeats_once():
