@@ -894,12 +894,16 @@ class LongTable:
     id_column: Optional[str] = None  # part of a segment's key, with the references
     reference_columns: tuple[str, ...] = ()
     group_column: Optional[str] = None  # part of the key too (several language pairs pooled)
+    #: Segments without the rows repeats made (the absent are counted among these): "B has no row
+    #: for 1 of the 6 segments" of a file with 5, A's repeat of one being the sixth (a tester).
+    distinct_segments: Optional[int] = None
 
     def notes(self) -> list[str]:
         """What the pivot found that changes a comparison, in words (the app and the CLI)."""
         from .corpus import listed_lines, named_lines  # noqa: PLC0415 - corpus imports this module
 
-        segments, out = len(self.wide.rows), []
+        segments = len(self.wide.rows) if self.distinct_segments is None else self.distinct_segments
+        out = []
         # Without an id, a test set's repeated sentence is a repeated segment in every system:
         # said once, not as "output in the file twice?" per system (WMT22 cs-en, 3 of them: a tester).
         test_set_repeats = not self.id_column and len({len(r) for r in self.repeated}) == 1 and self.repeated[0]
@@ -1015,7 +1019,7 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
         wide = with_pooled_ids(wide, group_column, id_column)  # as its key: seg_id 7 of cs-en is "cs-en 7"
     return LongTable(wide, system_column, output_column, systems, tuple(counts.values()), absent,
                      tuple(tuple(repeated.get(name, ())) for name in systems), tuple(unnamed), id_column,
-                     tuple(reference_columns), group_column)
+                     tuple(reference_columns), group_column, repeats.count(False))
 
 
 def with_pooled_ids(table: Table, group_column: str, id_column: Optional[str]) -> Table:

@@ -1311,3 +1311,17 @@ def test_a_long_tables_repeated_cells_are_one_string(fmt):
     rows = read_table(text.encode(), f"t.{fmt}").rows
     assert rows[0]["reference"] == rows[1]["reference"] == reference
     assert rows[0]["reference"] is rows[1]["reference"]
+
+
+def test_absent_segments_are_counted_among_the_distinct_ones():
+    """A tester: with A's output for segment 1 twice and B without segment 3, the note said "B has
+    no row for 1 of the 6 segments" of a file with 5 (A's repeat made a sixth row)."""
+    from meteor_core.corpus_io import pivot_long
+
+    rows = [f"{system}\t{k}\tc{k}\tr{k}" for system in ("A", "B") for k in range(1, 6) if (system, k) != ("B", 3)]
+    table = read_table(("system\tseg_id\tcandidate\treference\n" + "\n".join(rows) + "\nA\t1\tagain\tr1\n").encode(),
+                       "long.tsv")
+    long = pivot_long(table, "system", "candidate", ["reference"], "seg_id")
+    assert len(long.wide.rows) == 6 and long.distinct_segments == 5
+    assert "B has no row for 1 of the 5 segments (seg_id 3): they are left out of the comparison for every system" \
+        in long.notes()
