@@ -267,8 +267,8 @@ def _paper_matching(subject: "MeteorConfig | SegmentResult | None", noun: str) -
     a stage off or unavailable), from its stages as they ran: under French or Chinese the table
     said "exact, Porter stem, WordNet synonym" while the steps said Snowball and MyThes, or that
     no stemmer or synonyms exist (a helper). "" otherwise (the row as written)."""
-    if not isinstance(subject, SegmentResult):
-        return ""
+    if not isinstance(subject, SegmentResult) or subject.config.mode != "paper":
+        return ""  # the column is paper mode's: a METEOR 1.5 pair's modules are the other column's
     statuses = subject.stage_status
     ran = [s for s in statuses if s.available]
     if (subject.config.language == "en" and len(ran) == len(statuses)

@@ -501,6 +501,9 @@ def test_the_2005_to_15_table_matches_with_the_pairs_own_stages():
         "No stem or synonym stage here")
     assert matching(score("the cat", ["a cat"], stages=("exact", "stem")).best).endswith(
         "exact: same word (after case folding unless keep-case); stem: same Porter stem (nltk PorterStemmer)")
+    # the paper column describes paper mode, not the modules of a METEOR 1.5 pair (it listed its paraphrase)
+    assert matching(score("the cat", ["a cat"], mode="meteor15").best) == \
+        "word to word: exact, Porter stem, WordNet synonym, one stage after another"
 
 
 def test_terms_of_a_pair_use_its_unit_and_its_example():
