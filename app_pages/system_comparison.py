@@ -7,7 +7,8 @@ import streamlit as st
 
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
-from meteor_core.corpus import analyze_systems, compare_analyses, listed_lines, rows_to_csv
+from meteor_core.corpus import analyze_systems, compare_analyses, rows_to_csv
+from meteor_core.line_numbers import listed_lines
 from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED, format_p_value
 
 PAGE = "compare"

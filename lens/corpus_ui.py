@@ -20,7 +20,8 @@ from streamlit.runtime.scriptrunner import StopException
 
 from meteor_core import MeteorInputError
 from meteor_core.errors import is_length_refusal, is_token_limit_reason
-from meteor_core.corpus import CorpusAnalysis, named_lines, rows_to_csv
+from meteor_core.corpus import CorpusAnalysis, rows_to_csv
+from meteor_core.line_numbers import named_lines
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
                                    CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table,
                                    candidate_column_of, default_reference_columns, guess_column,

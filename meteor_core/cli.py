@@ -496,7 +496,7 @@ def _input_waiting(stream) -> Optional[Callable[[], bool]]:
 
 
 def _cmd_batch(args) -> int:
-    from .corpus import named_lines
+    from .line_numbers import named_lines
     from .parallel import map_ordered
 
     if sys.stdin is None:  # started with stdin closed (<&-): a traceback before
@@ -570,7 +570,7 @@ class _LineNumbers:
     note lists, so that it can say there are more)."""
 
     def __init__(self):
-        from .corpus import LISTED_LINES
+        from .line_numbers import LISTED_LINES
 
         self.count = 0
         self.first: list[int] = []
@@ -695,7 +695,7 @@ def _corpus_input(args, candidate_column: Optional[str] = None, candidates: Opti
 
 def _not_proven_sentence(lines: Sequence[int], budget: int, count: Optional[int] = None,
                          what: str = "segment(s)") -> str:
-    from .corpus import named_lines
+    from .line_numbers import named_lines
 
     count = len(lines) if count is None else count
     shown = named_lines(lines)  # batch keeps one more than it lists: "…" when there are more
@@ -799,7 +799,7 @@ def _reference_notes(notes: Sequence, scored: bool = False) -> list[str]:
     scores every reference, as the jar): one note per line, or one per file when there are many."""
     if len(notes) <= REFERENCE_NOTES_LISTED:
         return [str(p) for p in notes]
-    from .corpus import named_lines
+    from .line_numbers import named_lines
 
     by_file: dict[str, list[int]] = {}
     for p in notes:

@@ -40,18 +40,6 @@ class Correlation:
     why_undefined: Optional[str] = None
 
 
-#: Most line numbers a message lists; "…" says there are more.
-LISTED_LINES = 20
-
-
-def listed_lines(lines: Sequence[int]) -> str:
-    """"3, 7, 12" for a message: the first LISTED_LINES line numbers, then "…" if there are more."""
-    return ", ".join(map(str, lines[:LISTED_LINES])) + ("…" if len(lines) > LISTED_LINES else "")
-
-
-def named_lines(lines: Sequence[int]) -> str:
-    """"line 16" or "lines 3, 7, 12" (listed_lines): "lines 16" read wrong (a tester)."""
-    return f"line{'s' if len(lines) > 1 else ''} {listed_lines(lines)}"
 
 
 #: Which of the two corpus numbers the tool a mode reproduces reports, per mode: (key of

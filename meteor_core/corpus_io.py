@@ -27,6 +27,7 @@ from sys import intern
 from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
+from .line_numbers import listed_lines, named_lines
 from .references import EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line, without_blank
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
@@ -900,7 +901,6 @@ class LongTable:
 
     def notes(self) -> list[str]:
         """What the pivot found that changes a comparison, in words (the app and the CLI)."""
-        from .corpus import listed_lines, named_lines  # noqa: PLC0415 - corpus imports this module
 
         segments = len(self.wide.rows) if self.distinct_segments is None else self.distinct_segments
         out = []
