@@ -446,3 +446,23 @@ def test_view_counts_again_where_the_tokens_differ():
     assert sv._statistics_of_ours(result, ours, pairs[-1][1]) is None
     result = score(*SEGMENTS[0], stages=("exact",))
     assert sv._statistics_of_ours(result, bleu_for(result), SEGMENTS[0][1]) is not None  # the same words
+
+
+@pytest.mark.parametrize("references", [1, 3, -1])
+@pytest.mark.parametrize("sentence", [True, False])
+def test_signatures_are_sacrebleus_own(sentence, references):
+    # Written here without the package (its import was 45 ms of every batch start): each must
+    # be what its BLEU metric says after scoring with that many references (-1: a varying number).
+    from sacrebleu.metrics import BLEU
+
+    metric = BLEU(effective_order=sentence)
+    metric.num_refs = references  # what scoring sets, as in sacreBLEU's corpus_score
+    assert sv._signature(sentence, references) == str(metric.get_signature())
+
+
+def test_scoring_with_the_sacrebleu_view_does_not_import_sacrebleu():
+    code = ("import sys; from meteor_core import score, sacrebleu_view; from meteor_core.report import bleu_for; "
+            "r = score('The cat sat.', ['the cat sat on the mat', 'A cat.']); v = sacrebleu_view.view(r, bleu_for(r)); "
+            "print(v.sentence.signature, 'sacrebleu' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[1] == "False" and out[0].startswith("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:")
