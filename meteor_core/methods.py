@@ -228,7 +228,7 @@ _CHANGES_2005_TO_15: tuple[Change, ...] = (
     Change("matching", "{word} to {word}: exact, Porter stem, WordNet synonym, one stage after another",
            "exact, Snowball stem, its own WordNet-derived synonyms, and paraphrases from a phrase table "
            "(phrase to phrase), all proposed at once"),
-    Change("tokens", "{tokens}, lowercased",
+    Change("tokens", "{tokens}, {case}",
            "the jar's normalizer (-norm): lowercased, punctuation split off, abbreviations and contractions "
            "handled its way (\"it's\" -> \"it 's\", \"U.S.\" -> \"us\")"),
     Change("search", "the largest one-to-one alignment with the fewest crossings (exact search here)",
@@ -244,12 +244,16 @@ _PAPER_TOKENS = {"word": "words and punctuation marks",
 def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) -> tuple[Change, ...]:
     """The 2005-to-1.5 table with paper mode's column in the subject's unit (token_noun; words
     without a subject): under Chinese it said "every word counts 1" of characters. METEOR 1.5
-    mode is English only, so its column keeps words, and says so where the unit is not words."""
+    mode is English only, so its column keeps words, and says so for a pair in any other
+    language. The paper column's matching row is a paper-mode pair's own stages (_paper_matching)
+    and its tokens row says whether case was kept."""
     noun = token_noun(subject) if subject is not None else "word"
-    names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"])}
+    config = subject.config if isinstance(subject, SegmentResult) else subject
+    names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"]),
+             "case": "case kept" if getattr(config, "keep_case", False) else "lowercased"}
     # METEOR 1.5 mode refuses other languages (its data here is the jar's English): said wherever
     # the pair is not English, German and French too (a tester), not only where tokens are characters.
-    language = subject.config.language if isinstance(subject, SegmentResult) else getattr(subject, "language", "en")
+    language = getattr(config, "language", "en")
     english_only = "" if noun == "word" and language == "en" else \
         "; English only (the jar's -l en data): its tokens are words"
     matching = _paper_matching(subject, noun)

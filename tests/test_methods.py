@@ -542,3 +542,14 @@ def test_the_meteor15_column_says_english_only_for_any_other_language():
     assert tokens_row(score("der Hund", ["der Hund"], language="de").best).endswith(
         "; English only (the jar's -l en data): its tokens are words")
     assert "English only" not in tokens_row(score("the dog", ["the dog"]).best)
+
+
+def test_the_2005_to_15_tokens_row_says_whether_case_was_kept():
+    from meteor_core.methods import changes_2005_to_15
+
+    def tokens(subject):
+        return next(change.paper for change in changes_2005_to_15(subject) if change.topic == "tokens")
+
+    assert tokens(score("The cat", ["the cat"]).best) == "words and punctuation marks, lowercased"
+    assert tokens(score("The cat", ["the cat"], keep_case=True).best) == "words and punctuation marks, case kept"
+    assert tokens(None) == "words and punctuation marks, lowercased"
