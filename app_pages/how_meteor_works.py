@@ -6,8 +6,8 @@ from lens import ui
 from lens.examples import BY_KEY
 from lens.ui import md_escape
 from meteor_core import MeteorConfig
-from meteor_core.methods import (changes_2005_to_15, corresponding_step, crossing_pairs, describe, plural, positions,
-                                 terms, walkthrough)
+from meteor_core.methods import (changes_2005_to_15, corresponding_step, crossing_pairs, describe, plural,
+                                 step_positions, terms, walkthrough)
 from meteor_core.result import unspaced_script_hint
 
 
@@ -89,7 +89,7 @@ if exploration is not None:
     contrast = ui.objective_contrast(segment) if step.key in ("crossings", "chunks") else ""
     if contrast:
         st.info(md_escape(contrast))
-    position_note = positions(segment)
+    position_note = step_positions(segment, step)
     if step.details and step.key == "crossings":
         # Folded: eight lines pushed the diagram below a projector's screen; open, they let a
         # class count crossings whose marks sit on one point (a teacher could not count them).

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from bisect import bisect_right, insort
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from .align import count_crossings
 from .params import METEOR15_STAGES, MeteorConfig
-from .result import Link, SegmentResult, span_label
+from .result import Link, SegmentResult, isolate, span_label
 from .stages import case_class, porter_stem
 from .tokenize import is_punctuation
 
@@ -130,23 +130,49 @@ def _example_index(texts: Sequence[str]) -> int:
     return words[1] if len(words) > 1 else words[0] if words else 1
 
 
-def positions(subject: "MeteorConfig | SegmentResult") -> str:
-    """POSITIONS in the subject's unit (token_noun); for a scored pair, one of its candidate's
-    tokens is the example (a class looks for “cat [1]” in a pair without a cat)."""
+def _listed_example(result: SegmentResult, listed: Sequence[Link]) -> Optional[tuple[int, str]]:
+    """(position, side) of a one-token end of a listed link for the positions note: a word of the
+    candidate first, then of the reference, then any one token; one past position 0 where there
+    is one ("[1] is the second" shows the count from 0 better than "[0] is the first"). None when
+    every end is a phrase."""
+    ends = [(side, start) for word in (True, False) for side in ("candidate", "reference") for link in listed
+            for start, stop in [(link.candidate, link.candidate_stop) if side == "candidate" else
+                                (link.reference, link.reference_stop)]
+            if stop - start == 1 and word != is_punctuation(_side_tokens(result, side).texts[start])]
+    if not ends:
+        return None
+    side, start = next((end for end in ends if end[1] > 0), ends[0])
+    return start, side
+
+
+def _side_tokens(result: SegmentResult, side: str):
+    return result.candidate_tokens if side == "candidate" else result.reference_tokens
+
+
+def positions(subject: "MeteorConfig | SegmentResult", listed: Sequence[Link] = ()) -> str:
+    """POSITIONS in the subject's unit (token_noun); for a scored pair, one of its tokens is the
+    example (a class looks for “cat [1]” in a pair without a cat): one of the `listed` links' when
+    given (the list the note stands under: “y [1]” stood under "has to [12:14] → must [1]", a
+    tester), else one of the candidate's."""
     noun = token_noun(subject)
     candidate_texts = subject.candidate_tokens.texts if isinstance(subject, SegmentResult) else ()
     if not candidate_texts:
         return _POSITIONS.format(word=noun, example=_EXAMPLE[noun], index=1, ordinal="second", whose="")
-    # A one-token candidate is its own example: “cat [1]” stood under "cat [0] → cat [0]" (a tester).
-    index = _example_index(candidate_texts) if len(candidate_texts) > 1 else 0
-    example = candidate_texts[index]
+    found = _listed_example(subject, listed) if listed else None
+    if found is not None:
+        index, side = found
+    else:  # a one-token candidate is its own example: “cat [1]” stood under "cat [0] → cat [0]" (a tester)
+        index, side = (_example_index(candidate_texts) if len(candidate_texts) > 1 else 0), "candidate"
+    example = _side_tokens(subject, side).texts[index]
     if len(example) > _EXAMPLE_CHARS:  # the link list above has it whole
         example = example[:_EXAMPLE_CHARS - 1] + "…"
-    text = _POSITIONS.format(word=noun, example=example, index=index, ordinal=_ordinal(index), whose="candidate's ")
-    phrase = next((link for link in subject.links if link.is_phrase), None)
+    # isolated as the link list isolates it: Arabic showed as “[1] جلست” under "جلست [1]" (a tester)
+    text = _POSITIONS.format(word=noun, example=isolate(example), index=index, ordinal=_ordinal(index),
+                             whose=f"{side}'s ")
+    phrase = next((link for link in (listed or subject.links) if link.is_phrase), None)
     if phrase is not None:
         # METEOR 1.5's phrase links show spans ("said that [1:3]"), which the note did not explain
-        # (a tester); the pair's first one is the example, on whichever side is a phrase.
+        # (a tester); the first one listed (or the pair's) is the example, on the side that is a phrase.
         start, stop = ((phrase.candidate, phrase.candidate_stop) if phrase.candidate_stop - phrase.candidate > 1
                        else (phrase.reference, phrase.reference_stop))
         covered = f"{start} and {start + 1}" if stop - start == 2 else f"{start} to {stop - 1}"
@@ -165,6 +191,14 @@ def terms(subject: "MeteorConfig | SegmentResult") -> str:
                                                         "(METEOR 1.5: a phrase can match two words to one).") \
             + " " + positions(subject)
     return f"{_TERMS.format(word=token_noun(subject), words=token_noun(subject, 2))} {positions(subject)}"
+
+
+def step_positions(result: SegmentResult, step: "Step") -> str:
+    """The positions note under a step's list (its details), its example from the links listed:
+    a stage's new links, or the crossing pairs named."""
+    listed = [link for pair in step.crossings[:LISTED_CROSSINGS] for link in pair] if step.key == "crossings" \
+        else step.new_links
+    return positions(result, listed)
 
 
 #: How METEOR 1.5's search ranks partial alignments (meteor_core.meteor15.align).

@@ -553,3 +553,25 @@ def test_the_2005_to_15_tokens_row_says_whether_case_was_kept():
     assert tokens(score("The cat", ["the cat"]).best) == "words and punctuation marks, lowercased"
     assert tokens(score("The cat", ["the cat"], keep_case=True).best) == "words and punctuation marks, case kept"
     assert tokens(None) == "words and punctuation marks, lowercased"
+
+
+def test_the_positions_note_under_a_list_names_a_token_of_that_list():
+    """A tester: under "has to [12:14] → must [1]" the note said “y [1]” is the candidate's second
+    word (not in the list); under exact-only "The [0] → the [0]" it named “cat [1]”, unlinked."""
+    from meteor_core.methods import step_positions
+
+    def notes(result):
+        return {step.key: step_positions(result, step) for step in walkthrough(result) if step.details}
+
+    paraphrase = notes(score("x y z w v u t s r q p he has to go", ["he must go"], mode="meteor15").best)
+    assert "(“must [1]” is the reference's second word)" in paraphrase["stage:paraphrase"]
+    assert paraphrase["stage:paraphrase"].endswith("[12:14] is words 12 and 13.")
+    assert "(“he [11]” is the candidate's 12th word)" in paraphrase["stage:exact"]
+    assert "span" not in paraphrase["stage:exact"]  # no phrase in the exact stage's list
+    exact_only = notes(score("The cat sat on the mat", ["the cats sat on a mat"], stages=("exact",)).best)
+    assert "(“sat [2]” is the candidate's third word)" in exact_only["stage:exact"]  # linked, past [0]
+    crossing = notes(score("the cat sat on the mat", ["on the mat sat the cat"]).best)
+    assert "(“cat [1]” is the candidate's second word)" in crossing["crossings"]  # "1. cat [1] → cat [5] crosses ..."
+    arabic = notes(score("القطة جلست على الحصيرة", ["القطة جلست على السجادة"], language="ar").best)
+    # isolated as the list isolates it (the browser showed “[1] جلست” under "جلست [1]")
+    assert "(“\u2068جلست\u2069 [1]” is the candidate's second word)" in arabic["stage:exact"]
