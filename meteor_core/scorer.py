@@ -42,6 +42,15 @@ NLTK_STAGE_DESCRIPTIONS = {
 }
 
 
+def _nltk_description(stage: Stage, keep_case: bool) -> str:
+    description = NLTK_STAGE_DESCRIPTIONS.get(stage.name, stage.description)
+    if keep_case and stage.name == "exact":
+        # nltk lowercases; under keep-case The and the are no exact match here (the stem stage
+        # can link them), which "same lowercased word" denied (a tester)
+        description = description.replace("same lowercased word", "same word, case kept (keep-case; nltk lowercases)")
+    return description
+
+
 class Scorer:
     """Holds the resolved stages (WordNet loaded once) for a configuration."""
 
@@ -69,7 +78,7 @@ class Scorer:
             self.stages = build_stages(("exact", "stem", "synonym"), self.config.keep_case)  # English only
         self.stage_status = tuple(
             StageStatus(s.name, s.available,
-                        NLTK_STAGE_DESCRIPTIONS.get(s.name, s.description) if self.config.mode == "nltk" else s.description,
+                        _nltk_description(s, self.config.keep_case) if self.config.mode == "nltk" else s.description,
                         s.unavailable_reason)
             for s in self.stages)
         self._wordnet = None

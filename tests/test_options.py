@@ -781,3 +781,16 @@ def test_max_segments_and_max_mb_raise_the_corpus_limits(tmp_path, capsys):
                  "--max-segments", "2", "--resamples", "10", "--trials", "10"]) == 2
     assert ("the limit is 2 segments (--max-segments raises it; a file over it is refused, not cut)"
             in capsys.readouterr().err)
+
+
+def test_nltk_mode_under_keep_case_does_not_call_its_exact_stage_lowercased():
+    """A tester: under keep-case The and the are linked by the stem stage, while the exact stage
+    said "same lowercased word"."""
+    from meteor_core import score
+
+    kept = score("The cat", ["the cat"], mode="nltk", keep_case=True).best
+    assert [link.stage for link in kept.links] == ["stem", "exact"]
+    assert kept.stage_status[0].description.startswith("same word, case kept")
+    lowered = score("The cat", ["the cat"], mode="nltk").best
+    assert [link.stage for link in lowered.links] == ["exact", "exact"]
+    assert lowered.stage_status[0].description.startswith("same lowercased word")
