@@ -79,7 +79,9 @@ if comparison is not None:
     common = len(comparison.common_lines)
     st.caption(f"On the {common:,} segment{'' if common == 1 else 's'} scored in every system"
                + (f" ({comparison.left_out_sentence()}"
-                  + ("; lines scored in some systems only: " + listed_lines(left_out) if left_out else "")
+                  + ("; lines scored in some systems only" + (" (a segment's first row in the long table)"
+                                                                 if chosen.lines_are_first_rows else "")
+                     + ": " + listed_lines(left_out) if left_out else "")
                   + ")" if comparison.left_out_sentence() else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
                  "Corpus scores come from statistics summed over segments; the rank is by corpus METEOR, the "

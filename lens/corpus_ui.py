@@ -381,6 +381,9 @@ class Chosen:
     source: str = ""
     #: What the user would call the data ("good.tsv", "the sample corpus"), said when it is kept.
     label: str = ""
+    #: A long table (a row per system output): a segment's line is that of its first row, so
+    #: "lines 5, 19" named one row of segments that had a row in each system (a tester).
+    lines_are_first_rows: bool = False
 
 
 def _digest(*parts) -> str:
@@ -927,7 +930,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     def chosen() -> Chosen:
         source = _digest(table.name, tuple(reference_columns),
                          tuple(tuple(row.get(c) for c in reference_columns) for row in table.rows))
-        return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label)
+        return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None)
 
     return _as_last_run(f"{key}-chosen", corpora, (names, label), chosen)
 

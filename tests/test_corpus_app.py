@@ -1480,3 +1480,15 @@ def test_the_summary_says_which_number_the_modes_tool_reports(mode, said):
     captions = [c.value.replace("\\", "") for c in at.caption if "applies the formula once" in c.value]
     assert len(captions) == 1
     assert (said in captions[0]) if said else "In this mode" not in captions[0]
+
+
+def test_a_long_tables_left_out_segments_are_named_by_their_first_row():
+    """A tester: B without seg 4 listed "lines scored in some systems only: 5" (A's row) while C's
+    row of seg 4 was left out too: a long table's segment is named by the line of its first row,
+    and the caption says so."""
+    rows = [f"{k}\t{name}\tout {name} {k}\tref {k}\n" for name in ("A", "B", "C") for k in range(1, 6)
+            if (name, k) != ("B", 4)]
+    compare = _upload(_page("system_comparison.py"), "long.tsv",
+                      ("seg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode(), page="compare")
+    caption = next(html.unescape(c.value) for c in compare.caption if "scored in every system" in c.value)
+    assert "lines scored in some systems only (a segment's first row in the long table): 5" in caption, caption
