@@ -283,8 +283,17 @@ def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) ->
     and its tokens row says whether case was kept."""
     noun = token_noun(subject) if subject is not None else "word"
     config = subject.config if isinstance(subject, SegmentResult) else subject
+    mode = config.mode if config is not None else "paper"
     names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"]),
-             "case": "case kept" if getattr(config, "keep_case", False) else "lowercased"}
+             "case": "case kept" if mode == "paper" and getattr(config, "keep_case", False) else "lowercased"}
+    if isinstance(subject, SegmentResult) and mode == "paper":
+        # the pair's own tokenizer and punctuation setting, as its tokens step says them: the row
+        # said "words and punctuation marks" under the whitespace tokenizer and Drop punctuation (a tester)
+        names["tokens"] = _tokenization(config)
+    # a METEOR 1.5 pair's own normalization where it is not the jar's -norm (written out below)
+    meteor15_tokens = (METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
+                       if isinstance(subject, SegmentResult) and mode == "meteor15"
+                       and config.meteor15_normalization != "norm" else None)
     # METEOR 1.5 mode refuses other languages (its data here is the jar's English): said wherever
     # the pair is not English, German and French too (a tester), not only where tokens are characters.
     language = getattr(config, "language", "en")
@@ -293,7 +302,8 @@ def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) ->
     matching = _paper_matching(subject, noun)
     return tuple(replace(change, paper=matching if change.topic == "matching" and matching else
                          change.paper.format(**names),
-                         meteor15=change.meteor15 + (english_only if change.topic == "tokens" else ""))
+                         meteor15=(meteor15_tokens or change.meteor15) + english_only if change.topic == "tokens"
+                         else change.meteor15)
                  for change in _CHANGES_2005_TO_15)
 
 
@@ -426,10 +436,11 @@ def _tokenizer(config: MeteorConfig) -> str:
     return "char" if config.tokenizer == "default" and _char_level(config) else config.tokenizer
 
 
-def _tokens_text(result: SegmentResult) -> str:
+def _tokenization(config: MeteorConfig) -> str:
+    """What the tokens of paper and nltk mode are under this configuration ("words and
+    punctuation marks"), for the tokens step and the 2005-to-1.5 table."""
     from .languages import resolve
 
-    config = result.config
     tokenizer = _tokenizer(config)
     how = {"default": "words and punctuation marks", "whitespace": "the text split at spaces",
            # Only Chinese and Japanese characters are split: "abc" is one token, "我用Python" three
@@ -441,6 +452,12 @@ def _tokens_text(result: SegmentResult) -> str:
         how += ", an elided word with its apostrophe apart from the next (\"l'école\" is l' + école)"
     if config.drop_punctuation:  # "words and punctuation marks" said so with the marks left out
         how = f"{how}; tokens of punctuation or symbols only are then left out"
+    return how
+
+
+def _tokens_text(result: SegmentResult) -> str:
+    config = result.config
+    how = _tokenization(config)
     case = "Case is kept." if config.keep_case else "Matching compares lowercased forms."
     if result.meteor15 is not None:
         how = METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]

@@ -575,3 +575,24 @@ def test_the_positions_note_under_a_list_names_a_token_of_that_list():
     arabic = notes(score("القطة جلست على الحصيرة", ["القطة جلست على السجادة"], language="ar").best)
     # isolated as the list isolates it (the browser showed “[1] جلست” under "جلست [1]")
     assert "(“\u2068جلست\u2069 [1]” is the candidate's second word)" in arabic["stage:exact"]
+
+
+def test_the_2005_to_15_tokens_rows_follow_the_pairs_tokenizer_in_its_own_mode():
+    """A tester: under the whitespace tokenizer or Drop punctuation the paper column said "words and
+    punctuation marks", and METEOR 1.5's said "-norm" under its whitespace and -noPunct settings,
+    where the tokens step said otherwise. Each column follows a pair of its own mode only."""
+    from meteor_core.methods import changes_2005_to_15
+
+    def tokens(result):
+        return next((change.paper, change.meteor15) for change in changes_2005_to_15(result) if change.topic == "tokens")
+
+    pair = ("The cat, sat", ["the cats sat"])
+    assert tokens(score(*pair, tokenizer="whitespace").best)[0] == "the text split at spaces, lowercased"
+    assert tokens(score(*pair, drop_punctuation=True).best)[0] == (
+        "words and punctuation marks; tokens of punctuation or symbols only are then left out, lowercased")
+    paper, meteor15 = tokens(score(*pair, mode="meteor15", tokenizer="whitespace", keep_case=True).best)
+    assert (paper, meteor15) == ("words and punctuation marks, lowercased",
+                                 "the text split at spaces, case kept (no normalization)")
+    assert tokens(score(*pair, mode="meteor15", drop_punctuation=True).best)[1] == (
+        "words from the jar's normalizer without punctuation (-norm -noPunct)")
+    assert tokens(score(*pair, mode="meteor15").best) == tokens(None)  # the defaults, written out in full
