@@ -370,8 +370,17 @@ def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     sentence = _from_score(_bleu(cased), _signature(True, len(references)))
     corpus = _from_score(_bleu(cased, effective_order=False), _signature(False, len(references)))
     found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score, lowered)
-    return SacreBleuView(sentence, corpus, found or (),
-                         explain_difference(sentence, ours, found, result.best.config.language))
+    why = explain_difference(sentence, ours, found, result.best.config.language)
+    blank = len(result.references) - len(references)
+    if blank:
+        # METEOR 1.5 mode scores a blank reference, as the jar does; sacreBLEU given one counts it
+        # as a reference of length 0 (its nrefs and brevity penalty change), which the numbers
+        # here did without a word (a tester: 36.79 with nrefs:1 where its own call gives 100.00).
+        why += (" The blank reference is left out here, as this BLEU leaves it out; sacreBLEU given it counts it as "
+                "a reference of length 0." if blank == 1 else
+                f" The {blank} blank references are left out here, as this BLEU leaves them out; sacreBLEU given them "
+                "counts each as a reference of length 0.")
+    return SacreBleuView(sentence, corpus, found or (), why)
 
 
 def to_dict(score: SacreBleu) -> dict:

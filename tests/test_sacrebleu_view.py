@@ -466,3 +466,14 @@ def test_scoring_with_the_sacrebleu_view_does_not_import_sacrebleu():
             "print(v.sentence.signature, 'sacrebleu' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[1] == "False" and out[0].startswith("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:")
+
+
+def test_a_blank_reference_left_out_is_said():
+    """A tester: METEOR 1.5 mode scores a blank reference (as the jar does) while this view left it
+    out silently: 36.79 with nrefs:1 where sacreBLEU's own call on the line gives 100.00."""
+    result = score("fox", ["", "quick fox"], mode="meteor15")
+    view = sv.view(result, bleu_for(result))
+    assert view.sentence.signature.startswith("nrefs:1|")
+    assert view.why_different.endswith(" The blank reference is left out here, as this BLEU leaves it out; "
+                                       "sacreBLEU given it counts it as a reference of length 0.")
+    assert "blank" not in sv.view(score("fox", ["quick fox"]), bleu_for(score("fox", ["quick fox"]))).why_different
