@@ -8,7 +8,7 @@ import streamlit as st
 from lens import corpus_ui, ui
 from lens.corpus_ui import plain
 from meteor_core.corpus import analyze_systems, compare_analyses, rows_to_csv
-from meteor_core.line_numbers import listed_lines
+from meteor_core.line_numbers import named_lines
 from meteor_core.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, MAX_SEED, format_p_value
 
 PAGE = "compare"
@@ -79,9 +79,8 @@ if comparison is not None:
     common = len(comparison.common_lines)
     st.caption(f"On the {common:,} segment{'' if common == 1 else 's'} scored in every system"
                + (f" ({comparison.left_out_sentence()}"
-                  + ("; lines scored in some systems only" + (" (a segment's first row in the long table)"
-                                                                 if chosen.lines_are_first_rows else "")
-                     + ": " + listed_lines(left_out) if left_out else "")
+                  + ("; " + named_lines(left_out) + (", each a segment's first row in the long table"
+                                                      if chosen.lines_are_first_rows else "") if left_out else "")
                   + ")" if comparison.left_out_sentence() else "")
                + f". 95% intervals from {sig.resamples:,} paired bootstrap resamples (seed {sig.seed}). "
                  "Corpus scores come from statistics summed over segments; the rank is by corpus METEOR, the "

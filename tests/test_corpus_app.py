@@ -1491,4 +1491,5 @@ def test_a_long_tables_left_out_segments_are_named_by_their_first_row():
     compare = _upload(_page("system_comparison.py"), "long.tsv",
                       ("seg_id\tsystem\tcandidate\treference\n" + "".join(rows)).encode(), page="compare")
     caption = next(html.unescape(c.value) for c in compare.caption if "scored in every system" in c.value)
-    assert "lines scored in some systems only (a segment's first row in the long table): 5" in caption, caption
+    assert "(1 line(s) scored in some systems only left out; line 5, each a segment's first row in the long table)" \
+        in caption, caption
