@@ -269,12 +269,6 @@ _CHANGES_2005_TO_15: tuple[Change, ...] = (
            "unambiguous matches fixed, then a beam search of width 40 that keeps its best candidate: fast, "
            "not an optimum"),
 )
-#: The paper column's tokens row for a unit: the char tokenizer (Chinese and Japanese) makes the
-#: characters and keeps other words whole.
-_PAPER_TOKENS = {"word": "words and punctuation marks",
-                 "character": "single Chinese and Japanese characters, other words and numbers whole"}
-
-
 def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) -> tuple[Change, ...]:
     """The 2005-to-1.5 table with paper mode's column in the subject's unit (token_noun; words
     without a subject): under Chinese it said "every word counts 1" of characters. METEOR 1.5
@@ -284,12 +278,12 @@ def changes_2005_to_15(subject: "MeteorConfig | SegmentResult | None" = None) ->
     noun = token_noun(subject) if subject is not None else "word"
     config = subject.config if isinstance(subject, SegmentResult) else subject
     mode = config.mode if config is not None else "paper"
-    names = {"word": noun, "words": f"{noun}s", "tokens": _PAPER_TOKENS.get(noun, _PAPER_TOKENS["character"]),
-             "case": "case kept" if mode == "paper" and getattr(config, "keep_case", False) else "lowercased"}
-    if isinstance(subject, SegmentResult) and mode == "paper":
-        # the pair's own tokenizer and punctuation setting, as its tokens step says them: the row
-        # said "words and punctuation marks" under the whitespace tokenizer and Drop punctuation (a tester)
-        names["tokens"] = _tokenization(config)
+    # Paper mode's tokens as its tokens step says them, under the pair's (or configuration's)
+    # tokenizer and punctuation setting in paper mode, else its defaults: the row said "words and
+    # punctuation marks" under the whitespace tokenizer and Drop punctuation (a tester).
+    paper = config if mode == "paper" and config is not None else MeteorConfig()
+    names = {"word": noun, "words": f"{noun}s", "tokens": _tokenization(paper),
+             "case": "case kept" if paper.keep_case else "lowercased"}
     # a METEOR 1.5 pair's own normalization where it is not the jar's -norm (written out below)
     meteor15_tokens = (METEOR15_NORMALIZATION_TEXT[config.meteor15_normalization]
                        if isinstance(subject, SegmentResult) and mode == "meteor15"

@@ -11,7 +11,7 @@ from .errors import NothingScored, reasons_in_brief
 from .formula import MeteorBreakdown, MeteorStats
 from .frozen import slotted
 from .params import MeteorConfig
-from .tokenize import Tokens, is_punctuation, unit_of_tokens
+from .tokenize import HAN_RANGES, KANA_RANGES, Tokens, is_punctuation, unit_of_tokens
 
 
 @slotted
@@ -263,8 +263,8 @@ class SegmentResult:
 
 #: Scripts written without spaces between words, and the language that tokenizes them
 #: (kana first: Japanese text holds Han characters too).
-_UNSPACED_SCRIPTS = (("ja", "Japanese", re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")),  # half-width kana too
-                     ("zh", "Chinese", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")))
+_UNSPACED_SCRIPTS = (("ja", "Japanese", re.compile(f"[{KANA_RANGES}]")),  # the characters the char tokenizer splits
+                     ("zh", "Chinese", re.compile(f"[{HAN_RANGES}]")))
 #: A token with this many such characters is a run of words, not a word.
 _UNSPACED_RUN = 3
 

@@ -87,8 +87,11 @@ _WHITESPACE_PATTERN = regex.compile(r"[^\s\u200b]+")
 # half-width katakana (with their own voiced-sound marks U+FF9E-FF9F), Han the extension
 # planes: "ｶﾀｶﾅ" was one word, and scored 0 against "ｶﾀｶﾅﾃｽﾄ" where "カタカナ" scores 0.5924
 # against "カタカナテスト" (a tester).
-_CJK = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9d"
-        "\U00020000-\U0003134f\U0002f800-\U0002fa1f")
+#: The ranges as character-class text: kana, and Han (its extension planes B-G hold the
+#: compatibility supplement); result.py's hint to choose Japanese or Chinese reads them too.
+KANA_RANGES = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+HAN_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_CJK = KANA_RANGES + HAN_RANGES
 _NOT_CJK_IN_WORD = rf"(?:(?![{_CJK}]){_IN_WORD})"
 _CHAR_PATTERN = regex.compile(
     rf"[{_CJK}][\p{{M}}\uff9e\uff9f]*|[^\W{_CJK}]{_NOT_CJK_IN_WORD}*(?:(?:['\u2019\-]|{_IN_NUMBER})[^\W{_CJK}]{_NOT_CJK_IN_WORD}*)*"
