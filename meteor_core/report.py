@@ -160,7 +160,7 @@ def result_to_dict(result: MultiReferenceResult, bleu: Optional[BleuResult] = No
     per_reference = [segment_to_dict(r) for r in result.per_reference]
     out = dict(per_reference[result.best_index])  # the best reference's fields, converted once
     out["best_reference"], out["references"] = _as_given(per_reference, result.best_index, given, None)
-    out.update(_result_tail(result, bleu, with_bleu))
+    out.update(_result_tail(result, bleu, with_bleu, given))
     return out
 
 
@@ -183,7 +183,7 @@ def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], w
     entries = [_segment_json(r, dumps) for r in result.per_reference]
     top = entries[result.best_index]
     best, entries = _as_given(entries, result.best_index, given, "null")
-    tail = dumps(_result_tail(result, None, False))  # never empty: "stages", "warnings", "signature"
+    tail = dumps(_result_tail(result, None, False, given))  # never empty: "stages", "warnings", "signature"
     if with_bleu:  # the two BLEU keys come first in the tail (_result_tail)
         bleu = bleu_for(result)
         view = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
@@ -192,7 +192,8 @@ def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], w
             + tail[1:])
 
 
-def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_bleu: bool) -> dict:
+def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_bleu: bool,
+                 given: Optional[tuple[int, Sequence[int]]] = None) -> dict:
     """The keys after "references": BLEU (both views), stage status, warnings, signature."""
     best = result.best
     out = {}
@@ -202,9 +203,23 @@ def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_
         out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
-    out["warnings"] = list(best.warnings)
+    out["warnings"] = list(best.warnings) + _left_out_warnings(given)
     out["signature"] = result.signature
     return out
+
+
+def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]]) -> list[str]:
+    """Why "references" holds null: a JSON reader saw the null without a word (a corpus file's
+    reader is told on stderr), and sacreBLEU's own call counts such a reference (length 0)."""
+    if given is None:
+        return []
+    count, positions = given
+    kept = set(positions)
+    blank = [str(k + 1) for k in range(count) if k not in kept]
+    which = f"reference {blank[0]} is" if len(blank) == 1 else f"references {', '.join(blank)} are"
+    other = "the other reference" if len(positions) == 1 else f"the other {len(positions)} references"
+    return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR and BLEU here "
+            f"use {other} (sacreBLEU's own call would count a blank reference, of length 0)"]
 
 
 def _frac(numerator: int, denominator: int) -> str:
