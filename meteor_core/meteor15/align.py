@@ -103,12 +103,13 @@ class _Pool(list):
         if self.size > self.limit:
             if self.limit == MAX_MATCHES:
                 raise MeteorInputError(
-                    f"this pair has more than {MAX_MATCHES:,} possible matches (long or repetitive texts): METEOR "
-                    "1.5's search would take too long; score shorter segments")
+                    f"this pair has more than {MAX_MATCHES:,} possible matches (long or repetitive texts): this "
+                    "reimplementation of METEOR 1.5's search bounds a pair at about 7 s and refuses it (the jar, "
+                    "faster, scores it); score shorter segments")
             raise MeteorInputError(
                 f"this candidate's references have more than {MATCHES_PER_CALL:,} possible matches together (long "
-                "or repetitive texts): METEOR 1.5's search would take too long; score it against fewer or shorter "
-                "references at a time")
+                "or repetitive texts): this reimplementation of METEOR 1.5's search bounds a call at about 14 s and "
+                "refuses it; score it against fewer or shorter references at a time")
 
 
 class Matcher:
