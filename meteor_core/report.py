@@ -215,8 +215,9 @@ def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]]) -> list[str]:
         return []
     count, positions = given
     kept = set(positions)
-    blank = [str(k + 1) for k in range(count) if k not in kept]
-    which = f"reference {blank[0]} is" if len(blank) == 1 else f"references {', '.join(blank)} are"
+    # named by list index, as best_reference counts (a "reference 1" read as best_reference 1)
+    blank = [f"references[{k}]" for k in range(count) if k not in kept]
+    which = f"{blank[0]} is" if len(blank) == 1 else f"{', '.join(blank)} are"
     other = "the other reference" if len(positions) == 1 else f"the other {len(positions)} references"
     return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR and BLEU here "
             f"use {other} (sacreBLEU's own call would count a blank reference, of length 0)"]

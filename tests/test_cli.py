@@ -527,10 +527,10 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
                                 'missing one), not a list holding a number')
     assert rows[4]["score"] == pytest.approx(alone) and len(rows[4]["references"]) == 1  # it was refused
     # the null is said in the line itself (corpus files say it on stderr): a tester
-    assert rows[0]["warnings"] == ["reference 1 is blank or null: left out, as corpus files leave such references out, "
+    assert rows[0]["warnings"] == ["references[0] is blank or null: left out, as corpus files leave such references out, "
                                    "so METEOR and BLEU here use the other reference (sacreBLEU's own call would count "
                                    "a blank reference, of length 0)"]
-    assert rows[1]["warnings"][0].startswith("references 1, 4 are blank or null: left out") and \
+    assert rows[1]["warnings"][0].startswith("references[0], references[3] are blank or null: left out") and \
         "use the other 2 references" in rows[1]["warnings"][0]
     assert rows[4]["warnings"] == []
 
