@@ -384,6 +384,9 @@ class Chosen:
     #: A long table (a row per system output): a segment's line is that of its first row, so
     #: "lines 5, 19" named one row of segments that had a row in each system (a tester).
     lines_are_first_rows: bool = False
+    #: Corpus Explorer on a long table: the rows of one system (or language pair) of the file, so
+    #: a line of the file may be a row not shown here.
+    rows_narrowed: bool = False
 
 
 def _digest(*parts) -> str:
@@ -830,6 +833,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         table = long.wide
         columns = list(table.columns)
     pooled = pooled_ids = None
+    whole = table
     if long is None and not multi:
         table, pooled, pooled_ids = _one_system(table, key)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
@@ -928,9 +932,13 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     label = {SOURCES[0]: "the sample corpus", SOURCES[3]: f"the {table.name} table"}.get(data_source, table.name)
 
     def chosen() -> Chosen:
-        source = _digest(table.name, tuple(reference_columns),
-                         tuple(tuple(row.get(c) for c in reference_columns) for row in table.rows))
-        return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None)
+        # The file's rows, not one system's: a line is the same row whichever system is shown
+        # (choosing another closed the open segment as "other data" of the same file: a tester).
+        rows = table.rows if multi else whole.rows
+        source = _digest(table.name, tuple(reference_columns), tuple(tuple(row.get(c) for c in reference_columns)
+                                                                     for row in rows))
+        return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None,
+                      table is not whole)
 
     return _as_last_run(f"{key}-chosen", corpora, (names, label), chosen)
 

@@ -1067,6 +1067,42 @@ def test_a_long_table_is_compared_by_its_systems_not_its_names():
     assert any("its rows mix those systems" in html.unescape(i.value) for i in corpus.info)
 
 
+def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown():
+    """A tester: in a long table, B's row (line 8) open, choosing C said "Other data (long.tsv): the
+    selected segment (line 8) is closed; select it again in the table" of the same file, where C's
+    table has no line 8; and from "all 3 mixed" to B, whose table has line 8, the same. A wide
+    table's line is one segment in every system column: it stays open there."""
+    rows = "".join(f"{k}\t{name}\t{out}\tthe cat sat on mat {k}\n" for k in range(1, 4)
+                   for name, out in (("A", f"the cat {k}"), ("B", f"a cat sat {k}"), ("C", f"cat mat {k}")))
+    at = _upload(_page("corpus_explorer.py"), "long.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode())
+    system = lambda: next(w for w in at.selectbox if w.label == "System ('system')")  # noqa: E731
+    system().set_value("B").run()
+    _select_row(at, "corpus", "table", 1)  # B's second row: line 6 (header, A 1, B 1, C 1, A 2, B 2)
+    assert _heading(at) == ["Segment 2 (line 6)"]
+    system().set_value("C").run()
+    _clean(at)
+    said = [html.unescape(i.value) for i in at.info]
+    assert _heading(at) == [] and not any("Other data" in i for i in said)
+    assert any("The selected segment (line 6) is not among the rows shown (another system's, or not scored with these "
+               "settings); selection cleared." in i for i in said), said
+    system().set_value("all 3 mixed").run()
+    _select_row(at, "corpus", "table", 4)  # file order: line 6 is the fifth row
+    assert _heading(at) == ["Segment 2 (line 6)"]
+    system().set_value("B").run()
+    _clean(at)
+    assert _heading(at) == ["Segment 2 (line 6)"] and _ticked(at) == ["2"]
+    # a wide table: another system column shows the same segment
+    wide = ("id\tsys_a\tsys_b\treference\n1\tthe cat\ta cat\tthe cat sat\n2\tthe dog\ta dog\tthe dog ran\n").encode()
+    at = _upload(_page("corpus_explorer.py"), "wide.tsv", wide)
+    column = lambda: next(w for w in at.selectbox if w.label == "Candidate column")  # noqa: E731
+    column().set_value("sys_a").run()  # two output columns: the user chooses
+    _select_row(at, "corpus", "table", 1)
+    assert _heading(at) == ["Segment 2 (line 3)"]
+    column().set_value("sys_b").run()
+    _clean(at)
+    assert _heading(at) == ["Segment 2 (line 3)"] and not any("Other data" in html.unescape(i.value) for i in at.info)
+
+
 def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair():
     """A tester: of WMT22 cs-en's 12 systems only the first 8 were chosen (the best left out)
     while the page said 12; language pairs were pooled; a system missing segments was counted
