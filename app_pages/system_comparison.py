@@ -159,15 +159,19 @@ if comparison is not None:
                          f"segments shown; {int(rows['disagree'].sum()):,} with the metrics disagreeing. Segment id: "
                          f"{comparison.analyses[a].id_source}. Tick the box at a row's left to see both alignments."))
         view = shown.drop(columns=["line"]) if comparison.analyses[a].id_source.startswith("line number") else shown
+        # Named by system, not by box: with systems named A, B and C, C in box B read "B METEOR"
+        # and "B: C" (a tester). Column labels are plain text in the grid.
+        short_a, short_b = corpus_ui.shorten(name_a, 24), corpus_ui.shorten(name_b, 24)
         corpus_ui.selectable_table(selection, view, list(shown["line"]), {
             "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
-            "candidate_a": text("A: candidate", width="medium"), "candidate_b": text("B: candidate", width="medium"),
-            "reference": text("best reference (A)", width="medium"),
-            "reference_b": text("best reference (B)", width="medium"),
-            "meteor_a": number("A METEOR", format="%.4f"), "meteor_b": number("B METEOR", format="%.4f"),
-            "meteor_delta": number("Δ METEOR (B − A)", format="%+.4f"),
-            "bleu_a": number("A BLEU", format="%.4f"), "bleu_b": number("B BLEU", format="%.4f"),
-            "bleu_delta": number("Δ BLEU (B − A)", format="%+.4f"),
+            "candidate_a": text(f"{short_a}: candidate", width="medium"),
+            "candidate_b": text(f"{short_b}: candidate", width="medium"),
+            "reference": text(f"best reference ({short_a})", width="medium"),
+            "reference_b": text(f"best reference ({short_b})", width="medium"),
+            "meteor_a": number(f"{short_a} METEOR", format="%.4f"), "meteor_b": number(f"{short_b} METEOR", format="%.4f"),
+            "meteor_delta": number(f"Δ METEOR ({short_b} − {short_a})", format="%+.4f"),
+            "bleu_a": number(f"{short_a} BLEU", format="%.4f"), "bleu_b": number(f"{short_b} BLEU", format="%.4f"),
+            "bleu_delta": number(f"Δ BLEU ({short_b} − {short_a})", format="%+.4f"),
             "disagree": st.column_config.CheckboxColumn("metrics disagree")}, name="delta-table",
             # The numbers the table is sorted by first, the texts after them: four text columns first
             # pushed every score past the right edge at 1,400 px (a tester).
@@ -190,13 +194,14 @@ if comparison is not None:
                 st.text(reference_line(seg_a))
             for label, name, analysis, segment in (("A", name_a, first, seg_a), ("B", name_b, second, seg_b)):
                 k = analysis.index_of_line[line]
-                st.markdown(f"**{label}: {plain(name)}** — METEOR {segment.score:.4f}, BLEU {analysis.bleu[k].score:.4f}")
+                st.markdown(f"**{plain(name)}** (System {label}) — METEOR {segment.score:.4f}, "
+                            f"BLEU {analysis.bleu[k].score:.4f}")
                 st.text(segment.candidate)
                 if not same_reference:  # each diagram says which reference it is drawn against
                     st.text(reference_line(segment))
                 ui.show_diagram(segment.best, key=f"diagram-{label}")
-                ui.show_segment_link(segment.candidate, segment.references, f"{label}'s segment")
-            corpus_ui.breakdown_table({f"A: {name_a}": seg_a.best, f"B: {name_b}": seg_b.best})
+                ui.show_segment_link(segment.candidate, segment.references, f"{plain(name)}'s segment")
+            corpus_ui.breakdown_table({name_a: seg_a.best, name_b: seg_b.best})
         else:
             st.info("Select a row to see both alignments one above the other.")
 

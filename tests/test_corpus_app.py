@@ -298,7 +298,8 @@ def test_system_comparison_on_the_sample():
     chosen = _heading(at)
     assert chosen == [f"Segment {disagreeing['id'].iloc[0]} (line {disagreeing['line'].iloc[0]})"]
     links = [m.value.split("](")[0] for m in at.markdown if "in the Segment Explorer](./?" in m.value]
-    assert links == ["[Open A's segment in the Segment Explorer", "[Open B's segment in the Segment Explorer"]
+    assert links == ["[Open system&#95;a's segment in the Segment Explorer",  # by name, made plain ("_")
+                     "[Open system&#95;b's segment in the Segment Explorer"]
     at.checkbox(key="disagree").check().run()  # select, then filter: the segment stays (it disagrees)
     _clean(at)
     assert _heading(at) == chosen
@@ -1101,6 +1102,28 @@ def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown(
     column().set_value("sys_b").run()
     _clean(at)
     assert _heading(at) == ["Segment 2 (line 3)"] and not any("Other data" in html.unescape(i.value) for i in at.info)
+
+
+def test_compared_systems_are_named_by_name_not_by_their_box():
+    """A tester: systems named A, B and C, C in the System B box: the headings read "A: A" and
+    "B: C", the columns "B METEOR" held C's scores and "Open B's segment" opened C's output."""
+    rows = "".join(f"{k}\t{name}\t{out}\tthe cat sat on mat {k}\n" for k in range(1, 4)
+                   for name, out in (("A", f"the cat sat {k}"), ("B", f"a cat sat {k}"), ("C", f"cat mat {k}")))
+    at = _upload(_page("system_comparison.py"), "long.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode(),
+                 page="compare")
+    next(w for w in at.selectbox if w.label == "System B").set_value("C").run()
+    _clean(at)
+    table = next(d for d in at.dataframe if "meteor_delta" in d.value.columns)
+    labels = {name: column["label"] for name, column in json.loads(table.proto.columns).items() if "label" in column}
+    assert (labels["meteor_a"], labels["meteor_b"], labels["meteor_delta"]) == ("A METEOR", "C METEOR", "Δ METEOR (C − A)")
+    _select_row(at, "compare", "delta-table", 0)
+    said = [m.value for m in at.markdown]
+    assert any(m.startswith("**A** (System A) — METEOR") for m in said) and \
+        any(m.startswith("**C** (System B) — METEOR") for m in said), said
+    assert [m.split("](")[0] for m in said if "in the Segment Explorer](" in m] == \
+        ["[Open A's segment in the Segment Explorer", "[Open C's segment in the Segment Explorer"]
+    breakdown = next(d.value for d in at.dataframe if "system" in d.value.columns and "penalty" in d.value.columns)
+    assert list(breakdown["system"]) == ["A", "C"]
 
 
 def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair():
