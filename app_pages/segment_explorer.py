@@ -86,7 +86,7 @@ if exploration is not None:
                    "paper, nltk's meteor_score and the METEOR 1.5 jar most papers report, and what makes them differ. "
                    + parameters + ". Switching mode keeps the parameters you changed here, so a mode's score can "
                    "differ from its row.")
-        ui.show_which_meteor(exploration, overlay=on_best)
+        ui.show_which_meteor(exploration, overlay=on_best, halo_drawn=view == "diagram")
     elif config.language != "en":
         st.caption("nltk and METEOR 1.5 modes exist for English only: no comparison for this language.")
 

@@ -1625,7 +1625,7 @@ def which_meteor_rows(exploration: Exploration) -> list[tuple]:
     return out
 
 
-def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
+def show_which_meteor(exploration: Exploration, overlay: bool = True, halo_drawn: bool = True) -> None:
     """The same pair in paper, nltk and METEOR 1.5 mode, side by side, and what makes them differ.
     `overlay`: the diagram marks the links that differ from the first comparison's."""
     st.markdown(markdown_table(("mode", "METEOR", "matches / chunks", "P / R", "stages; parameters", "alignment"),
@@ -1654,8 +1654,11 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True) -> None:
         lines += [f"- {md_escape(cause.text)}" for cause in comparison.causes]
         if overlay and comparison is exploration.comparison and comparison.differs:
             only = len(comparison.only_in_chosen)
-            lines.append((f"\nLinks only in this view: {only}, drawn with a grey dotted halo on the diagram; "
-                          if only else "\nNo link is only in this view; ")
+            # halo_drawn False: the matrix is shown, which draws no halo (it said "drawn ... on the
+            # diagram" under the matrix: a tester)
+            where = "drawn with a grey dotted halo on the diagram" if halo_drawn else \
+                "marked with a grey dotted halo in the diagram view, not in the matrix"
+            lines.append((f"\nLinks only in this view: {only}, {where}; " if only else "\nNo link is only in this view; ")
                          + f"{other_name} mode uses {len(comparison.only_in_other)} link(s) this view does not.")
         st.info("\n".join(lines))
     for mode, why in exploration.left_out:

@@ -1539,6 +1539,20 @@ def test_the_matrix_of_a_long_pair_gives_way_to_the_diagram(wordnet_reader):
     assert _figures(short)[0]["layout"]["yaxis"]["title"]["text"] == "reference"  # the matrix
 
 
+def test_which_meteor_says_where_the_halo_is_drawn_under_the_matrix(wordnet_reader):
+    """A tester: under the matrix, Which METEOR? said "Links only in this view: 1, drawn with a grey
+    dotted halo on the diagram", which the matrix does not draw."""
+    def said(at):
+        return [i.value for i in at.info if "Links only in this view" in i.value]
+
+    at = _app(cand="the cat sat on a mat", ref="the cat sat on the mat")
+    assert any("Links only in this view: 1, drawn with a grey dotted halo on the diagram;" in i for i in said(at))
+    at.radio(key="w_view").set_value("matrix").run()
+    assert not at.exception
+    assert any("Links only in this view: 1, marked with a grey dotted halo in the diagram view, not in the matrix;"
+               in i for i in said(at)), said(at)
+
+
 def test_a_candidate_of_invisible_characters_says_why_it_scores_0(wordnet_reader):
     """A tester: a candidate of one zero-width space was scored 0.0000 with an empty candidate
     row, the reason only in the breakdown further down."""
