@@ -104,7 +104,8 @@ if analysis is not None:
                        "agree with human judgments better than BLEU; whether it does on your data is what this shows.")
             for c in analysis.correlations:
                 if c.why_undefined is not None:  # "—" in the table; the reason here, as the command line says it
-                    st.caption(plain(f"{c.metric}: no correlation is defined ({c.why_undefined})."))
+                    # not in brackets: the reason's own value is ("(every BLEU score is the same (0.0000))": a tester)
+                    st.caption(plain(f"{c.metric}: no correlation is defined, since {c.why_undefined}."))
             with_human = frame[frame["human"].notna()]
             st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
                                                    [str(i) for i in with_human["id"]], "human score", "METEOR",
@@ -119,7 +120,7 @@ if analysis is not None:
                                 "not only the best one the table shows.")
     order = f3.selectbox("Order", list(ORDERS), key=corpus_ui.kept("order", next(iter(ORDERS)), ORDERS))
     shown = frame[(frame["meteor"] >= low) & (frame["meteor"] <= high)]
-    if search:
+    if search.strip():  # spaces alone are no search ("  " showed "0 of 15 segments": a tester)
         shown = shown[corpus_ui.search_mask(shown, analysis, search)]
     column, ascending = ORDERS[order]
     sort_values = (shown["meteor"] - shown["bleu"]) if column == "gap" else shown[column]

@@ -699,11 +699,16 @@ def _histogram_bars(values: Sequence[float], name: str, color: str) -> go.Bar:
 
 def score_histograms(meteor: list[float], bleu: list[float]) -> go.Figure:
     fig = go.Figure()
-    fig.add_trace(_histogram_bars(meteor, "METEOR", STAGE_COLORS["exact"]))
-    fig.add_trace(_histogram_bars(bleu, "BLEU", STAGE_COLORS["synonym"]))
+    bars = [_histogram_bars(meteor, "METEOR", STAGE_COLORS["exact"]), _histogram_bars(bleu, "BLEU", STAGE_COLORS["synonym"])]
+    for trace in bars:
+        fig.add_trace(trace)
+    # Counts: whole ticks. Plotly's own put 0.5, 1.5 and 2.5 segments on a small corpus's axis (a
+    # tester); past 10 its ticks are whole numbers anyway.
+    most = max((count for trace in bars for count in trace.y), default=0)
     # The scatter's height and margins: side by side, their axes line up.
     fig.update_layout(barmode="overlay", height=380, margin=dict(l=20, r=20, t=30, b=30),
-                      xaxis=dict(title="segment score", range=[0, 1]), yaxis=dict(title="segments"),
+                      xaxis=dict(title="segment score", range=[0, 1]),
+                      yaxis=dict(title="segments", **({"dtick": 1} if most <= 10 else {})),
                       legend=dict(orientation="h", y=1.1))
     return fig
 

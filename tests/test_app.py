@@ -888,6 +888,14 @@ def test_the_histogram_counts_every_score_including_1():
     assert spec["layout"]["xaxis"]["range"] == [0, 1]
 
 
+def test_the_histogram_counts_in_whole_segments():
+    """A tester: a 5-segment corpus's histogram had ticks at 0.5, 1.5 and 2.5 segments."""
+    small = figures.score_histograms([0.1, 0.1, 0.1, 0.5, 0.9], [0.0] * 5).layout.yaxis
+    assert small.dtick == 1
+    large = figures.score_histograms([0.5] * 11, [0.5] * 11).layout.yaxis
+    assert large.dtick is None  # Plotly's own whole steps (2, 5, 10...) past 10 segments in a bin
+
+
 def test_md_escape_keeps_text_and_breaks_autolinks():
     assert md_escape("a_b*c") == "a\\_b\\*c"
     assert md_escape("www.x.org a@b.cd https://h") == "www\u2060\\.x\\.org a\\@\u2060b\\.cd https\\:\u2060\\/\\/h"

@@ -136,7 +136,7 @@ def test_an_undefined_correlation_is_a_dash_with_the_reason():
     assert [row[k] for k in ("Pearson r", "Spearman rho", "Kendall tau-b")] == [None, None, None]
     assert corr.proto.placeholder == "—"
     captions = [c.value for c in at.caption]
-    assert plain("METEOR: no correlation is defined (every METEOR score is the same (0.9815)).") in captions
+    assert plain("METEOR: no correlation is defined, since every METEOR score is the same (0.9815).") in captions
 
 
 def test_a_line_over_the_token_limit_says_the_way_past_it():
@@ -256,6 +256,16 @@ def test_a_kept_widget_is_not_sent_back_the_value_the_browser_sent():
     at.selectbox(key="order").set_value("BLEU, lowest first").run()
     assert not at.selectbox(key="order").proto.set_value and not at.slider(key="meteor-range").proto.set_value
     assert at.slider(key="meteor-range").value == (0.3, 1.0) and list(_segments_table(at)["id"])[0] == "s2"
+
+
+def test_a_search_of_spaces_alone_filters_nothing():
+    """A tester: two spaces in the search box showed "0 of 15 segments"."""
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    at.text_input(key="search").input("  ").run()
+    _clean(at)
+    assert len(_segments_table(at)) == 4
+    at.text_input(key="search").input(" mat").run()  # spaces with words are searched as typed
+    assert list(_segments_table(at)["id"]) == ["s1", "s3"]
 
 
 def test_scatter_point_opens_the_segment():
