@@ -63,7 +63,9 @@ if exploration is not None:
         st.caption(f"Columns: candidate {units}; rows: reference {units}; a square per link, coloured by stage. A "
                    f"chunk is a run of links down the diagonal (next {token_noun(segment)} on both sides): a "
                    "numbered box around each. "
-                   "Hover a square for its evidence."
+                   + (f"Italic: function words, weight 1 − δ = {1 - segment.config.params.delta:g} (content words "
+                      f"{segment.config.params.delta:g}). " if segment.meteor15 is not None else "")
+                   + "Hover a square for its evidence."
                    + (" Right-to-left words run in token order from the left here (position 0 at the left), unlike "
                       "the diagram." if figures.right_to_left(segment) else ""))
     ui.show_punctuation_note(segment)

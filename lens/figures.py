@@ -347,9 +347,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     label_room = (min(longest, SLANTED_LABEL_CHARS) * 7.5 * 0.87 + SLANTED_LABEL_STANDOFF + 2) if slanted else 24
     stage_of_cand = {k: l for l in links for k in range(l.candidate, l.candidate_stop)}
     stage_of_ref = {k: l for l in links for k in range(l.reference, l.reference_stop)}
-    detail = result.meteor15
-    function_words = ((detail.candidate_function_words, detail.reference_function_words) if detail is not None
-                      else ((), ()))
+    function_words = _function_words(result)
     label_annotations: list[dict] = []
     for row, tokens, y, partner, label in ((0, cand, y_cand, stage_of_cand, "candidate"),
                                             (1, ref, y_ref, stage_of_ref, "reference")):
@@ -395,11 +393,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
             marker=dict(color=colors, symbol=symbols, size=11, line=dict(color=UNMATCHED_COLOR, width=1.5)),
             hovertext=hover, hoverinfo="text", showlegend=False, name=label, meta={"kind": "tokens", "row": label}))
 
-    if detail is not None and any(function_words[0] + function_words[1]):
-        delta = result.config.params.delta
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=MATCHED_TEXT_COLOR, size=9),
-                                 name=f"<i>italic</i>: function word, weight 1 − δ = {1 - delta:g} (content {delta:g})",
-                                 hoverinfo="skip", meta={"kind": "function-words"}))
+    _function_word_legend(fig, result)
     # A pair too long for the page at the narrowest readable spacing opens on a window of it
     # (the page is only so wide: squeezed, labels and chunk numbers piled up); pan along, or
     # double-click for the whole pair.
@@ -608,6 +602,28 @@ MATRIX_MAX_TOKENS = 110
 MATRIX_MIN_CELL = 8
 
 
+def _function_words(result: SegmentResult) -> tuple[Sequence[bool], Sequence[bool]]:
+    """METEOR 1.5's function-word flags of the candidate and the reference (none in other modes)."""
+    detail = result.meteor15
+    return (detail.candidate_function_words, detail.reference_function_words) if detail is not None else ((), ())
+
+
+def _function_word_legend(fig: go.Figure, result: SegmentResult) -> None:
+    """The legend entry saying what italic labels are, when a label is italic."""
+    candidate, reference = _function_words(result)
+    if any(candidate) or any(reference):
+        delta = result.config.params.delta
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=MATCHED_TEXT_COLOR, size=9),
+                                 name=f"<i>italic</i>: function word, weight 1 − δ = {1 - delta:g} (content {delta:g})",
+                                 hoverinfo="skip", meta={"kind": "function-words"}))
+
+
+def _tick_labels(tokens, function: Sequence[bool]) -> list[str]:
+    """Axis labels cut as the diagram's, function words (METEOR 1.5) in italic as there."""
+    return [f"<i>{esc(_cut_label(t.text))}</i>" if k < len(function) and function[k] else esc(_cut_label(t.text))
+            for k, t in enumerate(tokens)]
+
+
 def alignment_matrix(result: SegmentResult) -> go.Figure:
     """Candidate x reference grid, a coloured square per link."""
     cand, ref = result.candidate_tokens, result.reference_tokens
@@ -632,6 +648,8 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
     # title above it; Plotly took what a long label lacked from the grid (a row went missing).
     top = max(120, int(max((len(_cut_label(t.text)) for t in cand), default=0) * char_px * 0.87) + 45)
     fig = go.Figure()
+    # METEOR 1.5's function words in italic, as on the diagram (the matrix had plain labels: a tester)
+    function_words = _function_words(result)
     shapes, annotations = _matrix_chunks(result)
     for stage in sorted({l.stage for l in result.links}, key=lambda s: list(STAGE_COLORS).index(s) if s in STAGE_COLORS else 9):
         ls = [l for l in result.links if l.stage == stage]
@@ -648,9 +666,9 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
         height=max(300, cell * len(ref) + top + 20), width=max(400, cell * len(cand) + left + 60 + right),
         # Labels cut as the diagram's: one 500-letter word as a whole label squeezed the grid into
         # a strip a few pixels wide (a tester); a linked cell's hover names its words in full.
-        xaxis=dict(tickvals=list(range(len(cand))), ticktext=[esc(_cut_label(t.text)) for t in cand], tickangle=-60,
+        xaxis=dict(tickvals=list(range(len(cand))), ticktext=_tick_labels(cand, function_words[0]), tickangle=-60,
                    title="candidate", side="top", range=[-0.5, len(cand) - 0.5], showgrid=True, tickfont=font),
-        yaxis=dict(tickvals=list(range(len(ref))), ticktext=[esc(_cut_label(t.text)) for t in ref],
+        yaxis=dict(tickvals=list(range(len(ref))), ticktext=_tick_labels(ref, function_words[1]),
                    # every row, top down: autorange fitted the linked cells and left out the last
                    # reference words when none of them was linked
                    range=[len(ref) - 0.5, -0.5],
@@ -662,6 +680,8 @@ def alignment_matrix(result: SegmentResult) -> go.Figure:
                                  marker=dict(symbol="square", size=12, color=CHUNK_FILLS[0],
                                              line=dict(color=CHUNK_OUTLINE, width=1)),
                                  hoverinfo="skip", meta={"kind": "chunks"}))
+    # No legend entry for italic here: its width, in a figure sized to its grid, squeezed the grid
+    # (the page's caption says it)
     return fig
 
 

@@ -1901,6 +1901,22 @@ def test_the_matrix_cuts_long_words_as_the_diagram_does():
     assert list(fig.layout.yaxis.range) == [2.5, -0.5] and fig.layout.yaxis.autorange is None
 
 
+def test_the_matrix_sets_function_words_in_italic_as_the_diagram_does(meteor15_data):
+    """A tester: in METEOR 1.5 mode the diagram's function words were italic (they weigh 1 - delta)
+    and the matrix's plain."""
+    from meteor_core import MeteorConfig, Scorer
+
+    result = Scorer(MeteorConfig(mode="meteor15")).score(PARAPHRASE["cand"], [PARAPHRASE["ref"]]).best
+    fig = figures.alignment_matrix(result)
+    assert list(fig.layout.xaxis.ticktext) == ["<i>he</i>", "passed", "away", "<i>last</i>", "night"]
+    assert list(fig.layout.yaxis.ticktext) == ["<i>he</i>", "died", "<i>last</i>", "night"]
+    # said in the caption: a legend entry as wide as the diagram's squeezed the grid
+    assert not [t for t in fig.data if (t.meta or {}).get("kind") == "function-words"]
+    plain = figures.alignment_matrix(score(PARAPHRASE["cand"], [PARAPHRASE["ref"]], stages=("exact",)).best)
+    assert list(plain.layout.xaxis.ticktext) == ["he", "passed", "away", "last", "night"]
+    assert not [t for t in plain.data if (t.meta or {}).get("kind") == "function-words"]
+
+
 @pytest.mark.parametrize("mode, said", [
     ("paper", "The paper and nltk rows use this view's parameters; the METEOR 1.5 row uses the jar's own"),
     ("meteor15", "The paper and nltk rows use their own default parameters"),
