@@ -30,8 +30,8 @@ if analysis is not None:
         # The file's identity, not the system chosen: a line is the same row of the same file
         # (choosing another system closed the segment, saying "Other data (corpus.tsv)": a tester).
         selection.follow_data(chosen.source, chosen.label)
-        selection.keep_if_present(analysis.lines, "is not among the rows shown (another system's, or not scored "
-                                  "with these settings)" if chosen.rows_narrowed else "is not scored with these settings")
+        selection.keep_if_present(analysis.lines, "is not among the rows shown (another system's or language "
+                                  "pair's, or not scored with these settings)" if chosen.rows_narrowed else "is not scored with these settings")
         summary = analysis.summary()
         corpus_ui.show_unavailable_stages(analysis)
         corpus_ui.show_counts(analysis)

@@ -934,9 +934,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     def chosen() -> Chosen:
         # The file's rows, not one system's: a line is the same row whichever system is shown
         # (choosing another closed the open segment as "other data" of the same file: a tester).
-        rows = table.rows if multi else whole.rows
-        source = _digest(table.name, tuple(reference_columns), tuple(tuple(row.get(c) for c in reference_columns)
-                                                                     for row in rows))
+        # Once per file and reference columns, not per system chosen.
+        source = _as_last_run(f"{key}-source", whole, tuple(reference_columns), lambda: _digest(
+            whole.name, tuple(reference_columns), tuple(tuple(row.get(c) for c in reference_columns) for row in whole.rows)))
         return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None,
                       table is not whole)
 

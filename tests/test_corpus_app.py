@@ -1094,8 +1094,8 @@ def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown(
     _clean(at)
     said = [html.unescape(i.value) for i in at.info]
     assert _heading(at) == [] and not any("Other data" in i for i in said)
-    assert any("The selected segment (line 6) is not among the rows shown (another system's, or not scored with these "
-               "settings); selection cleared." in i for i in said), said
+    assert any("The selected segment (line 6) is not among the rows shown (another system's or language pair's, or not "
+               "scored with these settings); selection cleared." in i for i in said), said
     system().set_value("all 3 mixed").run()
     _select_row(at, "corpus", "table", 4)  # file order: line 6 is the fifth row
     assert _heading(at) == ["Segment 2 (line 6)"]
