@@ -804,8 +804,8 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
                         lambda: pivot_long(table, named_in, outputs[0], refs, id_column, pooled))
     st.info(plain(f"{table.name} is a long table: one row per system output. Compared as {len(long.systems)} systems, "
                   f"one per name in {named_in!r}, each its {outputs[0]!r}; a segment is its "
-                  + (f"{id_column!r} and " if id_column else "") + "reference(s), and one a system has no row for is "
-                  "left out of the comparison (said below)."))
+                  + (f"{id_column!r} and " if id_column else "") + "reference(s); a segment that a system has no row for "
+                  "is left out of the comparison (said below)."))
     for note in long.notes():
         st.warning(plain(note + "."))
     return long
