@@ -94,13 +94,19 @@ def _blank(text: str) -> bool:
     return not text.isascii() and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
 
 
+def blank_positions(references: Sequence[str]) -> list[int]:
+    """Where the blank references are (empty, or only spaces and invisible characters)."""
+    return [k for k, r in enumerate(references) if isinstance(r, str) and _blank(r)]
+
+
 def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
     """(the references that are not blank, the position of each among those given: what
     best_reference reports, so that it names the entry as given). Files, tables and frames
     with fewer references on some lines leave those cells empty: such a segment is scored
     against the references it has (a tester lost 3 of 6 rows to "reference 2 is empty").
     When all are blank they are kept, so that the scorer says why it cannot score."""
-    kept = [k for k, r in enumerate(references) if not (isinstance(r, str) and _blank(r))]
+    blank = set(blank_positions(references))
+    kept = [k for k in range(len(references)) if k not in blank]
     if not kept:
         kept = list(range(len(references)))
     return [references[k] for k in kept], kept

@@ -183,7 +183,7 @@ def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], w
     entries = [_segment_json(r, dumps) for r in result.per_reference]
     top = entries[result.best_index]
     best, entries = _as_given(entries, result.best_index, given, "null")
-    tail = dumps(_result_tail(result, None, False, given))  # never empty: "stages", "warnings", "signature"
+    tail = dumps(_result_tail(result, None, False, given, with_bleu))  # never empty: "stages", "warnings", "signature"
     if with_bleu:  # the two BLEU keys come first in the tail (_result_tail)
         bleu = bleu_for(result)
         view = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
@@ -193,8 +193,9 @@ def result_to_json(result: MultiReferenceResult, dumps: Callable[[dict], str], w
 
 
 def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_bleu: bool,
-                 given: Optional[tuple[int, Sequence[int]]] = None) -> dict:
-    """The keys after "references": BLEU (both views), stage status, warnings, signature."""
+                 given: Optional[tuple[int, Sequence[int]]] = None, bleu_in_line: Optional[bool] = None) -> dict:
+    """The keys after "references": BLEU (both views), stage status, warnings, signature.
+    bleu_in_line: whether the line has BLEU (default with_bleu; result_to_json adds it itself)."""
     best = result.best
     out = {}
     if with_bleu:
@@ -203,12 +204,12 @@ def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_
         out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
-    out["warnings"] = list(best.warnings) + _left_out_warnings(given)
+    out["warnings"] = list(best.warnings) + _left_out_warnings(given, with_bleu if bleu_in_line is None else bleu_in_line)
     out["signature"] = result.signature
     return out
 
 
-def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]]) -> list[str]:
+def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]], with_bleu: bool) -> list[str]:
     """Why "references" holds null: a JSON reader saw the null without a word (a corpus file's
     reader is told on stderr), and sacreBLEU's own call counts such a reference (length 0)."""
     if given is None:
@@ -219,6 +220,9 @@ def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]]) -> list[str]:
     blank = [f"references[{k}]" for k in range(count) if k not in kept]
     which = f"{blank[0]} is" if len(blank) == 1 else f"{', '.join(blank)} are"
     other = "the other reference" if len(positions) == 1 else f"the other {len(positions)} references"
+    if not with_bleu:  # --no-bleu: no BLEU in the line to speak of (a tester)
+        return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR here uses "
+                f"{other}"]
     return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR and BLEU here "
             f"use {other} (sacreBLEU's own call would count a blank reference, of length 0)"]
 

@@ -522,17 +522,23 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     assert rows[0]["score"] == pytest.approx(alone) and rows[0]["best_reference"] == 1
     assert [r if r is None else r["score"] for r in rows[0]["references"]] == [None, pytest.approx(alone)]
     assert rows[1]["best_reference"] == 2 and [r is None for r in rows[1]["references"]] == [True, False, False, True]
-    assert rows[2]["error"] == "line 3: reference 1 is empty (no tokens after tokenization)"
+    # every one blank: said of each, named as the warnings name them (a tester: "reference 1 is empty")
+    assert rows[2]["error"] == "line 3: references[0], references[1] are all blank or null: no reference to score against"
     assert rows[3]["error"] == ('line 4: "references" must be a string or a list of strings (in a list, null or "" is a '
                                 'missing one), not a list holding a number')
     assert rows[4]["score"] == pytest.approx(alone) and len(rows[4]["references"]) == 1  # it was refused
     # the null is said in the line itself (corpus files say it on stderr): a tester
+    # --no-bleu: the warning speaks of METEOR alone (it spoke of BLEU and sacreBLEU: a tester)
     assert rows[0]["warnings"] == ["references[0] is blank or null: left out, as corpus files leave such references out, "
-                                   "so METEOR and BLEU here use the other reference (sacreBLEU's own call would count "
-                                   "a blank reference, of length 0)"]
+                                   "so METEOR here uses the other reference"]
     assert rows[1]["warnings"][0].startswith("references[0], references[3] are blank or null: left out") and \
-        "use the other 2 references" in rows[1]["warnings"][0]
+        "uses the other 2 references" in rows[1]["warnings"][0]
     assert rows[4]["warnings"] == []
+    feed(monkeypatch, (lines[0] + "\n").encode())
+    code, out, _ = run(capsys, "batch", "--stages", "exact")
+    assert json.loads(out)["warnings"] == [
+        "references[0] is blank or null: left out, as corpus files leave such references out, so METEOR and BLEU here "
+        "use the other reference (sacreBLEU's own call would count a blank reference, of length 0)"]
 
 
 def test_batch_and_corpus_say_the_same_of_an_empty_or_null_references_field(capsys, monkeypatch, tmp_path):
