@@ -107,8 +107,12 @@ if comparison is not None:
                                "p (approx. randomization)", "95% CI of B − A"],
                  column_config={
         "metric": text("metric", width="small"),
-        "B − A": number("B − A", format="%+.4f", help="Difference of corpus scores on the 0-1 scale (unrounded)"),
-        "95% CI of B − A": text("95% CI", help="95% interval of B − A from the paired bootstrap"),
+        # "first" and "second", not "A" and "B": systems named B and A read "B − A" here for what the
+        # segment table below calls "A − B" (a tester)
+        "system A": text("first system"), "system B": text("second system"),
+        "B − A": number("second − first", format="%+.4f",
+                        help="Difference of corpus scores on the 0-1 scale (unrounded)"),
+        "95% CI of B − A": text("95% CI", help="95% interval of second − first from the paired bootstrap"),
         "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05"),
         "p (paired bootstrap)": text("p boot.", help="p-value of the paired bootstrap (more digits where "
                                                      "4 would round across 0.05)", alignment="right"),
@@ -116,7 +120,7 @@ if comparison is not None:
                                                           "where 4 would round across 0.05)", alignment="right")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
-               "same settings give the same numbers. B − A comes from the unrounded scores, so its last digit can "
+               "same settings give the same numbers. Second − first comes from the unrounded scores, so its last digit can "
                "differ from the difference of the rounded scores above. A difference counts as significant when "
                "both tests give "
                "p < 0.05. The interval is the 2.5-97.5 percentile range of the resampled differences; the "
@@ -161,7 +165,7 @@ if comparison is not None:
         view = shown.drop(columns=["line"]) if comparison.analyses[a].id_source.startswith("line number") else shown
         # Named by system, not by box: with systems named A, B and C, C in box B read "B METEOR"
         # and "B: C" (a tester). Column labels are plain text in the grid.
-        short_a, short_b = corpus_ui.shorten(name_a, 24), corpus_ui.shorten(name_b, 24)
+        short_a, short_b = corpus_ui.two_short_names(name_a, name_b)
         corpus_ui.selectable_table(selection, view, list(shown["line"]), {
             "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
             "candidate_a": text(f"{short_a}: candidate", width="medium"),

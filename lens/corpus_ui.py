@@ -72,6 +72,22 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def two_short_names(a: str, b: str, limit: int = 24) -> tuple[str, str]:
+    """Two different names, each at most `limit` characters, for column headers: cut at the end,
+    or in the middle when that makes them equal (two versions of one system: "...-final-release"
+    and "...-beta-release" both read "Online-System-With-A-Ve…": a tester); else their boxes'."""
+    short = shorten(a, limit), shorten(b, limit)
+    if short[0] != short[1]:
+        return short
+    head = limit // 3
+
+    def middle(name: str) -> str:
+        return name if len(name) <= limit else name[:head] + "…" + name[-(limit - head - 1):]
+
+    short = middle(a), middle(b)
+    return short if short[0] != short[1] else ("System A", "System B")
+
+
 # -- values that outlive a page change ----------------------------------------------------
 # Streamlit forgets a page's widgets when the user opens another page, so coming back showed
 # the sample corpus again: the uploaded file, its column roles, the filters and the selected

@@ -968,11 +968,13 @@ def segment_link(candidate: str, references: Sequence[str]) -> Optional[str]:
 
 
 def show_segment_link(candidate: str, references: Sequence[str], what: str = "this segment") -> None:
-    """The link to the Segment Explorer for a corpus page's opened segment, or why there is none."""
+    """The link to the Segment Explorer for a corpus page's opened segment, or why there is none.
+    `what` starts a sentence as given (a system's name kept its case: "b's segment" read "B's")."""
+    subject = "This segment" if what == "this segment" else what
     if not candidate.strip():
         # The Segment Explorer asks for a candidate and draws nothing: the link promised a view
         # it did not give (a teacher).
-        st.caption(f"{what[0].upper()}{what[1:]} has an empty candidate (the system output nothing): it scores 0 in "
+        st.caption(f"{subject} has an empty candidate (the system output nothing): it scores 0 in "
                    "every mode, as no word can match, and the Segment Explorer has no alignment to show for it.")
         return
     link = segment_link(candidate, references)
@@ -980,7 +982,7 @@ def show_segment_link(candidate: str, references: Sequence[str], what: str = "th
         st.markdown(f"[Open {what} in the Segment Explorer]({link}) (new tab, same settings): "
                     "the stage-by-stage view, “Which METEOR?” and BLEU's n-grams.")
     else:
-        st.caption(f"{what[0].upper()}{what[1:]} is too long for a link to the Segment Explorer; paste it there.")
+        st.caption(f"{subject} is too long for a link to the Segment Explorer; paste it there.")
 
 
 def _one_line(text: str) -> str:

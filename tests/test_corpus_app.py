@@ -1134,6 +1134,31 @@ def test_compared_systems_are_named_by_name_not_by_their_box():
         ["[Open A's segment in the Segment Explorer", "[Open C's segment in the Segment Explorer"]
     breakdown = next(d.value for d in at.dataframe if "system" in d.value.columns and "penalty" in d.value.columns)
     assert list(breakdown["system"]) == ["A", "C"]
+    # the pairwise table says first and second, not A and B ("B − A" of systems B and A: a tester)
+    pairs = next(d for d in at.dataframe if "verdict at 0.05" in d.value.columns)
+    labels = {name: column["label"] for name, column in json.loads(pairs.proto.columns).items() if "label" in column}
+    assert (labels["system A"], labels["system B"], labels["B − A"]) == ("first system", "second system",
+                                                                       "second − first")
+
+
+def test_two_long_names_alike_get_different_headers_and_a_name_keeps_its_case():
+    """A tester: '...-v1.2.3-final-release' and '...-beta-release' were both 'Online-System-With-A-Ve…'
+    in every header; and system b's empty output was said of 'B's segment'."""
+    from lens.corpus_ui import two_short_names
+
+    final = "Online-System-With-A-Very-Long-Name-For-Testing-Purposes-v1.2.3-final-release"
+    beta = "Online-System-With-A-Very-Long-Name-For-Testing-Purposes-v1.2.3-beta-release"
+    assert two_short_names(final, beta) == ("Online-S…3-final-release", "Online-S….3-beta-release")
+    assert two_short_names("short", beta) == ("short", "Online-System-With-A-Ve…")
+    assert two_short_names("x" * 30 + "a" + "y" * 30, "x" * 30 + "b" + "y" * 30) == ("System A", "System B")
+    assert all(len(n) <= 24 for n in two_short_names(final, beta))
+    rows = "s1\ta\tthe cat sat\tthe cat sat\ns1\tb\t\tthe cat sat\ns2\ta\ta dog\tthe dog\ns2\tb\tthe dog\tthe dog\n"
+    at = _upload(_page("system_comparison.py"), "low.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode(),
+                 page="compare")
+    deltas = next(d.value for d in at.dataframe if "meteor_delta" in d.value.columns)
+    _select_row(at, "compare", "delta-table", list(deltas["id"]).index("s1"))
+    said = [html.unescape(c.value) for c in at.caption]
+    assert any(c.startswith("b's segment has an empty candidate") for c in said), said
 
 
 def test_a_long_table_of_many_systems_and_pairs_compares_all_systems_of_one_pair():
