@@ -104,12 +104,12 @@ class _Pool(list):
             if self.limit == MAX_MATCHES:
                 raise MeteorInputError(
                     f"this pair has more than {MAX_MATCHES:,} possible matches (long or repetitive texts): this "
-                    "reimplementation of METEOR 1.5's search bounds a pair at about 7 s and refuses it (the jar, "
+                    "reimplementation of METEOR 1.5's search refuses it, to keep a pair under about 7 s (the jar, "
                     "faster, scores it); score shorter segments")
             raise MeteorInputError(
                 f"this candidate's references have more than {MATCHES_PER_CALL:,} possible matches together (long "
-                "or repetitive texts): this reimplementation of METEOR 1.5's search bounds a call at about 14 s and "
-                "refuses it; score it against fewer or shorter references at a time")
+                "or repetitive texts): this reimplementation of METEOR 1.5's search refuses them, to keep a call under "
+                "about 14 s; score it against fewer or shorter references at a time")
 
 
 class Matcher:
