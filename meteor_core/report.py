@@ -204,7 +204,8 @@ def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_
         out["sacrebleu"] = sacrebleu_view.view_to_dict(sacrebleu_view.view(result, bleu))
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
-    out["warnings"] = list(best.warnings) + _left_out_warnings(given, with_bleu if bleu_in_line is None else bleu_in_line)
+    bleu_said = with_bleu if bleu_in_line is None else bleu_in_line
+    out["warnings"] = list(best.warnings) + _left_out_warnings(given, bleu_said) + _left_out_of_bleu(result, bleu_said)
     out["signature"] = result.signature
     return out
 
@@ -225,6 +226,21 @@ def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]], with_bleu: bo
                 f"{other}"]
     return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR and BLEU here "
             f"use {other} (sacreBLEU's own call would count a blank reference, of length 0)"]
+
+
+def _left_out_of_bleu(result: MultiReferenceResult, with_bleu: bool) -> list[str]:
+    """METEOR 1.5 mode scores a blank reference, as the jar does, and BLEU leaves it out (see
+    bleu_references): said in warnings too, where a JSON reader saw two references scored and
+    sacreBLEU's nrefs:1 (the view's why_different said it: a tester)."""
+    if not with_bleu or result.best.config.mode != "meteor15":
+        return []
+    blank = [k for k, text in enumerate(result.references) if not text.strip()]
+    if not blank or len(blank) == len(result.references):  # all blank: BLEU keeps them all
+        return []
+    which, it = (f"references[{blank[0]}] is", "it") if len(blank) == 1 else \
+        (f"{', '.join(f'references[{k}]' for k in blank)} are", "them")
+    return [f"{which} blank: METEOR 1.5 scores {it} as the jar does (no words, 0), BLEU here leaves {it} out "
+            "(sacreBLEU's own call would count a blank reference, of length 0)"]
 
 
 def _frac(numerator: int, denominator: int) -> str:

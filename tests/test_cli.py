@@ -534,6 +534,15 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
     assert rows[1]["warnings"][0].startswith("references[0], references[3] are blank or null: left out") and \
         "uses the other 2 references" in rows[1]["warnings"][0]
     assert rows[4]["warnings"] == []
+    # METEOR 1.5 mode scores a blank reference (as the jar) and BLEU leaves it out: said too, where
+    # the line showed two references scored beside sacreBLEU's nrefs:1 (a tester)
+    feed(monkeypatch, (lines[0] + "\n" + lines[1] + "\n").encode())
+    code, out, _ = run(capsys, "batch", "--mode", "meteor15")
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["warnings"] == ["references[0] is blank: METEOR 1.5 scores it as the jar does (no words, 0), BLEU here "
+                                 "leaves it out (sacreBLEU's own call would count a blank reference, of length 0)"]
+    assert first["sacrebleu"]["sentence"]["signature"].startswith("nrefs:1|")
+    assert second["warnings"][0].startswith("references[0], references[3] are blank: METEOR 1.5 scores them")
     feed(monkeypatch, (lines[0] + "\n").encode())
     code, out, _ = run(capsys, "batch", "--stages", "exact")
     assert json.loads(out)["warnings"] == [
