@@ -23,7 +23,7 @@ from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
 from .references import (EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line,
-                         blank_positions, references_to_score)
+                         blank_positions, entry_names, references_to_score)
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -281,8 +281,8 @@ def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = Tr
                 len(blank_positions(references)) == len(references):
             # said of every entry, named as the blank-reference warning names one (it said "reference
             # 1 is empty (no tokens after tokenization)" of ["", null]: a tester)
-            raise _LineProblem(f"{', '.join(f'references[{k}]' for k in range(len(references)))} are all blank or "
-                               "null: no reference to score against")
+            raise _LineProblem(f"{entry_names(range(len(references)))} are all blank or null: no reference to score "
+                               "against")
         kept, positions = references_to_score(references, scorer.config.mode)
         given = None if len(kept) == len(references) else (len(references), positions)
         return _result_line(scorer.score(candidate, kept), with_bleu, given)

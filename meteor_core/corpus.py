@@ -40,8 +40,6 @@ class Correlation:
     why_undefined: Optional[str] = None
 
 
-
-
 #: Which of the two corpus numbers the tool a mode reproduces reports, per mode: (key of
 #: CorpusAnalysis.summary(), what reports it). nltk has no corpus function, and HF evaluate's
 #: meteor averages nltk's segment scores; the jar's EVAL line (and pycocoevalcap) sums the

@@ -901,7 +901,6 @@ class LongTable:
 
     def notes(self) -> list[str]:
         """What the pivot found that changes a comparison, in words (the app and the CLI)."""
-
         segments = len(self.wide.rows) if self.distinct_segments is None else self.distinct_segments
         out = []
         # Without an id, a test set's repeated sentence is a repeated segment in every system:

@@ -99,6 +99,12 @@ def blank_positions(references: Sequence[str]) -> list[int]:
     return [k for k, r in enumerate(references) if isinstance(r, str) and _blank(r)]
 
 
+def entry_names(positions: Sequence[int]) -> str:
+    """"references[0], references[3]": entries of a JSON line's "references" list, named by list
+    index as best_reference counts them (batch's warnings and errors)."""
+    return ", ".join(f"references[{k}]" for k in positions)
+
+
 def without_blank(references: Sequence[str]) -> tuple[list[str], list[int]]:
     """(the references that are not blank, the position of each among those given: what
     best_reference reports, so that it names the entry as given). Files, tables and frames

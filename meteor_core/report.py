@@ -9,6 +9,7 @@ from typing import Callable, Optional, Sequence
 from . import sacrebleu_view
 from .bleu import MAX_ORDER, SHARED_SPAN_STARTS, BleuResult, sentence_bleu
 from .methods import plural
+from .references import entry_names
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
 
@@ -218,8 +219,8 @@ def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]], with_bleu: bo
     count, positions = given
     kept = set(positions)
     # named by list index, as best_reference counts (a "reference 1" read as best_reference 1)
-    blank = [f"references[{k}]" for k in range(count) if k not in kept]
-    which = f"{blank[0]} is" if len(blank) == 1 else f"{', '.join(blank)} are"
+    blank = [k for k in range(count) if k not in kept]
+    which = f"{entry_names(blank)} {'is' if len(blank) == 1 else 'are'}"
     other = "the other reference" if len(positions) == 1 else f"the other {len(positions)} references"
     if not with_bleu:  # --no-bleu: no BLEU in the line to speak of (a tester)
         return [f"{which} blank or null: left out, as corpus files leave such references out, so METEOR here uses "
@@ -234,11 +235,10 @@ def _left_out_of_bleu(result: MultiReferenceResult, with_bleu: bool) -> list[str
     sacreBLEU's nrefs:1 (the view's why_different said it: a tester)."""
     if not with_bleu or result.best.config.mode != "meteor15":
         return []
-    blank = [k for k, text in enumerate(result.references) if not text.strip()]
-    if not blank or len(blank) == len(result.references):  # all blank: BLEU keeps them all
+    blank = sacrebleu_view.blank_left_out(result)
+    if not blank:
         return []
-    which, it = (f"references[{blank[0]}] is", "it") if len(blank) == 1 else \
-        (f"{', '.join(f'references[{k}]' for k in blank)} are", "them")
+    which, it = f"{entry_names(blank)} {'is' if len(blank) == 1 else 'are'}", "it" if len(blank) == 1 else "them"
     return [f"{which} blank: METEOR 1.5 scores {it} as the jar does (no words, 0), BLEU here leaves {it} out "
             "(sacreBLEU's own call would count a blank reference, of length 0)"]
 

@@ -354,11 +354,19 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
     return line
 
 
+def blank_left_out(result: MultiReferenceResult) -> list[int]:
+    """The positions of the blank references this view leaves out, as bleu_for
+    (report.bleu_references) and the corpus sacreBLEU do: every blank one, unless all are.
+    (METEOR 1.5 mode scores them; paper and nltk mode have left them out before scoring.)"""
+    blank = [k for k, text in enumerate(result.references) if not text.strip()]
+    return blank if len(blank) < len(result.references) else []
+
+
 def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     """sacreBLEU on the raw strings of a scored pair, beside `ours` (the BLEU next to METEOR)."""
     candidate = result.candidate
-    # The references with text, as bleu_for (report.bleu_references) and the corpus sacreBLEU use.
-    references = [r for r in result.references if r.strip()] or list(result.references)
+    left_out = set(blank_left_out(result))
+    references = [r for k, r in enumerate(result.references) if k not in left_out]
     # The pair is tokenized and counted at most once per case setting, and not at all where
     # our BLEU's counts are sacreBLEU's; every score of the view is sacreBLEU's arithmetic on
     # those counts (tests compare each with sacreBLEU's own call).
@@ -371,7 +379,7 @@ def view(result: MultiReferenceResult, ours: BleuResult) -> SacreBleuView:
     corpus = _from_score(_bleu(cased, effective_order=False), _signature(False, len(references)))
     found = differences(candidate, references, ours, result.best.config.keep_case, cased, sentence.score, lowered)
     why = explain_difference(sentence, ours, found, result.best.config.language)
-    blank = len(result.references) - len(references)
+    blank = len(left_out)
     if blank:
         # METEOR 1.5 mode scores a blank reference, as the jar does; sacreBLEU given one counts it
         # as a reference of length 0 (its nrefs and brevity penalty change), which the numbers
