@@ -78,7 +78,7 @@ if analysis is not None:
 
         frame = pd.DataFrame(analysis.rows)
         lines = list(frame["line"])
-        hover_ids = [str(i) for i in frame["id"]]  # metric_scatter escapes them (Plotly renders tags)
+        hover_ids = corpus_ui.hover_ids(frame)  # metric_scatter escapes them (Plotly renders tags)
         left, right = st.columns(2)
         with left:
             st.plotly_chart(figures.score_histograms(list(frame["meteor"]), list(frame["bleu"])), width="stretch",
@@ -108,7 +108,7 @@ if analysis is not None:
                     st.caption(plain(f"{c.metric}: no correlation is defined, since {c.why_undefined}."))
             with_human = frame[frame["human"].notna()]
             st.plotly_chart(figures.metric_scatter(list(with_human["human"]), list(with_human["meteor"]),
-                                                   [str(i) for i in with_human["id"]], "human score", "METEOR",
+                                                   corpus_ui.hover_ids(with_human), "human score", "METEOR",
                                                    keys=list(with_human["line"])),
                             width="stretch", key="human-scatter")
 
@@ -139,8 +139,9 @@ if analysis is not None:
     if selection.line is not None:
         k = analysis.index_of_line[selection.line]
         segment = analysis.corpus.segments[k]
-        st.subheader(plain(f"Segment {analysis.ids[k]}") + (f" (line {selection.line})"
-                                                              if analysis.ids[k] != str(selection.line) else ""))
+        where = ([f"line {selection.line}"] if analysis.ids[k] != str(selection.line) else []) + \
+            ([f"{analysis.system_column} {analysis.systems[k]}"] if analysis.systems else [])
+        st.subheader(plain(f"Segment {analysis.ids[k]}" + (f" ({', '.join(where)})" if where else "")))
         st.text(f"Candidate: {segment.candidate}")
         st.text(f"Best reference ({segment.best_index + 1} of {len(segment.references)}): "
                 f"{segment.references[segment.best_index]}")

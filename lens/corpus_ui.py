@@ -753,14 +753,15 @@ def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[
     return rows, None
 
 
-def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str]]:
+def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str], Optional[str]]:
     """Corpus Explorer: a long table's rows of one system, chosen (one corpus of all its rows
     mixed the systems; a WMT outputs.tsv is one). Also, when its language pairs are pooled, the
-    pair column and the id column whose ids name their pair (see with_pooled_ids)."""
+    pair column and the id column whose ids name their pair (see with_pooled_ids), and, when
+    every system is chosen, the column naming each row's system (shown in the table)."""
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
     if named_in is None:
-        return table, None, None
+        return table, None, None, None
     slots = _name_boxes()
     id_column = guess_column(table.columns, ID_WORDS)
     table, pooled = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
@@ -768,8 +769,8 @@ def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[
         # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
         table = _as_last_run(f"{key}-pooled-ids", table, (pooled, id_column),
                              lambda: with_pooled_ids(table, pooled, id_column))
-    table = _the_system(table, key, named_in, slots)
-    return table, pooled, id_column if pooled else None
+    table, mixed = _the_system(table, key, named_in, slots)
+    return table, pooled, id_column if pooled else None, named_in if mixed else None
 
 
 def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) -> Optional[str]:
@@ -779,11 +780,12 @@ def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) ->
     return _as_last_run(slot, table, tuple(reference_columns), lambda: system_name_column(table, reference_columns))
 
 
-def _the_system(table: Table, key: str, named_in: str, slots) -> Table:
-    """The rows of the system chosen in the System box (the next of `slots`)."""
+def _the_system(table: Table, key: str, named_in: str, slots) -> tuple[Table, bool]:
+    """The rows of the system chosen in the System box (the next of `slots`), and whether they
+    are every system's (mixed)."""
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
-        return table
+        return table, False
     everything = f"all {len(systems)} mixed"
     system = next(slots).selectbox(f"System ({named_in!r})", [*systems, everything],
                                    key=kept(f"{key}-system", systems[0], [*systems, everything],
@@ -791,12 +793,12 @@ def _the_system(table: Table, key: str, named_in: str, slots) -> Table:
                                    help="A long table: one row per system output. System Comparison compares its "
                                         "systems.")
     if system == everything:
-        return table  # said below: its rows mix the systems
+        return table, True  # said below: its rows mix the systems
     rows = _as_last_run(f"{key}-system-rows", table, (named_in, system), lambda: rows_where(table, named_in, system))
     st.info(plain(f"{table.name} is a long table: one row per system output, {len(systems)} systems named in "
                   f"{named_in!r}. Scored here: the {len(rows.rows):,} rows of {system}; System Comparison compares "
                   "the systems."))
-    return rows
+    return rows, False
 
 
 def _long_table(table: Table, key: str) -> Optional[LongTable]:
@@ -848,10 +850,10 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if long is not None:
         table = long.wide
         columns = list(table.columns)
-    pooled = pooled_ids = None
+    pooled = pooled_ids = mixed_systems = None
     whole = table
     if long is None and not multi:
-        table, pooled, pooled_ids = _one_system(table, key)
+        table, pooled, pooled_ids, mixed_systems = _one_system(table, key)
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)
@@ -938,9 +940,12 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     human_or_none = None if human_column == NONE else human_column
     try:
         corpora = _as_last_run(
-            f"{key}-corpora", table, (tuple(candidate_columns), tuple(reference_columns), id_or_none, human_or_none),
+            f"{key}-corpora", table,
+            (tuple(candidate_columns), tuple(reference_columns), id_or_none, human_or_none, mixed_systems),
             lambda: long.corpora(candidate_columns, reference_columns, id_or_none) if long is not None else
-            tuple(corpus_from_table(table, c, reference_columns, id_or_none, human_or_none) for c in candidate_columns))
+            tuple(corpus_from_table(table, c, reference_columns, id_or_none, human_or_none,
+                                    system_column=mixed_systems if mixed_systems != c else None)
+                  for c in candidate_columns))
     except MeteorInputError as error:
         _error(str(error))
         return None
@@ -1370,6 +1375,14 @@ def search_mask(frame: pd.DataFrame, analysis: CorpusAnalysis, needle: str) -> p
             | references.str.lower().str.contains(needle, regex=False))
 
 
+def hover_ids(frame: pd.DataFrame) -> list[str]:
+    """What a scatter's point names: the segment id, and its system when the rows mix systems
+    (ids repeat across them)."""
+    if "system" not in frame.columns:
+        return [str(i) for i in frame["id"]]
+    return [f"{i} ({system})" for i, system in zip(frame["id"], frame["system"])]
+
+
 def segment_columns(frame: pd.DataFrame, mode: str = "paper") -> dict:
     """Readable headers with units; numbers rounded for display only (exports keep full
     precision). `mode` decides what the optimal column can say: only paper mode searches for a
@@ -1378,6 +1391,7 @@ def segment_columns(frame: pd.DataFrame, mode: str = "paper") -> dict:
     number = st.column_config.NumberColumn
     config = {
         "id": st.column_config.TextColumn("id", width="small"),
+        "system": st.column_config.TextColumn("system", width="small", help="the system whose output this row is"),
         "line": number("line", format="%d", width="small", help="line in the file (the header is line 1)"),
         "candidate": st.column_config.TextColumn("candidate", width="medium", help="full text: select the row"),
         "reference": st.column_config.TextColumn("best reference", width="medium", help="full text: select the row"),
@@ -1423,7 +1437,7 @@ def segment_column_order(frame: pd.DataFrame) -> list[str]:
     it whole), the other scores, and the reference: at 1,400 px the scores are in view without
     scrolling sideways, and on a phone (390 px) METEOR and BLEU are too (the candidate before them
     left only id and text in view: a tester)."""
-    first = [c for c in ("id", "line", "meteor", "bleu", "candidate") if c in frame.columns]
+    first = [c for c in ("id", "system", "line", "meteor", "bleu", "candidate") if c in frame.columns]
     last = [c for c in ("reference",) if c in frame.columns]
     return first + [c for c in frame.columns if c not in first and c not in last] + last
 

@@ -734,8 +734,9 @@ def _cmd_corpus(args) -> int:
     if analysis.lines_not_proven_optimal:
         print(f"note: {_not_proven_sentence(analysis.lines_not_proven_optimal, scorer.config.node_budget)}",
               file=sys.stderr)
-    columns = ["id", "meteor", "bleu", "precision", "recall", "penalty", "chunks", "matches",
-               "candidate_length", "reference_length", "best_reference", "optimal", "line"]
+    # A long table scored as one corpus: each row's system after its id (ids repeat across systems)
+    columns = ["id", *(["system"] if analysis.systems else []), "meteor", "bleu", "precision", "recall", "penalty",
+               "chunks", "matches", "candidate_length", "reference_length", "best_reference", "optimal", "line"]
     rows = analysis.rows
     if args.json:
         segments = [{**{k: row[k] for k in columns},
@@ -752,10 +753,15 @@ def _cmd_corpus(args) -> int:
             print(line, file=sys.stderr)
     else:
         width = max([6] + [len(_shown_id(r["id"])) for r in rows])
-        say(f"{'id':>{width}} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} {'m':>4}")
+        system_width = max([6] + [_display_width(_shown_id(r["system"])) for r in rows]) if analysis.systems else 0
+        system = (lambda text: " " + text + " " * (system_width - _display_width(text))) if system_width else \
+            (lambda text: "")
+        say(f"{'id':>{width}}{system('system')} {'METEOR':>8} {'BLEU':>8} {'P':>6} {'R':>6} {'pen':>6} {'ch':>4} "
+            f"{'m':>4}")
         for r in rows:
-            say(f"{_shown_id(r['id']):>{width}} {r['meteor']:8.4f} {r['bleu']:8.4f} {r['precision']:6.3f} "
-                f"{r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} {r['matches']:4d}")
+            say(f"{_shown_id(r['id']):>{width}}{system(_shown_id(r.get('system', '')))} {r['meteor']:8.4f} "
+                f"{r['bleu']:8.4f} {r['precision']:6.3f} {r['recall']:6.3f} {r['penalty']:6.3f} {r['chunks']:4d} "
+                f"{r['matches']:4d}")
         say()
         say(analysis.counts_sentence() + f"; segment id: {analysis.id_source}")
         for line in _corpus_summary_lines(analysis, summary, scorer.config.mode):

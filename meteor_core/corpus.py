@@ -75,6 +75,10 @@ class CorpusAnalysis:
     # METEOR 1.5 mode scores every reference as given, empty ones too (the jar does); the other
     # modes leave empty ones out. The notes and their summaries say which.
     empty_references_scored: bool = False
+    # A long table scored as one corpus: each scored segment's system (CorpusInput.systems), and
+    # the column naming them; the rows then carry a "system" field after the id.
+    systems: tuple[str, ...] = ()
+    system_column: str = ""
 
     @property
     def sacrebleu_segments(self) -> int:
@@ -137,8 +141,9 @@ class CorpusAnalysis:
         out = []
         for k, (seg_id, seg, bleu) in enumerate(zip(self.ids, self.corpus.segments, self.bleu)):
             best = seg.best
-            row = {"id": seg_id, "line": self.lines[k], "candidate": seg.candidate,
-                   "reference": seg.references[seg.best_index], "meteor": best.score, "bleu": bleu.score}
+            row = {"id": seg_id, **({"system": self.systems[k]} if self.systems else {}), "line": self.lines[k],
+                   "candidate": seg.candidate, "reference": seg.references[seg.best_index], "meteor": best.score,
+                   "bleu": bleu.score}
             if self.human is not None:
                 row["human"] = self.human[k]
             row.update({
@@ -296,7 +301,8 @@ def analyze_corpus(data: CorpusInput, config: MeteorConfig, progress: Progress =
         corpus, ids, human, bleu, corpus_bleu(candidates, references, config.bleu_smoothing, bleu), data.problems,
         unscored, correlations, lines, data.data_lines, data.source, data.id_source, human_notes,
         data.human_source, sacre, corpus_zero_reason(bleu, config.bleu_smoothing), reference_notes,
-        tuple(positions[k] for k in corpus.indices) if positions else (), as_given)
+        tuple(positions[k] for k in corpus.indices) if positions else (), as_given,
+        tuple(data.systems[k] for k in corpus.indices) if data.systems else (), data.system_column)
 
 
 # -- several systems ---------------------------------------------------------------------

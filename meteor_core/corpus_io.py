@@ -141,6 +141,11 @@ class CorpusInput:
     given_references: tuple[tuple[str, ...], ...] = ()
     # What the reader saw that changes how to read the scores (a long table's systems mixed)
     notes: tuple[str, ...] = ()
+    # A long table scored as one corpus: the system each segment's row names ("" where its cell
+    # is blank), and the column naming them; () and "" otherwise. The rows of "all 3 mixed"
+    # showed ids 1, 2, 3, 1, 2, 3 and no word of whose output each was (a tester).
+    systems: tuple[str, ...] = ()
+    system_column: str = ""
 
     def references_as_given(self, index: int) -> tuple[str, ...]:
         return (self.given_references[index] if self.given_references else ()) or self.references[index]
@@ -461,14 +466,16 @@ def _without_empty_references(references: list[str], sources: list[str]
 
 def corpus_from_table(table: Table, candidate_column: str, reference_columns: Sequence[str],
                       id_column: Optional[str] = None, human_column: Optional[str] = None,
-                      limits: Limits = DEFAULT_LIMITS) -> CorpusInput:
+                      limits: Limits = DEFAULT_LIMITS, system_column: Optional[str] = None) -> CorpusInput:
     """Map columns to roles. A JSONL reference field may hold a list of references. The
     segment limit is counted here, not when the table is read: a long table (a row per system
     output) has more rows than segments (WMT22 zh-en, 24,375 rows of 1,875 segments, was
-    refused: a tester), and the readers keep their limit on lines."""
+    refused: a tester), and the readers keep their limit on lines. system_column: a long
+    table's column naming the system of each row, kept per segment (CorpusInput.systems)."""
     if len(table.rows) > limits.segments:
         raise MeteorInputError(f"{table.name}: more than {limits.segments:,} rows; {limits.segments_text}")
-    missing = [c for c in [candidate_column, *reference_columns, id_column, human_column] if c and c not in table.columns]
+    missing = [c for c in [candidate_column, *reference_columns, id_column, human_column, system_column]
+               if c and c not in table.columns]
     if missing:
         raise MeteorInputError(f"{table.name}: column(s) {', '.join(repr(c) for c in missing)} not found; "
                                f"the columns are {', '.join(repr(c) for c in table.columns[:50])}"
@@ -483,7 +490,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         role = "the candidate" if human_column == candidate_column else "a reference"
         raise MeteorInputError(f"{table.name}: {human_column!r} is chosen as the human scores and as {role}; "
                                "choose the column that holds the human scores")
-    ids, cands, refs, human, lines, positions, given = [], [], [], [], [], [], []
+    ids, cands, refs, human, lines, positions, given, systems = [], [], [], [], [], [], [], []
     problems, human_notes, reference_notes = list(table.problems), [], []
     rows_without_id = 0
     for row, line in zip(table.rows, table.lines):
@@ -563,6 +570,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         given.append(as_given if len(as_given) != len(segment_refs) else ())
         human.append(score)
         lines.append(line)
+        if system_column:
+            systems.append(_cell_text(row.get(system_column)) or "")
     problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
                        tuple(problems), tuple(lines), table.name, table.data_lines,
@@ -573,7 +582,8 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                        human_notes=tuple(human_notes),
                        human_source=f"the {human_column!r} column" if human_column else "",
                        reference_notes=tuple(reference_notes), reference_positions=tuple(positions),
-                       given_references=tuple(given) if any(given) else ())
+                       given_references=tuple(given) if any(given) else (), systems=tuple(systems),
+                       system_column=system_column or "")
 
 
 def _blank_tail_hint(*files: tuple[str, list[str]]) -> str:
@@ -1239,9 +1249,13 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
         id_column = guess_column(table.columns, ID_WORDS, taken)
     if human_column is None and guess_human:
         human_column = guess_human_column(table, [*taken, id_column])
-    corpus = corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None, limits)
     named_in = system_name_column(table, ref_cols)
-    if named_in is not None and named_in != candidate_column:  # as the Corpus page says it
+    if named_in == candidate_column:
+        named_in = None
+    # A long table's system column kept on each row (the output's "system" field), as the Corpus page shows it
+    corpus = corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None, limits,
+                               system_column=named_in)
+    if named_in is not None:  # as the Corpus page says it
         systems = len({v for v in (_cell_text(row.get(named_in)) for row in table.rows) if v and v.strip()})
         corpus = replace(corpus, notes=(f"{candidates} looks like a long table: the rows of {systems} systems named in "
                                         f"{named_in!r} are scored as one corpus; one system: --where {named_in}=NAME; "

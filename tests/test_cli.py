@@ -1232,6 +1232,18 @@ def test_a_long_table_one_system_with_where_and_all_systems_with_system_column(t
     assert main(["corpus", "--candidates", str(path)]) == 0  # all rows: said to mix the systems
     assert ("looks like a long table: the rows of 2 systems named in 'system' are scored as one corpus; one system: "
             "--where system=NAME; all compared: compare --system-column system") in capsys.readouterr().err
+    # every output of the mixed corpus names its system beside its id (ids repeat across systems)
+    assert main(["corpus", "--candidates", str(path), "--tsv"]) == 0
+    table = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert table[0][:3] == ["id", "system", "meteor"] and [r[:2] for r in table[1:3]] == [["0", "A"], ["0", "B"]]
+    assert main(["corpus", "--candidates", str(path), "--json"]) == 0
+    assert [(s["id"], s["system"]) for s in json.loads(capsys.readouterr().out)["segments"]] == \
+        [("0", "A"), ("0", "B"), ("1", "A"), ("1", "B"), ("2", "A")]
+    assert main(["corpus", "--candidates", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].split()[:3] == ["id", "system", "METEOR"] and text[2].split()[:2] == ["0", "B"]
+    assert main(["corpus", "--candidates", str(path), "--where", "system=A", "--tsv"]) == 0  # one system: no column
+    assert "system" not in capsys.readouterr().out.splitlines()[0].split("\t")
     assert main(["corpus", "--candidates", str(path), "--where", "system=C"]) == 2
     assert "has 'system' = 'C' (its values: 'A', 'B')" in capsys.readouterr().err
     assert main(["corpus", "--candidates", str(path), "--where", "system"]) == 2

@@ -1325,3 +1325,26 @@ def test_absent_segments_are_counted_among_the_distinct_ones():
     assert len(long.wide.rows) == 6 and long.distinct_segments == 5
     assert "B has no row for 1 of the 5 segments (seg_id 3): they are left out of the comparison for every system" \
         in long.notes()
+
+
+def test_a_mixed_long_table_keeps_each_scored_rows_system():
+    """corpus_from_table(system_column=...): the system of each row scored, in the rows'
+    order; a row the scorer refuses (an empty reference, a control character) takes its
+    system with it, so the names stay beside their own rows."""
+    data = ("id\tsystem\tcandidate\treference\n"
+            "1\tA\tthe cat\tthe cat sat\n"
+            "1\tB\ta cat\t\n"           # line 3: an empty reference, refused by the scorer
+            "2\tA\tthe dog\tthe dog ran\n"
+            "2\tB\ta dog\x07\tthe dog ran\n"  # line 5: a control character, refused by the scorer
+            "3\t\tcat\tthe cat\n")      # line 6: no system named
+    table = read_table(data.encode(), "long.tsv")
+    corpus = corpus_from_table(table, "candidate", ["reference"], "id", system_column="system")
+    assert corpus.systems == ("A", "B", "A", "B", "") and corpus.system_column == "system"
+    analysis = analyze_corpus(corpus, MeteorConfig(), workers=1)
+    assert analysis.lines == (2, 4, 6) and analysis.systems == ("A", "A", "")
+    assert [(r["id"], r["system"]) for r in analysis.rows] == [("1", "A"), ("2", "A"), ("3", "")]
+    assert list(analysis.rows[0])[:3] == ["id", "system", "line"]
+    plain = corpus_from_table(table, "candidate", ["reference"], "id")
+    assert plain.systems == () and "system" not in analyze_corpus(plain, MeteorConfig(), workers=1).rows[0]
+    with pytest.raises(MeteorInputError, match="'model' not found"):
+        corpus_from_table(table, "candidate", ["reference"], "id", system_column="model")

@@ -1098,7 +1098,7 @@ def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown(
                "scored with these settings); selection cleared." in i for i in said), said
     system().set_value("all 3 mixed").run()
     _select_row(at, "corpus", "table", 4)  # file order: line 6 is the fifth row
-    assert _heading(at) == ["Segment 2 (line 6)"]
+    assert _heading(at) == ["Segment 2 (line 6, system B)"]  # the rows mix systems: which one it is
     system().set_value("B").run()
     _clean(at)
     assert _heading(at) == ["Segment 2 (line 6)"] and _ticked(at) == ["2"]
@@ -1112,6 +1112,24 @@ def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown(
     column().set_value("sys_b").run()
     _clean(at)
     assert _heading(at) == ["Segment 2 (line 3)"] and not any("Other data" in html.unescape(i.value) for i in at.info)
+
+
+def test_a_long_table_with_every_system_chosen_names_each_rows_system():
+    """A tester: "all 3 mixed" showed ids 1, 2, 3, 1, 2, 3 and no column saying whose output
+    each row was. The table, the opened segment's heading, the scatter's hover and the export
+    name the system; one system's table has no such column (it is the one chosen)."""
+    rows = "".join(f"{k}\t{name}\t{out}\tthe cat sat on mat {k}\n" for k in range(1, 3)
+                   for name, out in (("A", f"the cat {k}"), ("B", f"a cat sat {k}"), ("C", f"cat mat {k}")))
+    at = _upload(_page("corpus_explorer.py"), "long.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode())
+    assert "system" not in _segments_table(at).columns
+    next(w for w in at.selectbox if w.label == "System ('system')").set_value("all 3 mixed").run()
+    table = _segments_table(at)
+    assert list(table["system"]) == ["A", "B", "C", "A", "B", "C"] and list(table["id"]) == ["1", "1", "1", "2", "2", "2"]
+    assert list(table.columns[:3]) == ["id", "system", "line"]
+    _select_row(at, "corpus", "table", 5)
+    assert _heading(at) == ["Segment 2 (line 7, system C)"]
+    charts = [c.proto.spec for c in at.get("plotly_chart")]
+    assert any('"2 (C)"' in spec for spec in charts), "the scatter's hover names the system"
 
 
 def test_compared_systems_are_named_by_name_not_by_their_box():
