@@ -91,7 +91,7 @@ if analysis is not None:
             corpus_ui.selectable_scatter(selection, scatter, (analysis.corpus.signature, tuple(lines)), name="scatter",
                                          others=("table",))
             st.caption("Click a point to open that segment below, or choose the box tool (top right of the chart) "
-                       "and drag a box around points.")
+                       "and drag a box around points. Segments on one spot: a point's hover lists the others there.")
 
         if analysis.correlations:
             st.subheader("Agreement with human scores")

@@ -745,13 +745,32 @@ def _score_axis(values: Sequence[float]) -> dict:
     return {"range": [-0.04 * top, top]}
 
 
+def _point_names(x: Sequence[float], y: Sequence[float], ids: Sequence[str], listed: int = 5) -> list[str]:
+    """Each point's hover name (escaped): its segment id, and the others drawn on the very same
+    spot, which a click cannot reach (a tester: two segments at (0, 0), one opened per click and
+    nothing said the other was there). The box tool selects them all."""
+    at: dict[tuple[float, float], list[int]] = {}
+    for k, spot in enumerate(zip(x, y)):
+        at.setdefault(spot, []).append(k)
+    names = []
+    for k, spot in enumerate(zip(x, y)):
+        here = at[spot]  # the first few only: 15,000 segments at (0, 0) must not cost 15,000 each
+        name = esc(ids[k])
+        if len(here) > 1:
+            others = [esc(ids[o]) for o in here[:listed + 1] if o != k][:listed]
+            name += (f" (and {len(here) - 1} more at this point: {', '.join(others)}"
+                     + (", …)" if len(here) - 1 > listed else ")"))
+        names.append(name)
+    return names
+
+
 def metric_scatter(x: list[float], y: list[float], ids: list[str], x_title: str, y_title: str,
                    color: str = STAGE_COLORS["exact"], keys=None) -> go.Figure:
     """One point per segment; customdata carries `keys` (default: the row position) for
     click-to-drill-down. `ids` are user text: escaped here, pass them raw."""
     fig = go.Figure(go.Scatter(
         x=x, y=y, mode="markers", customdata=list(range(len(x))) if keys is None else list(keys),
-        text=[esc(i) for i in ids],
+        text=_point_names(x, y, ids),
         marker=dict(color=color, size=8, opacity=0.7),
         hovertemplate=f"segment %{{text}}<br>{x_title} %{{x:.4f}}<br>{y_title} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=20, r=20, t=30, b=30),

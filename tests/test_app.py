@@ -922,6 +922,19 @@ def test_plotly_labels_and_hover_escape_user_text(wordnet_reader):
     assert "&lt;b&gt;bold&lt;/b&gt;" in matrix["layout"]["xaxis"]["ticktext"]
 
 
+def test_a_scatter_point_names_the_segments_drawn_on_the_same_spot():
+    """A tester: two segments at (0, 0), one opened per click and nothing said another was
+    there. Each point's hover lists the others on its spot (the first five, escaped)."""
+    ids = ["1", "<b>2</b>", "3", "4", "5", "6", "7", "8"]
+    x, y = [0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0]
+    text = figures.metric_scatter(x, y, ids, "BLEU", "METEOR").to_plotly_json()["data"][0]["text"]
+    assert text[0] == "1 (and 6 more at this point: &lt;b&gt;2&lt;/b&gt;, 4, 5, 6, 7, …)"
+    assert text[1] == "&lt;b&gt;2&lt;/b&gt; (and 6 more at this point: 1, 4, 5, 6, 7, …)"
+    assert text[2] == "3" and text[7] == "8 (and 6 more at this point: 1, &lt;b&gt;2&lt;/b&gt;, 4, 5, 6, …)"
+    two = figures.metric_scatter([0.0, 0.0], [0.0, 0.0], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["data"][0]
+    assert two["text"] == ["a (and 1 more at this point: b)", "b (and 1 more at this point: a)"]
+
+
 def test_no_raw_html_anywhere():
     source = (ROOT / "lens" / "ui.py").read_text() + "".join(p.read_text() for p in (ROOT / "app_pages").glob("*.py"))
     assert "unsafe_allow_html" not in source and "st.html" not in source
