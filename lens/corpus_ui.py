@@ -727,9 +727,9 @@ def _name_boxes():
     yield from st.columns(3)
 
 
-def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[Optional[str]],
+def _one_language_pair(table: Table, key: str, named_in: Optional[str], exclude: Sequence[Optional[str]],
                        slots) -> tuple[Table, Optional[str]]:
-    """A long table's rows of one language pair, chosen, when an lp*/lang* column names several:
+    """A table's rows of one language pair, chosen, when an lp*/lang* column names several:
     pooled in one ranking or one corpus they mean little (a tester); all only when asked. Also
     the column when all are pooled (it is then part of a segment's key), else None. The box
     takes the next of `slots` (_name_boxes)."""
@@ -742,7 +742,7 @@ def _one_language_pair(table: Table, key: str, named_in: str, exclude: Sequence[
     pair = next(slots).selectbox(f"Language pair ({pair_column!r})", [*pairs, everything],
                                  key=kept(f"{key}-pair", pairs[0], [*pairs, everything],
                                           (table.name, tuple(table.columns))),
-                                 help="A long table of several language pairs: each is scored on its own segments.")
+                                 help="A table of several language pairs: each is scored on its own segments.")
     if pair == everything:
         return table, pair_column
     unnamed = len(table.rows) - sum(1 for t in texts if t.strip())
@@ -760,17 +760,27 @@ def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[
     every system is chosen, the column naming each row's system (shown in the table)."""
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
-    if named_in is None:
-        return table, None, None, None
     slots = _name_boxes()
+    table, pooled, pooled_ids = _the_language_pair(table, key, named_in, refs, slots)
+    if named_in is None:
+        return table, pooled, pooled_ids, None
+    table, mixed = _the_system(table, key, named_in, slots)
+    return table, pooled, pooled_ids, named_in if mixed else None
+
+
+def _the_language_pair(table: Table, key: str, named_in: Optional[str], refs: Sequence[str],
+                       slots) -> tuple[Table, Optional[str], Optional[str]]:
+    """_one_language_pair for a long or a wide table (a wide one's lp column pooled its pairs
+    without a word, on both pages: a tester), and, when pairs are pooled, the id column whose
+    ids then name their pair (with_pooled_ids)."""
     id_column = guess_column(table.columns, ID_WORDS)
     table, pooled = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
-    if pooled:
-        # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
-        table = _as_last_run(f"{key}-pooled-ids", table, (pooled, id_column),
-                             lambda: with_pooled_ids(table, pooled, id_column))
-    table, mixed = _the_system(table, key, named_in, slots)
-    return table, pooled, id_column if pooled else None, named_in if mixed else None
+    if not pooled:
+        return table, None, None
+    # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
+    table = _as_last_run(f"{key}-pooled-ids", table, (pooled, id_column),
+                         lambda: with_pooled_ids(table, pooled, id_column))
+    return table, pooled, id_column
 
 
 def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) -> Optional[str]:
@@ -854,6 +864,10 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     whole = table
     if long is None and not multi:
         table, pooled, pooled_ids, mixed_systems = _one_system(table, key)
+    elif long is None:  # a wide table (a column per system) of several language pairs: one at a time too
+        table, pooled, pooled_ids = _the_language_pair(table, key, _system_column(
+            f"{key}-system-column", table, reference_columns_of(table.columns)), reference_columns_of(table.columns),
+            _name_boxes())
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)

@@ -1129,7 +1129,40 @@ def test_a_long_table_with_every_system_chosen_names_each_rows_system():
     _select_row(at, "corpus", "table", 5)
     assert _heading(at) == ["Segment 2 (line 7, system C)"]
     charts = [c.proto.spec for c in at.get("plotly_chart")]
-    assert any('"2 (C)"' in spec for spec in charts), "the scatter's hover names the system"
+    assert any('"2 (C)' in spec for spec in charts), "the scatter's hover names the system"
+
+
+def test_a_wide_table_of_several_language_pairs_is_scored_one_pair_at_a_time():
+    """A tester: a wide CSV (id, lp, reference, sysA, sysB) of de-en and fr-en rows was pooled in
+    one corpus and one ranking on both pages without a word, while README says an lp column
+    makes both take one pair at a time (only long tables did). Now a wide one does too; pooled
+    on request, its ids name their pair."""
+    rows = [("1", "de-en", "the cat sat on the mat", "the cat sat on the mat", "a cat sat"),
+            ("2", "de-en", "the dog ran home", "the dog ran home", "dog ran"),
+            ("1", "fr-en", "it is raining today", "it rains", "it is raining today"),
+            ("2", "fr-en", "we eat bread", "we eat", "we eat bread")]
+    from meteor_core import MeteorConfig, Scorer
+
+    data = ("id,lp,reference,sysA,sysB\n" + "".join(",".join(r) + "\n" for r in rows)).encode()
+    scorer = Scorer(MeteorConfig())
+    corpus = _upload(_page("corpus_explorer.py"), "wide.csv", data)
+    pair = lambda at: next(w for w in at.selectbox if w.label == "Language pair ('lp')")  # noqa: E731
+    assert pair(corpus).value == "de-en" and pair(corpus).options == ["de-en", "fr-en", "all 2 pooled"]
+    next(w for w in corpus.selectbox if w.label == "Candidate column").set_value("sysA").run()
+    assert list(_segments_table(corpus)["candidate"]) == ["the cat sat on the mat", "the dog ran home"]
+    meteor = next(m for m in corpus.metric if m.label == "Corpus METEOR").value
+    assert meteor == f"{scorer.score_corpus([r[3] for r in rows[:2]], [[r[2]] for r in rows[:2]]).score:.4f}"
+    pair(corpus).set_value("all 2 pooled").run()
+    assert list(_segments_table(corpus)["id"]) == ["de-en 1", "de-en 2", "fr-en 1", "fr-en 2"]
+    compare = _upload(_page("system_comparison.py"), "wide.csv", data, page="compare")
+    assert pair(compare).value == "de-en"
+    pair(compare).set_value("fr-en").run()
+    _clean(compare)
+    ranking = next(d.value for d in compare.dataframe if "rank" in d.value.columns)
+    column = next(c for c in ranking.columns if "METEOR" in c)
+    expected = {name: scorer.score_corpus([r[k] for r in rows[2:]], [[r[2]] for r in rows[2:]]).score
+                for name, k in (("sysA", 3), ("sysB", 4))}
+    assert dict(zip(ranking["system"], ranking[column])) == pytest.approx(expected)
 
 
 def test_compared_systems_are_named_by_name_not_by_their_box():
