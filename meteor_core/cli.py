@@ -856,6 +856,8 @@ def _cmd_compare(args) -> int:
                                    "--candidate-column A --candidate-column B")
         corpora = [_corpus_input(args, column, args.candidates[0], load) for column in columns]
         names = list(columns)
+        for note in dict.fromkeys(note for corpus in corpora for note in corpus.notes):  # language pairs pooled
+            print(f"note: {note}", file=sys.stderr)
     else:
         if args.candidate_column or args.reference_column or args.id_column:
             # A table piped in is read as text by its name (a newcomer: this message did not say --format).

@@ -1260,4 +1260,15 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
         corpus = replace(corpus, notes=(f"{candidates} looks like a long table: the rows of {systems} systems named in "
                                         f"{named_in!r} are scored as one corpus; one system: --where {named_in}=NAME; "
                                         f"all compared: compare --system-column {named_in}",))
+    pair_column = language_pair_column(table, [named_in, candidate_column, *ref_cols, id_column])
+    if pair_column is not None:
+        # As the corpus pages take one pair at a time: several pooled mean little, and nothing said so.
+        pairs = sorted({v for v in (_cell_text(row.get(pair_column)) for row in table.rows) if v and v.strip()})
+        corpus = replace(corpus, notes=corpus.notes + (
+            f"{candidates} holds {len(pairs)} language pairs in {pair_column!r} ({_names_in_brief(pairs)}), pooled in "
+            f"one corpus; one pair: --where {pair_column}={pairs[0]}",))
     return corpus
+
+
+def _names_in_brief(names: Sequence[str], shown: int = 5) -> str:
+    return ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")

@@ -1257,3 +1257,22 @@ def test_a_long_table_one_system_with_where_and_all_systems_with_system_column(t
     assert systems["A"]["segments"] == 2  # the segments both have
     assert main(["compare", "--candidates", str(path), "--system-column", "system", "--candidate-column", "A"]) == 2
     assert "only 'A' named in 'system'; a comparison needs two or more" in capsys.readouterr().err
+
+
+def test_a_table_of_several_language_pairs_is_said_to_pool_them(tmp_path, capsys):
+    """As the corpus pages take one pair at a time (an app tester found a wide table's pairs
+    pooled without a word): corpus and compare on a table whose lp column names several pairs
+    say so and how to take one; one pair chosen with --where, nothing is said."""
+    from meteor_core.cli import main
+
+    path = tmp_path / "wide.csv"
+    path.write_text("id,lp,reference,sysA,sysB\n1,de-en,the cat sat,the cat sat,a cat\n2,de-en,a dog,the dog,a dog\n"
+                    "1,fr-en,it rains,it is raining,it rains\n", encoding="utf-8")
+    said = "holds 2 language pairs in 'lp' (de-en, fr-en), pooled in one corpus; one pair: --where lp=de-en"
+    assert main(["corpus", "--candidates", str(path), "--candidate-column", "sysA"]) == 0
+    assert f"note: {path} {said}" in capsys.readouterr().err
+    assert main(["corpus", "--candidates", str(path), "--candidate-column", "sysA", "--where", "lp=de-en"]) == 0
+    assert "language pairs" not in capsys.readouterr().err
+    assert main(["compare", "--candidates", str(path), "--candidate-column", "sysA", "--candidate-column", "sysB",
+                 "--resamples", "100", "--trials", "100"]) == 0
+    assert capsys.readouterr().err.count(said) == 1  # once, not once per system
