@@ -159,10 +159,8 @@ def _valid_utf8(encode: Callable[[Callable[[dict], str]], str]) -> str:
 def _cmd_score(args) -> int:
     scorer = _scorer(args)
     result = scorer.score(args.candidate, args.reference)
-    if args.json:
-        print(_result_line(result))
-    else:
-        print(explain(result))
+    # through _write_lines, as every command's output: a failed write is one line, not a traceback
+    _write_lines(sys.stdout, (_result_line(result) if args.json else explain(result)) + "\n")
     return 0
 
 
@@ -444,22 +442,15 @@ def _write_lines(stream, text: str, written: Optional[_Written] = None) -> None:
     if written is not None:
         written.writing = True
     try:
-        binary = getattr(stream, "buffer", None)
-        if binary is None:  # a text-only stream (a test's StringIO)
-            stream.write(text)
-            stream.flush()
-        else:
-            # Bytes, with the count checked: when the reader closes a pipe mid-write, the buffered
-            # writer returns a partial count and the text layer drops the rest without an error
-            # (a 200 KB corpus report cut at 64 KB, exit 0). Writing the rest raises
-            # BrokenPipeError, which the CLI reports as a closed pipe (exit 141).
-            stream.flush()
-            data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
-            while data:
-                data = data[binary.write(data):]
-            binary.flush()
+        _write_all(stream, text)
         if written is not None:
             written.lines += text.count("\n")
+    except BrokenPipeError:
+        raise  # the reader went away: _run stops quietly
+    except OSError as error:
+        # Any failed write (a full disk, EIO, a quota...), said in one line with where the output
+        # ends; only full disks were caught, and EIO (batch > /proc/version) printed a traceback.
+        raise OutputNotWritten(error, written) from error
     finally:
         if written is not None:
             written.writing = False
@@ -469,6 +460,32 @@ def _write_lines(stream, text: str, written: Optional[_Written] = None) -> None:
         written.stop()  # SIGTERM came while writing: ends the process
     if _interrupted():
         raise KeyboardInterrupt  # Ctrl-C came while writing
+
+
+def _write_all(stream, text: str) -> None:
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a text-only stream (a test's StringIO)
+        stream.write(text)
+        stream.flush()
+        return
+    # Bytes, with the count checked: when the reader closes a pipe mid-write, the buffered
+    # writer returns a partial count and the text layer drops the rest without an error
+    # (a 200 KB corpus report cut at 64 KB, exit 0). Writing the rest raises
+    # BrokenPipeError, which the CLI reports as a closed pipe (exit 141).
+    stream.flush()
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while data:
+        data = data[binary.write(data):]
+    binary.flush()
+
+
+class OutputNotWritten(Exception):
+    """A write of the output failed (not a closed pipe): the OS error, and batch's count of the
+    lines written whole before it (None for the other commands, which write their report at once)."""
+
+    def __init__(self, error: OSError, written: Optional["_Written"]):
+        super().__init__(error.strerror or str(error))
+        self.error, self.lines = error, None if written is None else written.lines
 
 
 def _report_buffer() -> tuple[io.StringIO, Callable[..., None]]:
@@ -966,18 +983,21 @@ def _cmd_setup_meteor15(args) -> int:
 def _cmd_languages(args) -> int:
     from .languages import capabilities
 
-    rows = capabilities()
-    print(f"{'code':6s} {'language':22s} {'stemmer':28s} {'synonyms':48s} tokenizers")
-    for r in rows:
-        print(f"{r.code:6s} {r.name:22s} {r.stemmer:28s} {r.synonyms:48s} {r.tokenizers}")
+    report, say = _report_buffer()
+    say(f"{'code':6s} {'language':22s} {'stemmer':28s} {'synonyms':48s} tokenizers")
+    for r in capabilities():
+        say(f"{r.code:6s} {r.name:22s} {r.stemmer:28s} {r.synonyms:48s} {r.tokenizers}")
+    _write_lines(sys.stdout, report.getvalue())
     return 0
 
 
 def _cmd_presets(args) -> int:
+    report, say = _report_buffer()
     for key, preset in PRESETS.items():
         p = preset.params
         delta = f" delta={p.delta:g}" if p.delta is not None else ""
-        print(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}{delta}  {preset.label}: {preset.source}")
+        say(f"{key:20s} alpha={p.alpha:g} beta={p.beta:g} gamma={p.gamma:g}{delta}  {preset.label}: {preset.source}")
+    _write_lines(sys.stdout, report.getvalue())
     return 0
 
 
@@ -1289,9 +1309,21 @@ def _run(args) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except OutputNotWritten as failure:
+        _discard_stdout()
+        if failure.lines is not None:  # batch: where the whole output ends, as after Ctrl-C
+            n = failure.lines
+            # Lines after them may be in the file, the last one cut: a resume keeps the first n.
+            print(f"batch stopped: the first {n:,} output line(s) are whole (input lines 1-{n:,}); what follows "
+                  f"them may be cut. To go on: keep the first {n:,} (head -n {n}) and score input from line "
+                  f"{n + 1:,} on (tail -n +{n + 1})" if n else
+                  "batch stopped: no output line was written whole", file=sys.stderr)
+        print(f"error: the output could not be written: {failure}", file=sys.stderr)
+        return 1
     except OSError as error:
-        # The output could not be written (a full disk, a quota, a file size limit): say so in
-        # one line, not a traceback. Other OS errors are not this module's to explain.
+        # The output could not be written (a full disk, a quota, a file size limit) outside
+        # _write_lines (a progress line, a print): said in one line, not a traceback. Other OS
+        # errors are not this module's to explain.
         if error.errno not in _WRITE_ERRNOS:
             raise
         _discard_stdout()

@@ -1,6 +1,8 @@
+import errno
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -429,6 +431,58 @@ def test_a_full_disk_gives_one_error_line(tmp_path, argv):
     assert proc.returncode == 1
     assert proc.stderr.decode().splitlines()[-1] == "error: the output could not be written: No space left on device"
     assert b"Traceback" not in proc.stderr
+
+
+def _proc_version_fails_with_eio() -> bool:
+    try:
+        with open("/proc/version", "wb", buffering=0) as f:
+            f.write(b"x")
+    except OSError as error:
+        return error.errno == errno.EIO
+    return False
+
+
+@pytest.mark.skipif(not _proc_version_fails_with_eio(), reason="needs /proc/version to fail writes with EIO")
+@pytest.mark.parametrize("argv", [["batch", "--workers", "1"], ["score", "--candidate", "a b", "--reference", "a b"],
+                                  ["languages"], ["presets"]])
+def test_any_failed_write_gives_one_error_line(argv):
+    """A tester: `batch > /proc/version` (EIO) ended in an OSError traceback in every command;
+    only a full disk, a quota and a file size limit were caught."""
+    line = json.dumps({"candidate": "a b", "references": ["a b"]}) + "\n"
+    with open("/proc/version", "wb") as out:
+        proc = subprocess.run([sys.executable, "-m", "meteor_core", *argv], input=line.encode(), stdout=out,
+                              stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    assert proc.stderr.decode().splitlines()[-1] == "error: the output could not be written: Input/output error"
+
+
+def test_batch_stopped_by_a_full_file_says_which_lines_are_whole(tmp_path):
+    """A tester: a full disk cut batch's last line and said nothing of where the whole output
+    ends (Ctrl-C and SIGTERM say it). With a file size limit of 40 KB the first lines are whole,
+    the message names them and how to go on, and following it gives the uninterrupted output."""
+    import resource
+
+    lines = "".join(json.dumps({"candidate": f"the cat number {k} sat on the mat", "references": [
+        f"the cat {k} sat on a mat today"]}) + "\n" for k in range(120))
+    (tmp_path / "in.jsonl").write_text(lines, encoding="utf-8")
+    command = [sys.executable, "-m", "meteor_core", "batch", "--workers", "1"]
+    limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40_960, 40_960))  # noqa: E731
+    with open(tmp_path / "in.jsonl", "rb") as stdin, open(tmp_path / "out.jsonl", "wb") as out:
+        proc = subprocess.run(command, stdin=stdin, stdout=out, stderr=subprocess.PIPE, cwd=ROOT, timeout=120,
+                              preexec_fn=limit)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == "error: the output could not be written: File too large"
+    n = int(re.search(r"batch stopped: the first (\d+) output line\(s\) are whole \(input lines 1-\1\); what "
+                      r"follows them may be cut\. To go on: keep the first \1 \(head -n \1\) and score input "
+                      r"from line (\d+) on \(tail -n \+\2\)", err).group(1))
+    written = (tmp_path / "out.jsonl").read_bytes()
+    assert len(written) == 40_960 and 0 < n < 120
+    whole = written.split(b"\n")[:n]
+    rest = subprocess.run(command, input="".join(lines.splitlines(keepends=True)[n:]).encode(), capture_output=True,
+                          cwd=ROOT, timeout=120, check=True).stdout
+    full = subprocess.run(command, input=lines.encode(), capture_output=True, cwd=ROOT, timeout=120, check=True).stdout
+    assert b"\n".join(whole) + b"\n" + rest == full
 
 
 def test_corpus_warns_about_a_missing_wordnet_on_stderr(tmp_path, capsys, monkeypatch):
