@@ -9,7 +9,7 @@ is the same as the generated __init__ makes (same class, fields, equality, hash,
 dataclasses.replace, still frozen afterwards)."""
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 from operator import attrgetter
 
 new_object = object.__new__
@@ -46,7 +46,21 @@ def slotted(cls):
             setter(self, value)
 
     cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
+    # Python 3.11's frozen __setattr__ of a slots class raises "TypeError: super(type, obj): obj
+    # must be an instance or subtype of type" for a name that is not a field (result.score = 1,
+    # score being a property), which `except FrozenInstanceError` misses (a tester).
+    cls.__setattr__, cls.__delattr__ = _refuse_assignment, _refuse_deletion
     return cls
+
+
+def _refuse_assignment(self, name, value):
+    raise FrozenInstanceError(f"cannot assign to field {name!r}" if name in type(self)._setters else
+                              f"cannot assign to {name!r}: {type(self).__name__} is immutable")
+
+
+def _refuse_deletion(self, name):
+    raise FrozenInstanceError(f"cannot delete field {name!r}" if name in type(self)._setters else
+                              f"cannot delete {name!r}: {type(self).__name__} is immutable")
 
 
 def build(cls, values: dict):
