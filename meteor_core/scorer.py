@@ -88,6 +88,11 @@ class Scorer:
 
             self._wordnet = load_wordnet()[0]
 
+    def __reduce__(self):
+        # Pickled as what makes it (its stages are rebuilt, WordNet loaded once per process):
+        # scorer.score handed to Dask or a process pool failed on a local lambda (a tester).
+        return Scorer, (self.config, self.synonym_tables)
+
     # -- signature ----------------------------------------------------------------------
     def signature(self) -> str:
         if self._signature is None:

@@ -674,3 +674,28 @@ def test_a_worker_whose_caller_died_before_its_set_up_still_exits():
             os._exit(0)
     _, status = os.waitpid(child, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
+
+
+@pytest.mark.parametrize("mode", ["paper", "nltk", "meteor15"])
+def test_a_scorer_pickles_as_what_makes_it(wordnet_reader, mode, request):
+    """A tester: scorer.score handed to a process pool (or Dask) failed, pickling a local
+    lambda (paper, nltk) or a thread-local (meteor15). A scorer pickles as its config and
+    synonym tables; the copy scores the same, in a worker process too."""
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    if mode == "meteor15":
+        request.getfixturevalue("meteor15_data")
+    tables = (SynonymTable.from_text("sku,article\n", name="shop"),) if mode == "paper" else ()
+    config = MeteorConfig(mode=mode, stages=("exact", "stem", "synonym", "table:shop")) if tables else \
+        MeteorConfig(mode=mode)
+    scorer = Scorer(config, tables)
+    pairs = [("the sku sat on the mat", ["the article sat on a mat"]), ("cats ran", ["a cat runs"])]
+    copy = pickle.loads(pickle.dumps(scorer))
+    assert type(copy) is type(scorer) and copy.config == scorer.config and copy.synonym_tables == scorer.synonym_tables
+    expected = [scorer.score(c, refs) for c, refs in pairs]
+    assert [copy.score(c, refs) for c, refs in pairs] == expected
+    if mode == "paper":
+        assert expected[0].best.matches_by_stage()["table:shop"] == 1  # the table's sku ~ article
+    with ProcessPoolExecutor(1) as pool:
+        assert list(pool.map(scorer.score, *zip(*pairs))) == expected

@@ -39,6 +39,10 @@ NEEDS_DATA = ("synonym", "paraphrase")
 class Meteor15Scorer:
     """Resources (the converted jar data) opened once per configuration; thread-safe."""
 
+    def __reduce__(self):
+        # as Scorer's: what makes it, its data opened again where it is unpickled
+        return Meteor15Scorer, (self.config,)
+
     def __init__(self, config: MeteorConfig, synonym_tables: Sequence = ()):
         if config.mode != "meteor15":
             raise MeteorParameterError(f"Meteor15Scorer needs mode meteor15, got {config.mode!r}")
