@@ -226,6 +226,8 @@ def _file_of_reason(data: CorpusInput, index: int, reason: str) -> str:
     under the candidates' file)."""
     if data.reference_files:
         files = data.reference_files[index]
+        if reason.startswith(f"all {len(files)} references are blank"):  # every reference file's line
+            return " and ".join(dict.fromkeys(files))
         number = reference_named(reason, len(files))
         if number is not None:
             return files[number - 1]

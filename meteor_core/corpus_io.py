@@ -28,7 +28,8 @@ from typing import Callable, Optional, Sequence
 
 from .errors import MeteorInputError
 from .line_numbers import listed_lines, named_lines
-from .references import EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line, without_blank
+from .references import (EMPTY_LIST, RepeatedKey, blank_positions, json_error_reason, json_kind as _json_kind, json_line,
+                         without_blank)
 
 #: Upload caps, stated in the app: beyond them the file is rejected with a message.
 #: 20 MB in decimal, as the app's uploader counts them on Linux and macOS (1 MB = 1,000,000
@@ -387,6 +388,9 @@ def _read_jsonl(text: str, name: str, limits: Limits) -> Table:
         if not line.strip():
             problems.append(RowProblem(name, number, "empty line"))
             continue
+        if line.startswith("\ufeff"):
+            # A byte-order mark starting a later line (files joined with cat): as batch reads it
+            line = line[1:]
         try:
             row = json_line(line)
         except RepeatedKey as error:
@@ -533,6 +537,11 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
                 bad = bad or f"{column!r} is missing or not text"
         if absent_keys == len(reference_columns):
             bad = bad or f"no reference: none of {', '.join(map(repr, reference_columns))} is a key on this line"
+        elif absent_keys and len(blank_positions(segment_refs)) == len(segment_refs):
+            # Every reference blank: the keys the line lacks are none of its references ("all 3
+            # references are blank" of a line with two, a "references" list of [null, ""])
+            present = [k for k, source in enumerate(sources) if not source.endswith(_NO_KEY)]
+            segment_refs, sources = [segment_refs[k] for k in present], [sources[k] for k in present]
         as_given = tuple(segment_refs)
         segment_refs, _, reference_note, kept_positions = _without_empty_references(segment_refs, sources)
         bad = bad or next((f"a reference {bad_text(r)}" for r in segment_refs if bad_text(r)), None)

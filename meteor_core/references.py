@@ -179,12 +179,13 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
                          signature: str, max_references: int = MAX_REFERENCES,
                          max_tokens: int = MAX_TOKENS,
                          compare: Optional[Callable[[SegmentResult, SegmentResult], Optional[int]]] = None,
-                         ) -> MultiReferenceResult:
+                         all_blank_refused: bool = True) -> MultiReferenceResult:
     """The candidate is tokenized once; `field` names say which reference a bad input was.
     Every reference is tokenized before any is aligned, so that a call whose references hold
     more than LONGEST_REFERENCES_PER_CALL * max_tokens tokens together is refused before the
     work starts: each pair is bounded, but 100 references of 2,000 tokens took 36 s in paper
-    mode (a tester)."""
+    mode (a tester). all_blank_refused: several references all blank are refused, said of them
+    all (METEOR 1.5 mode scores them, 0, as the jar does)."""
     if not isinstance(candidate, str):  # read a one-shot iterable once: tokens and text both come from it
         candidate = token_pieces(candidate, "candidate")
     reference_list = as_reference_list(references, max_references)  # too many: refused before any alignment
@@ -198,6 +199,9 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
             "were one reference's tokens given as the list of references? Pass [reference_tokens] for one "
             "tokenized reference (as nltk's meteor_score([reference_tokens], candidate_tokens)), or strings")
     cand_tokens = tokenize(candidate, "candidate")
+    if all_blank_refused and len(reference_list) > 1 and len(blank_positions(reference_list)) == len(reference_list):
+        # Said of them all: "reference 1 is empty" named one, as if the others were there (a tester)
+        raise MeteorInputError(f"all {len(reference_list)} references are blank: no reference to score against")
     reference_tokens = [tokenize(reference, reference_field(number, len(reference_list)))
                         for number, reference in enumerate(reference_list, start=1)]
     total = sum(map(len, reference_tokens))

@@ -1117,7 +1117,7 @@ def test_json_null_is_an_empty_reference_and_best_reference_names_the_field_give
     assert code == 0 and [s["best_reference"] for s in report["segments"]] == [3, 3]
     assert [s["meteor"] for s in report["segments"]] == [score("the cat sat", ["the cat sat"]).score] * 2
     assert f"{tmp_path / 'c.jsonl'}, line 1: empty reference in 'reference_2' (null): left out" in err
-    assert f"{tmp_path / 'c.jsonl'}, line 3: reference 1 is empty" in err  # none left: not scored, said
+    assert f"{tmp_path / 'c.jsonl'}, line 3: all 3 references are blank" in err  # none left: not scored, said
     # plain-text files: the file's position among --references
     (tmp_path / "h.txt").write_text("the cat sat\n")
     for name, text in (("r1.txt", "a dog\n"), ("r2.txt", "\n"), ("r3.txt", "the cat sat\n")):

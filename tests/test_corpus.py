@@ -492,7 +492,8 @@ def test_an_empty_reference_cell_is_left_out_not_the_row():
         (4, "empty reference in 'reference2': left out, segment scored against the others")]
     analysis = analyze_corpus(data, MeteorConfig())
     assert analysis.ids == ("a", "b", "c", "e")
-    assert [(p.line, p.message) for p in analysis.unscored] == [(5, "reference 1 is empty (no tokens after tokenization)")]
+    assert [(p.line, p.message) for p in analysis.unscored] == [
+        (5, "all 2 references are blank: no reference to score against")]  # not "reference 1 is empty"
     assert analysis.corpus.segments[1].score == score("the dog ran", ["the dog ran fast"]).score
     # line 5 was not scored, so it gets no "segment scored" note; a blank cell is "no human score"
     assert [(p.line, p.message.split(":")[0]) for p in analysis.human_notes] == [
@@ -711,14 +712,14 @@ def test_a_refused_reference_is_listed_under_its_own_file():
         "cand.txt, line 2: candidate contains control character U+001B at character 0; remove it (only tab, newline "
         "and carriage return are accepted as whitespace)",
         "ref.txt, line 3: reference is empty (no tokens after tokenization)"]
-    # line 1: both reference lines blank (kept, so the scorer says why: reference 1, r1.txt);
+    # line 1: both reference lines blank (kept, so the scorer says why: all of them, both files);
     # line 2: r1.txt's blank line left out, then r2.txt's "!" has no tokens when punctuation is
     # dropped: the scorer's "reference 1" is r2.txt
     several = analyze_corpus(corpus_from_parallel(("c.txt", b"a b\na b\nx\n"),
                                                   [("r1.txt", b" \n\nx\n"), ("r2.txt", b"\n!\nx\n")]),
                              EXACT.with_changes(drop_punctuation=True))
     assert [(p.file, p.line, p.message.split(" is ")[0]) for p in several.unscored] == [
-        ("r1.txt", 1, "reference 1"), ("r2.txt", 2, "reference")]
+        ("r1.txt and r2.txt", 1, "all 2 references are blank: no reference to score against"), ("r2.txt", 2, "reference")]
 
 
 def test_reference_named_reads_back_what_reference_field_wrote():
@@ -1348,3 +1349,28 @@ def test_a_mixed_long_table_keeps_each_scored_rows_system():
     assert plain.systems == () and "system" not in analyze_corpus(plain, MeteorConfig(), workers=1).rows[0]
     with pytest.raises(MeteorInputError, match="'model' not found"):
         corpus_from_table(table, "candidate", ["reference"], "id", system_column="model")
+
+
+def test_a_jsonl_line_of_blank_references_is_said_as_batch_says_it(tmp_path):
+    """A tester: corpus read a JSONL file unlike batch. A byte-order mark starting a later line
+    (files joined with cat) made it "not valid JSON" (batch reads it); a line whose
+    "references" is [null, ""] said "reference 1 is empty", as if another were there, and
+    counted the "reference" key it lacks as a third. METEOR 1.5 mode still scores it 0, as the jar."""
+    from meteor_core import score
+    from meteor_core.corpus_io import read_corpus_files
+
+    path = tmp_path / "joined.jsonl"
+    path.write_bytes(b'{"candidate": "a b", "reference": "a b"}\n'
+                     b'\xef\xbb\xbf{"candidate": "a c", "reference": "a b"}\n'
+                     b'{"candidate": "a c", "references": [null, ""]}\n')
+    data = read_corpus_files(str(path))
+    paper = analyze_corpus(data, MeteorConfig(), workers=1)
+    assert paper.lines == (1, 2) and [str(p) for p in paper.not_scored] == [
+        f"{path}, line 3: all 2 references are blank: no reference to score against"]
+    jar = analyze_corpus(data, MeteorConfig(mode="meteor15"), workers=1)
+    assert jar.lines == (1, 2, 3) and jar.corpus.segments[2].score == 0.0
+    with pytest.raises(MeteorInputError, match=r"^all 2 references are blank: no reference to score against$"):
+        score("a b", ["", " \u200b"])
+    with pytest.raises(MeteorInputError, match=r"^reference is empty"):  # one reference: as before
+        score("a b", [""])
+    assert score("a b", ["", " "], mode="meteor15").score == 0.0

@@ -44,9 +44,9 @@ def _check(frame: pd.DataFrame):
     assert list(scored["score"]) == [s.score for s in expected.segments]
     assert list(scored["chunks"]) == [s.best.stats.chunks for s in expected.segments]
     assert list(scored["best_reference"]) == [s.best_index for s in expected.segments]
-    # "reference 1" where the row has a second (missing) reference column
+    # "all 2" where the row has a second (missing) reference column
     assert frame.loc[41, "error"] in ("reference is empty (no tokens after tokenization)",
-                                      "reference 1 is empty (no tokens after tokenization)")
+                                      "all 2 references are blank: no reference to score against")
     assert frame.loc[43, "score"] == 0.0 and frame.loc[43, "reference_length"] == 2  # scored: nothing matched
     assert corpus_breakdown(frame, CONFIG) == expected.breakdown
     assert frame.loc[40, "matches"] == 2  # "auto" ~ "car" through the table: the workers had it
@@ -119,7 +119,7 @@ def test_a_blank_reference_cell_is_left_out():
                              synonym_tables=TABLES)
     assert pd.isna(scored["error"][0])
     assert scored["score"][0] == Scorer(CONFIG, TABLES).score("a dog barks", ["a dog barks loudly"]).score
-    assert scored["error"][1] == "reference 1 is empty (no tokens after tokenization)"  # all blank: said
+    assert scored["error"][1] == "all 2 references are blank: no reference to score against"  # all blank: said
 
 
 METEOR15 = MeteorConfig(mode="meteor15")

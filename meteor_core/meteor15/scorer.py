@@ -169,7 +169,7 @@ class Meteor15Scorer:
             return result
 
         return score_each_reference(candidate, references, self.tokenize, score_within_the_call, self.signature(),
-                                    self.config.max_references, self.config.max_tokens)
+                                    self.config.max_references, self.config.max_tokens, all_blank_refused=False)
 
     def score_corpus(self, candidates: Sequence, references: Sequence,
                      progress: Optional[Callable[[int, int], None]] = None,
