@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence
 from . import sacrebleu_view
 from .bleu import MAX_ORDER, SHARED_SPAN_STARTS, BleuResult, sentence_bleu
 from .methods import plural
-from .references import entry_names
+from .references import blank_positions, entry_names
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
 
@@ -233,10 +233,16 @@ def _left_out_of_bleu(result: MultiReferenceResult, with_bleu: bool) -> list[str
     """METEOR 1.5 mode scores a blank reference, as the jar does, and BLEU leaves it out (see
     bleu_references): said in warnings too, where a JSON reader saw two references scored and
     sacreBLEU's nrefs:1 (the view's why_different said it: a tester)."""
-    if not with_bleu or result.best.config.mode != "meteor15":
+    if result.best.config.mode != "meteor15":
         return []
+    every = blank_positions(result.references)
+    if len(every) == len(result.references):
+        # Every one blank: scored 0 without a word, where one blank beside a reference was said (a tester)
+        which, it = (entry_names(every) + " are all", "them") if len(every) > 1 else (entry_names(every) + " is", "it")
+        return [f"{which} blank: METEOR 1.5 scores {it} as the jar does (no words, 0)"
+                + (f"; BLEU counts {it} too (no reference words: 0)" if with_bleu else "")]
     blank = sacrebleu_view.blank_left_out(result)
-    if not blank:
+    if not blank or not with_bleu:
         return []
     which, it = f"{entry_names(blank)} {'is' if len(blank) == 1 else 'are'}", "it" if len(blank) == 1 else "them"
     return [f"{which} blank: METEOR 1.5 scores {it} as the jar does (no words, 0), BLEU here leaves {it} out "

@@ -597,6 +597,18 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
                                  "leaves it out (sacreBLEU's own call would count a blank reference, of length 0)"]
     assert first["sacrebleu"]["sentence"]["signature"].startswith("nrefs:1|")
     assert second["warnings"][0].startswith("references[0], references[3] are blank: METEOR 1.5 scores them")
+    # every reference blank: scored 0 (as the jar) and BLEU counts them; the line said nothing (a tester)
+    feed(monkeypatch, b'{"candidate": "a b", "references": ["", " "]}\n{"candidate": "a b", "references": [""]}\n')
+    code, out, _ = run(capsys, "batch", "--mode", "meteor15")
+    assert [(json.loads(line)["score"], json.loads(line)["warnings"]) for line in out.splitlines()] == [
+        (0.0, ["references[0], references[1] are all blank: METEOR 1.5 scores them as the jar does (no words, 0); "
+               "BLEU counts them too (no reference words: 0)"]),
+        (0.0, ["references[0] is blank: METEOR 1.5 scores it as the jar does (no words, 0); BLEU counts it too (no "
+               "reference words: 0)"])]
+    feed(monkeypatch, b'{"candidate": "a b", "references": ["", " "]}\n')
+    code, out, _ = run(capsys, "batch", "--mode", "meteor15", "--no-bleu")
+    assert json.loads(out)["warnings"] == [
+        "references[0], references[1] are all blank: METEOR 1.5 scores them as the jar does (no words, 0)"]
     feed(monkeypatch, (lines[0] + "\n").encode())
     code, out, _ = run(capsys, "batch", "--stages", "exact")
     assert json.loads(out)["warnings"] == [
