@@ -331,6 +331,11 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
             # (an unclosed " swallowed the rest of the file as "2 fields": a tester).
             spans = f"; a quoted field runs from line {line} to line {last_line} (an unclosed \"?)" \
                 if last_line > line else ""
+            if fmt == "tsv" and _quoted_cells(row, len(header)):
+                # A TSV written with quoting (Python's csv, pandas): a tab or a line break inside
+                # quotes split the row, and "8 fields" did not say why (a tester)
+                spans = ("; a TSV is read without quoting (a \" is text, as in WMT's files), so a tab or line "
+                         "break inside quotes splits the row: save the table as CSV")
             problems.append(RowProblem(name, line, f"{len(row)} fields, the header has {len(header)}{spans}"))
             continue
         # Interned cells: a long table repeats each segment's source and references on every
@@ -340,6 +345,15 @@ def read_table(data: bytes, name: str, fmt: Optional[str] = None, limits: Limits
     if not rows:
         _refuse_rowless(name, problems)
     return Table(name, tuple(header), tuple(rows), tuple(line_numbers), tuple(problems), data_lines)
+
+
+def _quoted_cells(row: Sequence[str], columns: int) -> bool:
+    """Whether a TSV row of the wrong length looks cut by quoting: a cell that opens a quote
+    it does not close, or, being too short, one that closes a quote it did not open (the
+    second half of a field cut at a line break)."""
+    opened = any(cell.startswith('"') and not (len(cell) > 1 and cell.endswith('"')) for cell in row)
+    closed = len(row) < columns and any(cell.endswith('"') and not cell.startswith('"') for cell in row)
+    return opened or closed
 
 
 def _refuse_rowless(name: str, problems: list[RowProblem]) -> None:

@@ -1374,3 +1374,21 @@ def test_a_jsonl_line_of_blank_references_is_said_as_batch_says_it(tmp_path):
     with pytest.raises(MeteorInputError, match=r"^reference is empty"):  # one reference: as before
         score("a b", [""])
     assert score("a b", ["", " "], mode="meteor15").score == 0.0
+
+
+def test_a_tsv_row_cut_by_quoting_says_why():
+    """An app tester wrote a TSV with Python's csv writer (quoting, as pandas does): a quoted tab
+    and a quoted line break split three rows, said only as "8 fields, the header has 6". Now
+    the reason names quoting and the way out; a plain short row is said as before."""
+    tsv = ('id\treference\tsysA\n'
+           '1\tthe cat\tthe cat\n'
+           '2\t"he said ""hi\tthere"" twice"\the said hi\n'
+           '3\t"multi\n'
+           'line"\tmulti line\n'
+           '4\tonly two\n').encode()
+    table = read_table(tsv, "q.tsv")
+    quoting = ("; a TSV is read without quoting (a \" is text, as in WMT's files), so a tab or line break inside "
+               "quotes splits the row: save the table as CSV")
+    assert [(p.line, p.message) for p in table.problems] == [
+        (3, "4 fields, the header has 3" + quoting), (4, "2 fields, the header has 3" + quoting),
+        (5, "2 fields, the header has 3" + quoting), (6, "2 fields, the header has 3")]
