@@ -1342,3 +1342,39 @@ def test_a_table_of_several_language_pairs_is_said_to_pool_them(tmp_path, capsys
     assert main(["compare", "--candidates", str(path), "--candidate-column", "sysA", "--candidate-column", "sysB",
                  "--resamples", "100", "--trials", "100"]) == 0
     assert capsys.readouterr().err.count(said) == 1  # once, not once per system
+
+
+@pytest.mark.parametrize("append", [False, True])
+def test_output_redirected_to_an_input_file_is_refused_saying_why(tmp_path, append):
+    """A tester: `batch < x.jsonl > x.jsonl` (the shell empties x first) said only "the input is
+    empty", and corpus the same of its table; with >> batch would read its own output. Refused,
+    exit 2, saying why; another output file is fine."""
+    line = json.dumps({"candidate": "a b", "references": ["a b"]}) + "\n"
+    (tmp_path / "x.jsonl").write_text(line, encoding="utf-8")
+    (tmp_path / "c.txt").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
+    mode = "ab" if append else "wb"
+    said = ("the output is appended to the input file ({}): the command would read its own output as input; write "
+            "the output to another file") if append else (
+        "the output goes to the input file ({}): the shell emptied that file before this command started, so its "
+        "lines are lost; write the output to another file")
+    runs = [(["batch"], "x.jsonl", "x.jsonl", "standard input"),
+            (["corpus", "--candidates", str(tmp_path / "c.txt"), "--references", str(tmp_path / "r.txt")], None,
+             "r.txt", str(tmp_path / "r.txt"))]
+    for argv, stdin_name, output_name, named in runs:
+        with open(tmp_path / output_name, mode) as out:
+            stdin = open(tmp_path / stdin_name, "rb") if stdin_name else subprocess.DEVNULL
+            try:
+                proc = subprocess.run([sys.executable, "-m", "meteor_core", *argv], stdin=stdin, stdout=out,
+                                      stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+            finally:
+                if stdin_name:
+                    stdin.close()
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.decode().splitlines()[-1] == "error: " + said.format(named)
+        (tmp_path / "x.jsonl").write_text(line, encoding="utf-8")
+        (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
+    with open(tmp_path / "x.jsonl", "rb") as stdin, open(tmp_path / "out.jsonl", mode) as out:
+        assert subprocess.run([sys.executable, "-m", "meteor_core", "batch"], stdin=stdin, stdout=out, cwd=ROOT,
+                              timeout=120).returncode == 0
+    assert json.loads((tmp_path / "out.jsonl").read_text())["score"] == 0.9375
