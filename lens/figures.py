@@ -23,7 +23,9 @@ UNMATCHED_COLOR = "#717171"
 # link looked brown), and a black legend swatch vanished on the dark theme (a tester).
 DIFF_COLOR = "#7A7A7A"
 # Four band fills: chunks that touch on either row get different ones (chunk_fills).
-CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(204,121,167,0.22)", "rgba(120,120,120,0.20)")
+#: Chunk band fills. No pink: METEOR 1.5's paraphrase links are pink filled bands, and a pink
+#: chunk band under one read as part of it, a third kind of chunk (an app tester).
+CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(0,158,115,0.16)", "rgba(120,120,120,0.20)")
 CHUNK_OUTLINE = "rgba(0,0,0,0.35)"
 CROSSING_COLOR = "#D55E00"
 NEW_LINK_HALO = "rgba(240,228,66,0.85)"

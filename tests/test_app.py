@@ -118,6 +118,25 @@ def test_chunks_that_touch_on_either_row_have_different_fills():
     assert all(fill_of[a] != fill_of[b] for a, b in touching)
 
 
+def test_no_chunk_band_has_the_paraphrase_links_hue():
+    """An app tester: in METEOR 1.5 mode a chunk band in the third fill, pink, under a pink
+    paraphrase band read as part of it (a third kind of chunk). No fill is within 30 degrees of
+    hue of the paraphrase colour (grey, which has none, aside)."""
+    import colorsys
+    import re
+
+    def hue_and_saturation(rgb):
+        h, _, s = colorsys.rgb_to_hls(*(v / 255 for v in rgb))
+        return h * 360, s
+
+    paraphrase = figures.STAGE_COLORS["paraphrase"].lstrip("#")
+    target, _ = hue_and_saturation([int(paraphrase[k:k + 2], 16) for k in (0, 2, 4)])
+    for fill in figures.CHUNK_FILLS:
+        hue, saturation = hue_and_saturation([int(v) for v in re.findall(r"\d+", fill)[:3]])
+        distance = min(abs(hue - target), 360 - abs(hue - target))
+        assert saturation < 0.05 or distance > 30, (fill, round(distance))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12),
        st.lists(st.sampled_from("a b c d".split()), min_size=1, max_size=12))
