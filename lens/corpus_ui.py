@@ -23,7 +23,7 @@ from meteor_core.errors import is_length_refusal, is_token_limit_reason
 from meteor_core.corpus import CorpusAnalysis, rows_to_csv
 from meteor_core.line_numbers import named_lines
 from meteor_core.corpus_io import (ID_WORDS, MAX_COLUMNS, MAX_FILE_BYTES, MAX_SEGMENTS, TABLE_LINES_PER_SEGMENT,
-                                   CorpusInput, LongTable, Table, corpus_from_parallel, corpus_from_table,
+                                   CorpusInput, LongTable, Table, cell_text, corpus_from_parallel, corpus_from_table,
                                    candidate_column_of, default_reference_columns, guess_column,
                                    guess_human_column, language_pair_column, output_columns, pivot_long, read_table,
                                    reference_columns_of, rows_where, system_name_column, text_columns, uploaded,
@@ -840,7 +840,9 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
 
 
 def _row_texts(table: Table, column: str) -> list[str]:
-    return [v for v in (row.get(column) for row in table.rows) if isinstance(v, str)]
+    """The column's cells as text, numbers as written ({"system": 1} names system "1", as
+    rows_where and pivot_long read it)."""
+    return [v for v in (cell_text(row.get(column)) for row in table.rows) if v is not None]
 
 
 def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chosen]:

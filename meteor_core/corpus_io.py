@@ -594,7 +594,7 @@ def corpus_from_table(table: Table, candidate_column: str, reference_columns: Se
         human.append(score)
         lines.append(line)
         if system_column:
-            systems.append(_cell_text(row.get(system_column)) or "")
+            systems.append(cell_text(row.get(system_column)) or "")
     problems.sort(key=lambda p: p.line)
     return CorpusInput(tuple(ids), tuple(cands), tuple(refs), tuple(human) if human_column else None,
                        tuple(problems), tuple(lines), table.name, table.data_lines,
@@ -830,18 +830,39 @@ def system_name_column(table: Table, reference_columns: Sequence[str] = ()) -> O
     a name word of SYSTEM_NAME_WORDS (system, mt_system, model) holding two or more names, or else
     a column of names whose rows are shaped as systems' outputs (_names_systems: "provider",
     "mt", "Übersetzer"). None for a wide table (one column per system)."""
-    labels = [c for c in table.columns if c not in reference_columns and is_label(table, c)]
-    named = next((c for c in labels if any(w.startswith(SYSTEM_NAME_WORDS) for w in _name_words(c))
-                  and _several_names(table, c)), None)
+    named = next((c for c in table.columns if c not in reference_columns
+                  and any(w.startswith(SYSTEM_NAME_WORDS) for w in _name_words(c))
+                  and (is_label(table, c) or _numbered_names(table, c)) and _several_names(table, c)), None)
     if named is not None or not reference_columns:
         return named
+    # A language pair column is none, though its rows can be shaped so: test sets whose pairs
+    # share their English references (FLORES, NTREX) had "lp" taken for the systems (a tester)
+    labels = [c for c in table.columns if c not in reference_columns and not _names_pairs(c) and is_label(table, c)]
     return next((c for c in labels if _names_systems(table, c, reference_columns)), None)
+
+
+def _numbered_names(table: Table, column: str) -> bool:
+    """A column of names some of which are numbers ({"system": 1}, a 7 among text names) or
+    missing (a JSONL null): read as text (cell_text), as the System box and pivot_long read
+    them; every text a name."""
+    cells = [row.get(column) for row in table.rows[:2000]]
+    values = [v for v in cells if v is not None]
+    if not values or len(values) == len(cells) and all(isinstance(v, str) for v in values):
+        return False  # names all text: is_label's to judge
+    # each text one name, as is_label's (one ASCII word, or a very short one)
+    return all((isinstance(v, int) and not isinstance(v, bool)) or
+               (isinstance(v, str) and len(v.split()) == 1 and (v.isascii() or len(v.strip()) <= 4)) for v in values)
+
+
+def _names_pairs(column: str) -> bool:
+    """Named as a language pair column (lp*, lang*), as language_pair_column reads them."""
+    return column.strip().lower().startswith(("lp", "lang"))
 
 
 def _named_rows(table: Table, column: str):
     """(row, its cell as text) for every row whose cell in `column` is text that is not blank."""
     for row in table.rows:
-        text = _cell_text(row.get(column))
+        text = cell_text(row.get(column))
         if text is not None and text.strip():
             yield row, text
 
@@ -867,7 +888,7 @@ def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) 
     rows = 0
     for row, name in _named_rows(table, column):
         rows += 1
-        segment = tuple(_cell_text(row.get(c)) or "" for c in reference_columns)
+        segment = tuple(cell_text(row.get(c)) or "" for c in reference_columns)
         groups.setdefault(name, {})[segment] = row  # a segment twice in one group counts once
     if len(groups) < 2 or 2 * len(groups) > rows:  # at least two rows a system on average
         return False
@@ -881,7 +902,7 @@ def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) 
     # sample of the segments is enough (every row's other cells cost 0.15 s on 28,000 rows).
     others = [c for c in table.columns if c != column and c not in reference_columns]
     sample = shared[:: max(1, len(shared) // 200)]
-    differing = sum(1 for s in sample if len({tuple(_cell_text(g[s].get(c)) for c in others)
+    differing = sum(1 for s in sample if len({tuple(cell_text(g[s].get(c)) for c in others)
                                               for g in groups.values() if s in g}) > 1)
     return 2 * differing > len(sample)
 
@@ -889,11 +910,11 @@ def _names_systems(table: Table, column: str, reference_columns: Sequence[str]) 
 def language_pair_column(table: Table, exclude: Sequence[Optional[str]] = ()) -> Optional[str]:
     """The column naming each row's language pair (lp*, lang*) when it holds two or more: a
     long table of several pairs pooled them in one comparison without a word (a tester)."""
-    return next((c for c in table.columns if c not in exclude and c.strip().lower().startswith(("lp", "lang"))
+    return next((c for c in table.columns if c not in exclude and _names_pairs(c)
                  and is_label(table, c) and _several_names(table, c)), None)
 
 
-def _cell_text(value) -> Optional[str]:
+def cell_text(value) -> Optional[str]:
     """A cell as the text a user types for it: a JSONL number as written (1, 2.5), text as it is."""
     if isinstance(value, str):
         return value
@@ -904,7 +925,7 @@ def _cell_text(value) -> Optional[str]:
 
 def rows_where(table: Table, column: str, value: str) -> Table:
     """The table's rows whose `column` is `value`, with their file lines and the table's problems."""
-    kept = [(row, line) for row, line in zip(table.rows, table.lines) if _cell_text(row.get(column)) == value]
+    kept = [(row, line) for row, line in zip(table.rows, table.lines) if cell_text(row.get(column)) == value]
     return replace(table, rows=tuple(r for r, _ in kept), lines=tuple(line for _, line in kept),
                    data_lines=len(kept) + len(table.problems))
 
@@ -959,7 +980,7 @@ class LongTable:
             out.append(f"{len(self.unnamed):,} row(s) name no system in {self.system_column!r} "
                        f"({named_lines(self.unnamed)}): not compared")
         if self.group_column:
-            groups = sorted({v for v in (_cell_text(row.get(self.group_column)) for row in self.wide.rows) if v})
+            groups = sorted({v for v in (cell_text(row.get(self.group_column)) for row in self.wide.rows) if v})
             out.append(f"{len(groups)} language pairs in {self.group_column!r} are pooled ({', '.join(groups[:10])}"
                        f"{', ...' if len(groups) > 10 else ''}): one at a time is the usual comparison")
         unread = [p for p in self.wide.problems if p.line not in set(self.unnamed)]
@@ -1011,7 +1032,7 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     repeats: list[bool] = []  # per row: a segment's second or later occurrence
     taken = {c for c in (group_column, id_column, *reference_columns) if c}
     for row, line in zip(table.rows, table.lines):
-        system = _cell_text(row.get(system_column))  # a JSONL number names a system too ({"system": 3})
+        system = cell_text(row.get(system_column))  # a JSONL number names a system too ({"system": 3})
         if system is None or not system.strip():
             unnamed.append(line)  # nothing to place it under: said as not read
             continue
@@ -1037,9 +1058,9 @@ def pivot_long(table: Table, system_column: str, output_column: str, reference_c
     columns = tuple([c for c in (group_column, id_column, *reference_columns) if c] + list(systems))
 
     def label(row: dict, line: int) -> str:
-        value = _cell_text(row.get(id_column)) if id_column else None
+        value = cell_text(row.get(id_column)) if id_column else None
         name = f"{id_column} {value}" if value is not None and value.strip() else f"line {line}"
-        group = _cell_text(row.get(group_column)) if group_column else None
+        group = cell_text(row.get(group_column)) if group_column else None
         return f"{group} {name}" if group else name
     # Not the rows a repeat made: those are said by `repeated` (a system's output in the file
     # twice made every other system "miss" its repeats).
@@ -1067,7 +1088,7 @@ def with_pooled_ids(table: Table, group_column: str, id_column: Optional[str]) -
 def _pooled_id(group, value):
     """A pooled segment's id: its group (language pair) and its own id, or as it was when
     either is blank (a blank id stays blank: the line names the segment then)."""
-    group_text, value_text = _cell_text(group), _cell_text(value)
+    group_text, value_text = cell_text(group), cell_text(value)
     if not (value_text and value_text.strip() and group_text and group_text.strip()):
         return value
     return f"{group_text} {value_text}"
@@ -1145,7 +1166,7 @@ def _holds_reference_text(value) -> bool:
     "reference" alone and scored 1 line of 2 (a tester; the CLI took both)."""
     if isinstance(value, list):
         return any(isinstance(item, str) and item.strip() for item in value)
-    text = _cell_text(value)
+    text = cell_text(value)
     return text is not None and bool(text.strip())
 
 
@@ -1222,7 +1243,7 @@ def _rows_meeting(table: Table, condition: str) -> Table:
                                f"{', '.join(table.columns)})")
     kept = rows_where(table, column, value)
     if not kept.rows:
-        values = sorted({v for v in (_cell_text(row.get(column)) for row in table.rows) if v is not None})
+        values = sorted({v for v in (cell_text(row.get(column)) for row in table.rows) if v is not None})
         shown = ", ".join(repr(v) for v in values[:20]) + (f" and {len(values) - 20} more" if len(values) > 20 else "")
         raise MeteorInputError(f"--where {condition!r}: no row of {table.name} has {column!r} = {value!r}"
                                + (f" (its values: {shown})" if values else ""))
@@ -1279,14 +1300,14 @@ def read_corpus_files(candidates: str, references: Sequence[str] = (), candidate
     corpus = corpus_from_table(table, candidate_column, ref_cols, id_column or None, human_column or None, limits,
                                system_column=named_in)
     if named_in is not None:  # as the Corpus page says it
-        systems = len({v for v in (_cell_text(row.get(named_in)) for row in table.rows) if v and v.strip()})
+        systems = len({v for v in (cell_text(row.get(named_in)) for row in table.rows) if v and v.strip()})
         corpus = replace(corpus, notes=(f"{candidates} looks like a long table: the rows of {systems} systems named in "
                                         f"{named_in!r} are scored as one corpus; one system: --where {named_in}=NAME; "
                                         f"all compared: compare --system-column {named_in}",))
     pair_column = language_pair_column(table, [named_in, candidate_column, *ref_cols, id_column])
     if pair_column is not None:
         # As the corpus pages take one pair at a time: several pooled mean little, and nothing said so.
-        pairs = sorted({v for v in (_cell_text(row.get(pair_column)) for row in table.rows) if v and v.strip()})
+        pairs = sorted({v for v in (cell_text(row.get(pair_column)) for row in table.rows) if v and v.strip()})
         corpus = replace(corpus, notes=corpus.notes + (
             f"{candidates} holds {len(pairs)} language pairs in {pair_column!r} ({_names_in_brief(pairs)}), pooled in "
             f"one corpus; one pair: --where {pair_column}={pairs[0]}",))

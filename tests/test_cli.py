@@ -1378,3 +1378,27 @@ def test_output_redirected_to_an_input_file_is_refused_saying_why(tmp_path, appe
         assert subprocess.run([sys.executable, "-m", "meteor_core", "batch"], stdin=stdin, stdout=out, cwd=ROOT,
                               timeout=120).returncode == 0
     assert json.loads((tmp_path / "out.jsonl").read_text())["score"] == 0.9375
+
+
+def test_pairs_sharing_references_and_numbered_systems_in_corpus(tmp_path, capsys):
+    """A tester: a wide table whose language pairs share their references had 'lp' taken for a
+    long table's systems (its note, --where lp=NAME, a system column of pairs); a long JSONL of
+    numbered systems ({"system": 1}) was read as one corpus without a word."""
+    from meteor_core.cli import main
+
+    rows = [(k, lp, ref, f"{ref} {lp}") for lp in ("de-en", "fr-en")
+            for k, ref in enumerate(("the cat sat", "a dog ran", "it rains"), start=1)]
+    (tmp_path / "shared.csv").write_text("id,lp,reference,sysA\n" + "".join(f"{k},{lp},{r},{a}\n" for k, lp, r, a in rows))
+    assert main(["corpus", "--candidates", str(tmp_path / "shared.csv"), "--candidate-column", "sysA", "--tsv"]) == 0
+    captured = capsys.readouterr()
+    assert "holds 2 language pairs in 'lp'" in captured.err and "long table" not in captured.err
+    assert captured.out.splitlines()[0].split("\t")[:2] == ["id", "meteor"]
+    records = [{"id": k, "system": system, "candidate": ref if system == 1 else "a " + ref, "reference": ref}
+               for k, ref in enumerate(("the cat sat", "a dog ran"), start=1) for system in (1, 2)]
+    (tmp_path / "numbered.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["corpus", "--candidates", str(tmp_path / "numbered.jsonl"), "--tsv"]) == 0
+    captured = capsys.readouterr()
+    assert "the rows of 2 systems named in 'system' are scored as one corpus" in captured.err
+    assert [line.split("\t")[1] for line in captured.out.splitlines()] == ["system", "1", "2", "1", "2"]
+    assert main(["corpus", "--candidates", str(tmp_path / "numbered.jsonl"), "--where", "system=2", "--tsv"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3  # header and system 2's two rows

@@ -1165,6 +1165,32 @@ def test_a_wide_table_of_several_language_pairs_is_scored_one_pair_at_a_time():
     assert dict(zip(ranking["system"], ranking[column])) == pytest.approx(expected)
 
 
+def test_pairs_sharing_references_and_numbered_systems_are_read_as_such():
+    """A tester: pairs sharing their English references (FLORES, NTREX) made "lp" look like a
+    long table's system column ("System ('lp')" on the Corpus page, "looks like a long table"
+    and no systems chosen on System Comparison); a long JSONL whose systems are numbers
+    ({"system": 1}) was no long table at all, its systems mixed without a word."""
+    rows = [(k, lp, ref, f"{ref} {lp}", f"a {ref}") for lp in ("de-en", "fr-en")
+            for k, ref in enumerate(("the cat sat", "a dog ran", "it rains"), start=1)]
+    data = ("id,lp,reference,sysA,sysB\n" + "".join(f"{k},{lp},{r},{a},{b}\n" for k, lp, r, a, b in rows)).encode()
+    corpus = _upload(_page("corpus_explorer.py"), "shared.csv", data)
+    labels = [w.label for w in corpus.selectbox]
+    assert "Language pair ('lp')" in labels and not any(label.startswith("System (") for label in labels)
+    compare = _upload(_page("system_comparison.py"), "shared.csv", data, page="compare")
+    assert next(w.value for w in compare.multiselect if w.label.startswith("System columns")) == ["sysA", "sysB"]
+    assert not any("looks like a long table" in html.unescape(i.value) for i in compare.info)
+    records = [{"id": k, "system": system, "candidate": out, "reference": ref}
+               for k, ref in enumerate(("the cat sat", "a dog ran"), start=1)
+               for system, out in ((1, ref), (2, "a " + ref))]
+    numbered = "".join(json.dumps(r) + "\n" for r in records).encode()
+    corpus = _upload(_page("corpus_explorer.py"), "numbered.jsonl", numbered)
+    box = next(w for w in corpus.selectbox if w.label == "System ('system')")
+    assert box.options == ["1", "2", "all 2 mixed"] and box.value == "1"
+    assert list(_segments_table(corpus)["candidate"]) == ["the cat sat", "a dog ran"]
+    box.set_value("all 2 mixed").run()
+    assert list(_segments_table(corpus)["system"]) == ["1", "2", "1", "2"]
+
+
 def test_compared_systems_are_named_by_name_not_by_their_box():
     """A tester: systems named A, B and C, C in the System B box: the headings read "A: A" and
     "B: C", the columns "B METEOR" held C's scores and "Open B's segment" opened C's output."""
