@@ -456,16 +456,19 @@ def test_any_failed_write_gives_one_error_line(argv):
     assert proc.stderr.decode().splitlines()[-1] == "error: the output could not be written: Input/output error"
 
 
-def test_batch_stopped_by_a_full_file_says_which_lines_are_whole(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_batch_stopped_by_a_full_file_says_which_lines_are_whole(tmp_path, workers):
     """A tester: a full disk cut batch's last line and said nothing of where the whole output
     ends (Ctrl-C and SIGTERM say it). With a file size limit of 40 KB the first lines are whole,
-    the message names them and how to go on, and following it gives the uninterrupted output."""
+    the message names them and how to go on, and following it gives the uninterrupted output.
+    On 2 workers a write holds many lines: those that reached the file whole are counted (it
+    said "no output line was written whole" of a file holding 10: a tester)."""
     import resource
 
     lines = "".join(json.dumps({"candidate": f"the cat number {k} sat on the mat", "references": [
         f"the cat {k} sat on a mat today"]}) + "\n" for k in range(120))
     (tmp_path / "in.jsonl").write_text(lines, encoding="utf-8")
-    command = [sys.executable, "-m", "meteor_core", "batch", "--workers", "1"]
+    command = [sys.executable, "-m", "meteor_core", "batch", "--workers", workers]
     limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (40_960, 40_960))  # noqa: E731
     with open(tmp_path / "in.jsonl", "rb") as stdin, open(tmp_path / "out.jsonl", "wb") as out:
         proc = subprocess.run(command, stdin=stdin, stdout=out, stderr=subprocess.PIPE, cwd=ROOT, timeout=120,
