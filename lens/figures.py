@@ -759,9 +759,11 @@ def _point_names(x: Sequence[float], y: Sequence[float], ids: Sequence[str], lis
         here = at[spot]  # the first few only: 15,000 segments at (0, 0) must not cost 15,000 each
         name = esc(ids[k])
         if len(here) > 1:
+            # One per line: on one line, WMT names ("5 (JDExploreAcademy)") made a label wider
+            # than the chart, cut at its edge (a tester)
             others = [esc(ids[o]) for o in here[:listed + 1] if o != k][:listed]
-            name += (f" (and {len(here) - 1} more at this point: {', '.join(others)}"
-                     + (", …)" if len(here) - 1 > listed else ")"))
+            name += (f"<br>and {len(here) - 1} more at this point:<br>" + "<br>".join(others)
+                     + ("<br>…" if len(here) - 1 > listed else ""))
         names.append(name)
     return names
 

@@ -947,11 +947,12 @@ def test_a_scatter_point_names_the_segments_drawn_on_the_same_spot():
     ids = ["1", "<b>2</b>", "3", "4", "5", "6", "7", "8"]
     x, y = [0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0]
     text = figures.metric_scatter(x, y, ids, "BLEU", "METEOR").to_plotly_json()["data"][0]["text"]
-    assert text[0] == "1 (and 6 more at this point: &lt;b&gt;2&lt;/b&gt;, 4, 5, 6, 7, …)"
-    assert text[1] == "&lt;b&gt;2&lt;/b&gt; (and 6 more at this point: 1, 4, 5, 6, 7, …)"
-    assert text[2] == "3" and text[7] == "8 (and 6 more at this point: 1, &lt;b&gt;2&lt;/b&gt;, 4, 5, 6, …)"
+    # one per line: on one line, long names made a label wider than the chart (a tester)
+    assert text[0] == "1<br>and 6 more at this point:<br>&lt;b&gt;2&lt;/b&gt;<br>4<br>5<br>6<br>7<br>…"
+    assert text[1] == "&lt;b&gt;2&lt;/b&gt;<br>and 6 more at this point:<br>1<br>4<br>5<br>6<br>7<br>…"
+    assert text[2] == "3" and text[7] == "8<br>and 6 more at this point:<br>1<br>&lt;b&gt;2&lt;/b&gt;<br>4<br>5<br>6<br>…"
     two = figures.metric_scatter([0.0, 0.0], [0.0, 0.0], ["a", "b"], "BLEU", "METEOR").to_plotly_json()["data"][0]
-    assert two["text"] == ["a (and 1 more at this point: b)", "b (and 1 more at this point: a)"]
+    assert two["text"] == ["a<br>and 1 more at this point:<br>b", "b<br>and 1 more at this point:<br>a"]
 
 
 def test_no_raw_html_anywhere():
