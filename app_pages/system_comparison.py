@@ -154,7 +154,10 @@ if comparison is not None:
         selection = corpus_ui.Selection(PAGE)
         selection.follow_data(chosen.source, chosen.label)  # a line is the same segment in every system: keep it across pairs
         rows = pd.DataFrame(comparison.pair_rows(a, b))
-        selection.keep_if_present(list(rows["line"]), "is not scored in both systems with these settings")
+        # Another language pair's row is not "unscored": say which (a tester saw the wrong reason)
+        selection.keep_if_present(list(rows["line"]), "is not among the rows shown (another language pair's, or not "
+                                  "scored in both systems with these settings)" if chosen.rows_narrowed else
+                                  "is not scored in both systems with these settings")
         only_disagree = st.checkbox("Only segments where METEOR and BLEU move in opposite directions",
                                     key=corpus_ui.kept("disagree", False))
         shown = rows[rows["disagree"]] if only_disagree else rows

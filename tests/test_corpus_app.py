@@ -1163,6 +1163,13 @@ def test_a_wide_table_of_several_language_pairs_is_scored_one_pair_at_a_time():
     expected = {name: scorer.score_corpus([r[k] for r in rows[2:]], [[r[2]] for r in rows[2:]]).score
                 for name, k in (("sysA", 3), ("sysB", 4))}
     assert dict(zip(ranking["system"], ranking[column])) == pytest.approx(expected)
+    # a segment of fr-en open, then de-en: the reason is the pair (it said "not scored in both systems")
+    _select_row(compare, "compare", "delta-table", 0)
+    pair(compare).set_value("de-en").run()
+    _clean(compare)
+    said = [html.unescape(i.value) for i in compare.info]
+    assert any("The selected segment (line 4) is not among the rows shown (another language pair's, or not scored "
+               "in both systems with these settings); selection cleared." in i for i in said), said
 
 
 def test_pairs_sharing_references_and_numbered_systems_are_read_as_such():
