@@ -140,7 +140,8 @@ if analysis is not None:
         k = analysis.index_of_line[selection.line]
         segment = analysis.corpus.segments[k]
         where = ([f"line {selection.line}"] if analysis.ids[k] != str(selection.line) else []) + \
-            ([f"{analysis.system_column} {analysis.systems[k]}"] if analysis.systems else [])
+            ([f"{analysis.system_column} {analysis.systems[k]}" if analysis.systems[k].strip() else
+              f"no {analysis.system_column}"] if analysis.systems else [])  # a blank cell: "system )" read oddly
         st.subheader(plain(f"Segment {analysis.ids[k]}" + (f" ({', '.join(where)})" if where else "")))
         st.text(f"Candidate: {segment.candidate}")
         st.text(f"Best reference ({segment.best_index + 1} of {len(segment.references)}): "

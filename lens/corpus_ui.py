@@ -886,7 +886,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     # the names, or a document id, against the output: testers).
     named_in = _system_column(f"{key}-system-column-shown", table, ref_default)
     if named_in is not None:
-        systems = len(set(_row_texts(table, named_in)))
+        systems = len({t for t in _row_texts(table, named_in) if t.strip()})  # as the System box counts them
         st.info(plain(f"{table.name} looks like a long table: one row per system output, {systems} systems named in "
                       f"{named_in!r}. " + ("This page compares one column per system (or one file per system under "
                                            "\"Upload plain-text files\")." if multi else
@@ -1396,7 +1396,7 @@ def hover_ids(frame: pd.DataFrame) -> list[str]:
     (ids repeat across them)."""
     if "system" not in frame.columns:
         return [str(i) for i in frame["id"]]
-    return [f"{i} ({system})" for i, system in zip(frame["id"], frame["system"])]
+    return [f"{i} ({system})" if system.strip() else str(i) for i, system in zip(frame["id"], frame["system"])]
 
 
 def segment_columns(frame: pd.DataFrame, mode: str = "paper") -> dict:

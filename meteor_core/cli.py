@@ -751,6 +751,9 @@ def _output_is_input(path: Optional[str] = None) -> None:
         if _appending(sys.stdout):  # >>: kept, but read as it grows
             raise MeteorInputError(f"the output is appended to the input file ({name}): the command would read its "
                                    "own output as input; write the output to another file")
+        if given.st_size:  # opened without emptying it (1<>x): intact, but would be written over
+            raise MeteorInputError(f"the output goes to the input file ({name}): the command would write over its "
+                                   "input as it reads it; write the output to another file")
         raise MeteorInputError(f"the output goes to the input file ({name}): the shell emptied that file before this "
                                "command started, so its lines are lost; write the output to another file")
 

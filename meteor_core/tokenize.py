@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from sys import intern
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from functools import lru_cache
 from itertools import accumulate
 from operator import add, sub
@@ -162,10 +162,10 @@ class Tokens(Sequence[Token]):
                    [t.end for t in tokens])
 
     def __setattr__(self, name, value):
-        raise AttributeError("Tokens is immutable")
+        raise FrozenInstanceError("Tokens is immutable")  # an AttributeError, as the results raise
 
     def __delattr__(self, name):
-        raise AttributeError("Tokens is immutable")
+        raise FrozenInstanceError("Tokens is immutable")
 
     def __len__(self) -> int:
         return len(self.texts)

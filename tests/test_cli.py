@@ -1377,6 +1377,14 @@ def test_output_redirected_to_an_input_file_is_refused_saying_why(tmp_path, appe
         assert proc.stderr.decode().splitlines()[-1] == "error: " + said.format(named)
         (tmp_path / "x.jsonl").write_text(line, encoding="utf-8")
         (tmp_path / "r.txt").write_text("a b\n", encoding="utf-8")
+    if not append:  # opened for writing without emptying it (1<>x.jsonl): intact, said so (a tester)
+        with open(tmp_path / "x.jsonl", "rb") as stdin, open(tmp_path / "x.jsonl", "r+b") as out:
+            proc = subprocess.run([sys.executable, "-m", "meteor_core", "batch"], stdin=stdin, stdout=out,
+                                  stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+        assert proc.returncode == 2 and proc.stderr.decode().splitlines()[-1] == (
+            "error: the output goes to the input file (standard input): the command would write over its input as it "
+            "reads it; write the output to another file")
+        assert (tmp_path / "x.jsonl").read_text(encoding="utf-8") == line
     with open(tmp_path / "x.jsonl", "rb") as stdin, open(tmp_path / "out.jsonl", mode) as out:
         assert subprocess.run([sys.executable, "-m", "meteor_core", "batch"], stdin=stdin, stdout=out, cwd=ROOT,
                               timeout=120).returncode == 0

@@ -9,6 +9,7 @@ import pytest
 from test_corpus import brute_force_tau_b
 from streamlit.testing.v1 import AppTest
 
+from lens import corpus_ui
 from lens.corpus_ui import plain
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1170,6 +1171,21 @@ def test_a_wide_table_of_several_language_pairs_is_scored_one_pair_at_a_time():
     said = [html.unescape(i.value) for i in compare.info]
     assert any("The selected segment (line 4) is not among the rows shown (another language pair's, or not scored "
                "in both systems with these settings); selection cleared." in i for i in said), said
+
+
+def test_a_mixed_row_naming_no_system_says_so():
+    """A tester: a blank system cell read "Segment 6 (line 17, system )" and "6 ()" in the hover,
+    and the note counted it as a system ("4 systems" beside "all 3 mixed")."""
+    rows = "".join(f"{k}\t{name}\tcat {name} {k}\tthe cat sat {k}\n" for k in range(1, 3) for name in ("A", "B", "C"))
+    rows += "3\t\tcat 3\tthe cat sat 3\n"
+    at = _upload(_page("corpus_explorer.py"), "blank.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode())
+    next(w for w in at.selectbox if w.label == "System ('system')").set_value("all 3 mixed").run()
+    _clean(at)
+    assert any("3 systems named in 'system'" in html.unescape(i.value) for i in at.info)
+    table = _segments_table(at)
+    assert list(table["system"])[-1] == "" and corpus_ui.hover_ids(table)[-1] == "3"
+    _select_row(at, "corpus", "table", 6)
+    assert _heading(at) == ["Segment 3 (line 8, no system)"]
 
 
 def test_pairs_sharing_references_and_numbered_systems_are_read_as_such():
