@@ -145,6 +145,38 @@ def _score_60_digits(stats: MeteorStats, params: MeteorParams):
         return fmean * (1 - gamma * power)
 
 
+def _exact_sign(a: MeteorStats, b: MeteorStats, params: MeteorParams) -> int:
+    """The sign of score(a) - score(b) in exact fractions for a whole beta (any size), each
+    parameter as the decimal it is written as; 0 for any other beta (then scores this close
+    are equal: no power of chunks/m <= 1 with beta 0.2-1.5 comes within 1e-40 of another)."""
+    from fractions import Fraction
+
+    if params.beta != int(params.beta):
+        return 0
+
+    def exact(stats: MeteorStats) -> Fraction:
+        m = stats.matches
+        if m == 0:
+            return Fraction(0)
+        alpha, gamma = Fraction(repr(params.alpha)), Fraction(repr(params.gamma))
+        p, r = Fraction(m, stats.candidate_length), Fraction(m, stats.reference_length)
+        return p * r / (alpha * p + (1 - alpha) * r) * (1 - gamma * Fraction(stats.chunks, m) ** int(params.beta))
+
+    difference = exact(a) - exact(b)
+    return (difference > 0) - (difference < 0)
+
+
+def test_a_penalty_under_a_huge_beta_decides_between_equal_fmeans():
+    """The example hypothesis found (beta 1e6): P = R = 1 on both, 1 and 2 chunks of 3 matches.
+    The scores differ by less than 1e-176000; the one with fewer chunks is higher, exactly."""
+    from meteor_core.formula import compare_exactly
+
+    params = MeteorParams(alpha=0.9, beta=1e6, gamma=0.5)
+    one, two = MeteorStats(3, 3, 3, 1), MeteorStats(3, 3, 3, 2)
+    assert compare_exactly(one, two, params) == _exact_sign(one, two, params) == 1
+    assert compare_exactly(two, one, params) == -1 and compare_exactly(one, one, params) == 0
+
+
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), beta=st.sampled_from([3.0, 0.83, 0.2, 1.5, 0.0, 100.0, 1e6]),
        gamma=st.sampled_from([0.5, 0.28, 0.0, 1.0]), alpha=st.sampled_from([0.9, 0.5, 0.85]))
@@ -165,6 +197,9 @@ def test_compare_exactly_agrees_with_60_digit_arithmetic(data, beta, gamma, alph
     if sign is None:
         assert beta not in (3.0, 0.0) and compute(a, params).fmean != compute(b, params).fmean
     elif abs(difference) < 1e-40:
-        assert sign == 0
+        # Equal, or a difference beyond 60 digits: beta 1e6 makes the penalties (1/3)^1e6 and
+        # (2/3)^1e6, both below 1e-176000, and the first score the higher (which compare_exactly
+        # said, and this oracle took for a tie). A whole beta is decided in exact fractions.
+        assert sign == _exact_sign(a, b, params)
     else:
         assert sign == (1 if difference > 0 else -1)
