@@ -203,11 +203,15 @@ def _differing(like: SegmentResult, other: SegmentResult, by_position: bool) -> 
     return ([mine[k] for k in mine if k not in theirs], [theirs[k] for k in theirs if k not in mine])
 
 
-def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> list[Cause]:
+def _causes(like: SegmentResult, other: SegmentResult, by_position: bool,
+            like_name: Optional[str] = None) -> list[Cause]:
     """Why `like` (chosen mode) and `other` align differently, link by link: a paraphrase (a
     module only METEOR 1.5 has); a link whose words the other mode cannot relate at all (its
-    stemmer or synonym source); one it could relate but did not choose (its search)."""
+    stemmer or synonym source); one it could relate but did not choose (its search). like_name:
+    what to call `like` when it is not this view ("paper (with nltk's stages)"): its links were
+    said as "paper links auto -> automobile" under a view whose stages drew no such link (a tester)."""
     mode, other_mode = like.config.mode, other.config.mode
+    names = {**MODE_NAMES, mode: like_name} if like_name else MODE_NAMES
     mine, theirs = _differing(like, other, by_position)
     paraphrase, relation, alignment, tokens, covered, weighed_zero = [], [], [], [], [], []
     case: dict[tuple[str, str], list[str]] = {}  # (linking mode, mode that keeps case) -> links
@@ -227,8 +231,8 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                 # other mode relates these words as this one reads them, but not as it reads them.
                 if forms != words and _relates(target.config, *forms) is None and \
                         _relates(target.config, *words) is not None:
-                    tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, words "
-                                  f"{MODE_NAMES[target_mode]} mode matches as {isolate(' '.join(map(_visible, forms[0])))} "
+                    tokens.append(f"{_describe_link(source, link)} in {names[source_mode]}, words "
+                                  f"{names[target_mode]} mode matches as {isolate(' '.join(map(_visible, forms[0])))} "
                                   f"and {isolate(' '.join(map(_visible, forms[1])))}")
                     continue
             elif not (_contains(target.candidate_tokens, words[0], times=occurrence[id(link)])
@@ -239,24 +243,24 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                     # paper with Keep case against METEOR 1.5's lowercased -norm tokens)
                     case.setdefault((source_mode, target_mode), []).append(_describe_link(source, link))
                 else:
-                    tokens.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}")
+                    tokens.append(f"{_describe_link(source, link)} in {names[source_mode]}")
                 continue
             stage = _relates(target.config, *words)
             if stage is None and link.stage == "paraphrase":
                 paraphrase.append(f"{_describe_link(source, link)}: {link.evidence}")
             elif stage is None and link.stage not in target.config.stages:
-                relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
-                                f"{MODE_NAMES[target_mode]} mode cannot relate here: it runs no {link.stage} stage "
+                relation.append(f"{names[source_mode]} links {_describe_link(source, link)}, which "
+                                f"{names[target_mode]} mode cannot relate here: it runs no {link.stage} stage "
                                 f"(stages {', '.join(target.config.stages)})")
             elif stage is None and target.config.keep_case and _in_another_case(*words):
                 # Said as what it is: the stemmer named twice ("Porter stems; Porter stems") hid
                 # that case was the difference (a teacher).
                 case.setdefault((source_mode, target_mode), []).append(_describe_link(source, link))
             elif stage is None:
-                how = [f"{MODE_NAMES[m]}: {RELATION_SOURCES[(m, link.stage)]}" for m in (source_mode, target_mode)
+                how = [f"{names[m]}: {RELATION_SOURCES[(m, link.stage)]}" for m in (source_mode, target_mode)
                        if (m, link.stage) in RELATION_SOURCES]
-                relation.append(f"{MODE_NAMES[source_mode]} links {_describe_link(source, link)}, which "
-                                f"{MODE_NAMES[target_mode]} mode's "
+                relation.append(f"{names[source_mode]} links {_describe_link(source, link)}, which "
+                                f"{names[target_mode]} mode's "
                                 f"stages cannot relate" + (f" ({link.stage}, " + "; ".join(how) + ")" if how else ""))
             else:
                 phrase = _covering_phrase(target, link) if by_position else None
@@ -264,8 +268,8 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                     # Not the search: the other mode's paraphrase holds these words ("fence → fence"
                     # was listed as chosen differently, the paraphrase "the fence → a fence" not
                     # named beside it: a teacher).
-                    covered.append(f"{_describe_link(source, link)} in {MODE_NAMES[source_mode]}, whose words "
-                                   f"{MODE_NAMES[target_mode]} links in its paraphrase {_describe_link(target, phrase)}")
+                    covered.append(f"{_describe_link(source, link)} in {names[source_mode]}, whose words "
+                                   f"{names[target_mode]} links in its paraphrase {_describe_link(target, phrase)}")
                 elif target_mode == "meteor15" and link.stage != "exact" and \
                         link.candidate_stop - link.candidate == 1 == link.reference_stop - link.reference:
                     # Not a search that missed it: the jar's search counts such a link 0 ("running
@@ -273,7 +277,7 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
                     # differently", a teacher)
                     weighed_zero.append(_describe_link(source, link))
                 else:
-                    alignment.append(_describe_link(source, link) + f" in {MODE_NAMES[source_mode]}")
+                    alignment.append(_describe_link(source, link) + f" in {names[source_mode]}")
     causes = []
     if tokens:
         causes.append(Cause("tokens", ("Links on words the other mode matches in another form: " if by_position
@@ -283,21 +287,21 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool) -> lis
         causes.append(Cause("paraphrase", "Paraphrase (a METEOR 1.5 module, phrase to phrase; the other modes "
                                           "match single words only): " + _listed(paraphrase + covered) + "."))
     for (source_mode, target_mode), links in case.items():
-        causes.append(Cause("case", f"Case: {MODE_NAMES[source_mode]} links " + _listed(links) + ", words written "
-                            f"in different case, which {MODE_NAMES[target_mode]} mode keeps apart at every stage "
+        causes.append(Cause("case", f"Case: {names[source_mode]} links " + _listed(links) + ", words written "
+                            f"in different case, which {names[target_mode]} mode keeps apart at every stage "
                             f"with Keep case on; {CASE_FOLDING[source_mode]}."))
     if relation:
         causes.append(Cause("relation", "Stemmer / synonym source: " + _listed(relation) + "."))
     if weighed_zero:
-        causes.append(Cause("weight", f"{MODE_NAMES['meteor15']}'s search weighs a stem, synonym or paraphrase "
+        causes.append(Cause("weight", f"{names['meteor15']}'s search weighs a stem, synonym or paraphrase "
                             "match 0.5 per word, rounded down on each side, so a one-word one counts 0 there and "
                             "its search may leave it out, where the other mode counts it as a whole match: "
                             + _listed(weighed_zero) + "."))
     if alignment:
         causes.append(Cause(
             "alignment",
-            f"Search: both modes can relate these words but choose differently ({MODE_NAMES[mode]}: "
-            f"{search_of(like)}; {MODE_NAMES[other_mode]}: {search_of(other)}): " + _listed(alignment)
+            f"Search: both modes can relate these words but choose differently ({names[mode]}: "
+            f"{search_of(like)}; {names[other_mode]}: {search_of(other)}): " + _listed(alignment)
             + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {like.stats.chunks} vs "
               f"{other.stats.chunks} chunks, {like.crossings} vs {other.crossings} crossings."))
     return causes
@@ -494,7 +498,8 @@ def _compare(candidate: TextOrTokens, references: ReferencesInput, config: Meteo
     # their forms, "café" written with a combining accent was listed as linked only in each mode
     # and haloed, where both modes linked it (a tester).
     by_position = tokens is None or same_tokens
-    link_causes = _causes(like, theirs, by_position)
+    link_causes = _causes(like, theirs, by_position,
+                          None if like is chosen else f"{MODE_NAMES[config.mode]} (with {MODE_NAMES[other_mode]}'s stages)")
     if tokens is not None and (not same_tokens or any(c.kind == "tokens" for c in link_causes)):
         causes.append(tokens)  # with the same tokens, only when a link differs by its forms
     for cause in link_causes:
