@@ -1211,6 +1211,12 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
         _widget(st.text_area, "Candidate (system output)", "cand", on_change=_pair_typed, args=("cand",), height=80)
         _widget(st.text_area, "References (one per line; add or remove lines)", "refs", on_change=_pair_typed,
                 args=("refs",), height=references_box_height(_v("refs")))
+        blank = blank_lines_between(_v("refs"))
+        if blank:
+            # Said: reference 2 was the box's 4th line, and nothing told why (a tester)
+            st.caption(f"{blank} blank line{'s' if blank > 1 else ''} between the references left out: a blank line "
+                       "is no reference here (the references are numbered without them; a corpus file's blank "
+                       "reference cell is said where it is scored or left out).")
     references = [line for line in _v("refs").split("\n") if line.strip()]
     if segment_page:
         if not link_written_by_page:
@@ -1227,6 +1233,14 @@ def segment_inputs(with_text: bool = True, segment_page: bool = True,
         st.error(f"Settings: {md_escape(str(error).replace('meteor15 mode', 'METEOR 1.5 mode'))}")
         return _v("cand"), references, None
     return _v("cand"), references, config
+
+
+def blank_lines_between(text: str) -> int:
+    """Blank lines of the references box before its last reference (those after it change no
+    reference's number)."""
+    lines = text.split("\n")
+    last = max((k for k, line in enumerate(lines) if line.strip()), default=0)
+    return sum(1 for line in lines[:last] if not line.strip())
 
 
 def show_pair(candidate: str, references: Sequence[str]) -> None:

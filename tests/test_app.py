@@ -2380,3 +2380,19 @@ def test_a_settings_note_is_on_the_page_too(wordnet_reader):
     assert any(i.value.startswith(md_escape(said)) or said in i.value.replace("\\", "") for i in at.main.info), \
         [i.value for i in at.main.info]
     assert any(said in i.value.replace("\\", "") for i in at.sidebar.info)
+
+
+def test_blank_lines_between_references_are_said_to_be_left_out():
+    """A tester: blank lines among the references were dropped without a word, so reference 2
+    on the page was the box's 4th line. Said; trailing blank lines change no number, not said."""
+    at = _app()
+    at.text_area(key="w_refs").input("the cat sat\n\n\nthe cat sat down").run()
+    said = [c.value for c in at.caption if "blank line" in c.value]
+    assert len(said) == 1 and said[0].startswith("2 blank lines between the references left out: a blank line is no "
+                                                 "reference here")
+    assert any("| 2 |  | the cat sat down |" in m.value for m in at.markdown)  # the references table numbers it 2
+    at.text_area(key="w_refs").input("the cat sat\nthe cat sat down\n\n").run()
+    assert not any("blank line" in c.value for c in at.caption)
+    from lens.ui import blank_lines_between
+
+    assert [blank_lines_between(t) for t in ("", "\n\n", "a\n\nb", " \na", "a\n \nb\n\n", "a\nb")] == [0, 0, 1, 1, 1, 0]
