@@ -50,13 +50,14 @@ if exploration is not None:
                 "The diagram shows it instead.")
         view = "diagram"
     if view == "diagram":
-        ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode",
-                        matrix_view=longest <= figures.MATRIX_MAX_TOKENS)
-        st.caption("Candidate above, reference below. Lines: links, coloured by stage"
-                   + ("; filled bands: phrase-to-phrase links (paraphrases); italic: function words, which weigh "
-                      "less" if segment.meteor15 is not None else "")
-                   + ". Hollow grey: unmatched. Shaded numbered bands: chunks. Hover a token or the middle of a link "
-                     "for stage and evidence.")
+        drawn = ui.show_diagram(segment, key="diagram", highlight=highlight, highlight_label=f"not in {other_name} mode",
+                                matrix_view=longest <= figures.MATRIX_MAX_TOKENS)
+        if drawn:  # a long pair's diagram is drawn only when asked (ui.LONG_DIAGRAM_TOKENS)
+            st.caption("Candidate above, reference below. Lines: links, coloured by stage"
+                       + ("; filled bands: phrase-to-phrase links (paraphrases); italic: function words, which weigh "
+                          "less" if segment.meteor15 is not None else "")
+                       + ". Hollow grey: unmatched. Shaded numbered bands: chunks. Hover a token or the middle of a "
+                         "link for stage and evidence.")
     else:
         st.plotly_chart(figures.alignment_matrix(segment), width="content", key="matrix")
         units = token_noun(segment, 2)  # characters for Chinese and Japanese

@@ -1345,11 +1345,30 @@ def diagram_width(user_agent: str) -> int:
     return PHONE_DIAGRAM_WIDTH if "Mobi" in user_agent else figures.MAX_DIAGRAM_WIDTH
 
 
+#: Longest side above which a diagram is drawn only when asked (show_diagram): measured in
+#: headless Chromium on 2 cores, page load included, 300 tokens a side 4.6 s, 500 5.9 s, 800 8.3 s,
+#: 2,000 28 s, of which the server's part is about 2 s.
+LONG_DIAGRAM_TOKENS = 400
+
+
+def _drawing_seconds(tokens: int) -> int:
+    """About how long the browser draws a diagram of `tokens` a side (from the measures above)."""
+    return max(2, round(tokens / 80))
+
+
 def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(), links=None,
-                 matrix_view: bool = False, **options) -> None:
+                 matrix_view: bool = False, **options) -> bool:
     """The alignment diagram; `options` go to figures.alignment_diagram (show_chunks, new_links,
     crossings). matrix_view: the page offers the matrix view (the long-pair note names it only
     then: /how has none, and said "or use the matrix view", a teacher)."""
+    longest = max(len(result.candidate_tokens), len(result.reference_tokens))
+    if longest > LONG_DIAGRAM_TOKENS and not st.toggle(
+            f"Draw the alignment diagram ({longest:,} tokens on the longer side)", key=f"{key}-draw-long",
+            help=f"Off by default above {LONG_DIAGRAM_TOKENS} tokens: the browser takes about 8 s to draw 800 "
+                 "tokens a side and 25 s for 2,000, holding the rest of the page back (a tester)."):
+        st.caption(f"A long pair: the diagram is not drawn until asked (the switch above; about "
+                   f"{_drawing_seconds(longest)} s in the browser). The numbers below do not need it.")
+        return False
     max_width = diagram_width(st.context.headers.get("User-Agent") or "")
     if title and max_width == PHONE_DIAGRAM_WIDTH:
         # Above the figure: in it, a phone's narrow legend wraps onto the title (a teacher).
@@ -1373,6 +1392,7 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
         # A pair that mixes directions runs left to right: mirrored against the text boxes (a tester).
         st.caption("Right-to-left words are drawn in token order from the left (position 0 at the left), "
                    "the mirror image of how they read as text.")
+    return True
 
 
 def show_warnings(result: SegmentResult) -> None:

@@ -2396,3 +2396,27 @@ def test_blank_lines_between_references_are_said_to_be_left_out():
     from lens.ui import blank_lines_between
 
     assert [blank_lines_between(t) for t in ("", "\n\n", "a\n\nb", " \na", "a\n \nb\n\n", "a\nb")] == [0, 0, 1, 1, 1, 0]
+
+
+def test_a_pair_over_the_long_diagram_limit_is_drawn_when_asked(wordnet_reader):
+    """A tester: a 2,000-token pair took about 26 s an edit, 2 s of it the server's; the rest
+    was the browser drawing the diagram's thousands of labels and bands, the page held back
+    meanwhile (28 s measured here in headless Chromium). Above LONG_DIAGRAM_TOKENS the
+    diagram waits for a switch; the numbers are there at once."""
+    from lens.ui import LONG_DIAGRAM_TOKENS
+
+    short = " ".join(f"w{k}" for k in range(LONG_DIAGRAM_TOKENS))
+    at = _app(cand=short, ref=short, stages="exact")
+    assert not any(t.label.startswith("Draw the alignment diagram") for t in at.toggle)
+    drawn = len(at.get("plotly_chart"))
+    long = " ".join(f"w{k}" for k in range(LONG_DIAGRAM_TOKENS + 1))
+    at = _app(cand=long, ref=long, stages="exact")
+    switch = next(t for t in at.toggle if t.label == f"Draw the alignment diagram ({LONG_DIAGRAM_TOKENS + 1:,} tokens "
+                                                     "on the longer side)")
+    assert switch.value is False and len(at.get("plotly_chart")) == drawn - 1
+    assert any(c.value.startswith("A long pair: the diagram is not drawn until asked") for c in at.caption)
+    assert not any(c.value.startswith("Candidate above, reference below") for c in at.caption)
+    assert _metric(at, "METEOR") == f"{score(long, [long], stages=('exact',)).score:.4f}"
+    switch.set_value(True).run()
+    assert len(at.get("plotly_chart")) == drawn and not at.exception
+    assert any(c.value.startswith("Candidate above, reference below") for c in at.caption)
