@@ -867,9 +867,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     if long is None and not multi:
         table, pooled, pooled_ids, mixed_systems = _one_system(table, key)
     elif long is None:  # a wide table (a column per system) of several language pairs: one at a time too
-        table, pooled, pooled_ids = _the_language_pair(table, key, _system_column(
-            f"{key}-system-column", table, reference_columns_of(table.columns)), reference_columns_of(table.columns),
-            _name_boxes())
+        refs = reference_columns_of(table.columns)
+        table, pooled, pooled_ids = _the_language_pair(table, key, _system_column(f"{key}-system-column", table, refs),
+                                                       refs, _name_boxes())
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)

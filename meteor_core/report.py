@@ -206,7 +206,7 @@ def _result_tail(result: MultiReferenceResult, bleu: Optional[BleuResult], with_
     out["stages"] = [{"stage": s.stage, "available": s.available, "description": s.description,
                       "message": s.message} for s in best.stage_status]
     bleu_said = with_bleu if bleu_in_line is None else bleu_in_line
-    out["warnings"] = list(best.warnings) + _left_out_warnings(given, bleu_said) + _left_out_of_bleu(result, bleu_said)
+    out["warnings"] = list(best.warnings) + _left_out_warnings(given, bleu_said) + _blank_references_in_meteor15(result, bleu_said)
     out["signature"] = result.signature
     return out
 
@@ -229,10 +229,11 @@ def _left_out_warnings(given: Optional[tuple[int, Sequence[int]]], with_bleu: bo
             f"use {other} (sacreBLEU's own call would count a blank reference, of length 0)"]
 
 
-def _left_out_of_bleu(result: MultiReferenceResult, with_bleu: bool) -> list[str]:
+def _blank_references_in_meteor15(result: MultiReferenceResult, with_bleu: bool) -> list[str]:
     """METEOR 1.5 mode scores a blank reference, as the jar does, and BLEU leaves it out (see
     bleu_references): said in warnings too, where a JSON reader saw two references scored and
-    sacreBLEU's nrefs:1 (the view's why_different said it: a tester)."""
+    sacreBLEU's nrefs:1 (the view's why_different said it: a tester). Every reference blank:
+    scored 0, and BLEU counts them."""
     if result.best.config.mode != "meteor15":
         return []
     every = blank_positions(result.references)
