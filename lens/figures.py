@@ -22,9 +22,9 @@ UNMATCHED_COLOR = "#717171"
 # Mid grey, drawn as a halo under the link: black over it hid the link's stage colour (a synonym
 # link looked brown), and a black legend swatch vanished on the dark theme (a tester).
 DIFF_COLOR = "#7A7A7A"
-# Four band fills: chunks that touch on either row get different ones (chunk_fills).
-#: Chunk band fills. No pink: METEOR 1.5's paraphrase links are pink filled bands, and a pink
-#: chunk band under one read as part of it, a third kind of chunk (an app tester).
+# Four band fills: chunks that touch on either row get different ones (chunk_fills). No pink:
+# METEOR 1.5's paraphrase links are pink filled bands, and a pink chunk band under one read as
+# part of it, a third kind of chunk (an app tester).
 CHUNK_FILLS = ("rgba(86,180,233,0.22)", "rgba(240,228,66,0.30)", "rgba(0,158,115,0.16)", "rgba(120,120,120,0.20)")
 CHUNK_OUTLINE = "rgba(0,0,0,0.35)"
 CROSSING_COLOR = "#D55E00"

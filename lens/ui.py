@@ -1365,7 +1365,7 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     if longest > LONG_DIAGRAM_TOKENS and not st.toggle(
             f"Draw the alignment diagram ({longest:,} tokens on the longer side)", key=f"{key}-draw-long",
             help=f"Off by default above {LONG_DIAGRAM_TOKENS} tokens: the browser takes about 8 s to draw 800 "
-                 "tokens a side and 25 s for 2,000, holding the rest of the page back (a tester)."):
+                 "tokens a side and 25 s for 2,000, holding the rest of the page back."):
         st.caption(f"A long pair: the diagram is not drawn until asked (the switch above; about "
                    f"{_drawing_seconds(longest)} s in the browser). The numbers below do not need it.")
         return False
