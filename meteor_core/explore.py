@@ -302,7 +302,10 @@ def _causes(like: SegmentResult, other: SegmentResult, by_position: bool,
             "alignment",
             f"Search: both modes can relate these words but choose differently ({names[mode]}: "
             f"{search_of(like)}; {names[other_mode]}: {search_of(other)}): " + _listed(alignment)
-            + f". Result: {like.stats.matches} vs {other.stats.matches} matches, {like.stats.chunks} vs "
+            # the totals of every cause together: "Result:" read as this choice's own effect, where
+            # a synonym link made the extra match (a tester)
+            + f". The two alignments in all (every cause together): {like.stats.matches} vs {other.stats.matches} "
+              f"matches, {like.stats.chunks} vs "
               f"{other.stats.chunks} chunks, {like.crossings} vs {other.crossings} crossings."))
     return causes
 

@@ -469,3 +469,17 @@ def test_links_of_the_same_stages_run_are_not_said_of_this_view():
     assert texts[1].startswith("Stemmer / synonym source: paper (with nltk's stages) links auto [6] → automobile [6] "
                                "(synonym), which nltk mode's stages cannot relate")
     assert not any("paper links" in text for text in texts)
+
+
+def test_the_search_cause_gives_the_totals_as_all_causes_together():
+    """A tester: "Result: 5 vs 4 matches" ended the Search bullet, read as that choice's effect,
+    where the extra match was the synonym link U -> US named in the bullet above it."""
+    from meteor_core import MeteorConfig
+    from meteor_core.explore import explore
+
+    exploration = explore("The U.S.-based company's well-known CEO resigned.",
+                          ["The well known CEO of the US based company resigned"], MeteorConfig())
+    causes = {c.kind: c.text for c in next(c for c in exploration.comparisons if c.other_mode == "nltk").causes}
+    assert "U [1] → US [6]" in causes["relation"]
+    assert causes["alignment"].endswith("The two alignments in all (every cause together): 5 vs 4 matches, 5 vs 4 "
+                                        "chunks, 2 vs 2 crossings.") and "Result:" not in causes["alignment"]
