@@ -9,7 +9,7 @@ from typing import Callable, Optional, Sequence
 from . import sacrebleu_view
 from .bleu import MAX_ORDER, SHARED_SPAN_STARTS, BleuResult, sentence_bleu
 from .methods import plural
-from .references import blank_positions, entry_names
+from .references import entry_names
 from .result import Link, Meteor15Detail, MultiReferenceResult, SegmentResult
 
 
@@ -236,7 +236,9 @@ def _blank_references_in_meteor15(result: MultiReferenceResult, with_bleu: bool)
     scored 0, and BLEU counts them."""
     if result.best.config.mode != "meteor15":
         return []
-    every = blank_positions(result.references)
+    # whitespace only, as BLEU reads it: a zero-width space is a word for the jar ("all blank:
+    # no words" was said of ["\u200b", ""], scored against a one-word reference)
+    every = sacrebleu_view.blank_texts(result)
     if len(every) == len(result.references):
         # Every one blank: scored 0 without a word, where one blank beside a reference was said (a tester)
         which, it = (entry_names(every) + " are all", "them") if len(every) > 1 else (entry_names(every) + " is", "it")

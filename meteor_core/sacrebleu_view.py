@@ -354,11 +354,17 @@ def explain_difference(sacre: SacreBleu, ours: BleuResult, found: Optional[Seque
     return line
 
 
+def blank_texts(result: MultiReferenceResult) -> list[int]:
+    """The positions of the references with no text but whitespace: no words for the jar's
+    tokenizer either (a zero-width space is one word there), nor for BLEU."""
+    return [k for k, text in enumerate(result.references) if not text.strip()]
+
+
 def blank_left_out(result: MultiReferenceResult) -> list[int]:
     """The positions of the blank references this view leaves out, as bleu_for
     (report.bleu_references) and the corpus sacreBLEU do: every blank one, unless all are.
     (METEOR 1.5 mode scores them; paper and nltk mode have left them out before scoring.)"""
-    blank = [k for k, text in enumerate(result.references) if not text.strip()]
+    blank = blank_texts(result)
     return blank if len(blank) < len(result.references) else []
 
 

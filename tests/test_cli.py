@@ -608,6 +608,13 @@ def test_batch_leaves_a_blank_or_null_reference_out_as_corpus_files_do(capsys, m
                "BLEU counts them too (no reference words: 0)"]),
         (0.0, ["references[0] is blank: METEOR 1.5 scores it as the jar does (no words, 0); BLEU counts it too (no "
                "reference words: 0)"])]
+    # a zero-width space is a word for the jar's tokenizer: not "all blank" (found in review)
+    feed(monkeypatch, b'{"candidate": "a b", "references": ["\\u200b", ""]}\n')
+    code, out, _ = run(capsys, "batch", "--mode", "meteor15")
+    line = json.loads(out)
+    assert line["references"][0]["reference_length"] == 1 and line["warnings"] == [
+        "references[1] is blank: METEOR 1.5 scores it as the jar does (no words, 0), BLEU here leaves it out "
+        "(sacreBLEU's own call would count a blank reference, of length 0)"]
     feed(monkeypatch, b'{"candidate": "a b", "references": ["", " "]}\n')
     code, out, _ = run(capsys, "batch", "--mode", "meteor15", "--no-bleu")
     assert json.loads(out)["warnings"] == [
