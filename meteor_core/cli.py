@@ -24,7 +24,7 @@ from .params import (BUILTIN_STAGES, METEOR15_STAGES, MODES, OBJECTIVES, PRESETS
                      number, parse_weights, refuse_user_synonym_tables, resolve_params, stage_names)
 from .report import explain, result_to_dict, result_to_json
 from .references import (EMPTY_LIST, RepeatedKey, json_error_reason, json_kind as _json_kind, json_line,
-                         blank_positions, entry_names, references_to_score)
+                         all_blank, entry_names, references_to_score)
 from .scorer import Scorer
 from .stages import SynonymTable
 from .tokenize import TOKENIZERS
@@ -276,8 +276,7 @@ def batch_line(scorer: Scorer, numbered: tuple[int, bytes], with_bleu: bool = Tr
     number, raw = numbered
     try:
         candidate, references = _parse_batch_line(raw)
-        if len(references) > 1 and scorer.config.mode != "meteor15" and \
-                len(blank_positions(references)) == len(references):
+        if scorer.config.mode != "meteor15" and all_blank(references):
             # said of every entry, named as the blank-reference warning names one (it said "reference
             # 1 is empty (no tokens after tokenization)" of ["", null]: a tester)
             raise _LineProblem(f"{entry_names(range(len(references)))} are all blank or null: no reference to score "

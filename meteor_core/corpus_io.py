@@ -795,6 +795,12 @@ def _name_words(column: str) -> list[str]:
     return [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", column)]
 
 
+def _one_name(value: str) -> bool:
+    """One name: one ASCII word, or a very short one (a Chinese or Japanese sentence has no
+    spaces and is no name: "SYSTRAN" and "Sys-0" of Chinese output were taken for names)."""
+    return len(value.split()) == 1 and (value.isascii() or len(value.strip()) <= 4)
+
+
 def is_label(table: Table, column: str) -> bool:
     """Names rather than output: a column named as a label (LABEL_WORDS) of one name per row or
     of few repeated values (the systems of a long table, even "Google Translate"); else, in a
@@ -806,9 +812,7 @@ def is_label(table: Table, column: str) -> bool:
     values = _texts(table, column)
     if not values:
         return False
-    # One name per row: one ASCII word, or a very short one (a Chinese or Japanese sentence has
-    # no spaces and is no name: "SYSTRAN" and "Sys-0" of Chinese output were taken for names)
-    one_name = all(len(v.split()) == 1 and (v.isascii() or len(v.strip()) <= 4) for v in values)
+    one_name = all(map(_one_name, values))
     # few distinct short values (a sentence repeated down a column is still output)
     few = len(values) >= 4 and 2 * len(set(values)) <= len(values) and \
         sum(len(v.split()) for v in values) <= 3 * len(values)
@@ -849,9 +853,8 @@ def _numbered_names(table: Table, column: str) -> bool:
     values = [v for v in cells if v is not None]
     if not values or len(values) == len(cells) and all(isinstance(v, str) for v in values):
         return False  # names all text: is_label's to judge
-    # each text one name, as is_label's (one ASCII word, or a very short one)
-    return all((isinstance(v, int) and not isinstance(v, bool)) or
-               (isinstance(v, str) and len(v.split()) == 1 and (v.isascii() or len(v.strip()) <= 4)) for v in values)
+    return all((isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and _one_name(v))
+               for v in values)
 
 
 def _names_pairs(column: str) -> bool:

@@ -99,6 +99,12 @@ def blank_positions(references: Sequence[str]) -> list[int]:
     return [k for k, r in enumerate(references) if isinstance(r, str) and _blank(r)]
 
 
+def all_blank(references: Sequence[str]) -> bool:
+    """Two or more references, every one blank: nothing to score against (paper and nltk modes
+    refuse it, saying so of them all; one blank reference is the tokenizer's to refuse)."""
+    return len(references) > 1 and len(blank_positions(references)) == len(references)
+
+
 def entry_names(positions: Sequence[int]) -> str:
     """"references[0], references[3]": entries of a JSON line's "references" list, named by list
     index as best_reference counts them (batch's warnings and errors)."""
@@ -199,7 +205,7 @@ def score_each_reference(candidate: TextOrTokens, references: ReferencesInput,
             "were one reference's tokens given as the list of references? Pass [reference_tokens] for one "
             "tokenized reference (as nltk's meteor_score([reference_tokens], candidate_tokens)), or strings")
     cand_tokens = tokenize(candidate, "candidate")
-    if all_blank_refused and len(reference_list) > 1 and len(blank_positions(reference_list)) == len(reference_list):
+    if all_blank_refused and all_blank(reference_list):
         # Said of them all: "reference 1 is empty" named one, as if the others were there (a tester)
         raise MeteorInputError(f"all {len(reference_list)} references are blank: no reference to score against")
     reference_tokens = [tokenize(reference, reference_field(number, len(reference_list)))
