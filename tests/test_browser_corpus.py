@@ -5,7 +5,7 @@ import random
 import re
 
 import pytest
-from browser_support import assert_clean, wait_for_app
+from browser_support import assert_clean, click_toolbar_button, wait_for_app
 
 FOUR = ("id\treference\tsys_a\tsys_b\tsys_c\tsys_d\n"
         "u1\tthe cat sat on the mat\tthe cat sat on the mat\ta cat sat on the mat\ton the mat sat the cat\tthe cat sat\n"
@@ -137,11 +137,10 @@ def test_scatter_click_and_box_open_the_segment(streamlit_server, browser_page):
     assert_clean(page, streamlit_server, screenshot="corpus_scatter_click.png")
     # the table ticks the open segment's row; its toolbar's Clear selection closes the segment too
     table = page.get_by_test_id("stDataFrame").first
-    # Centred first: the toolbar shows above the table, and a table scrolled to the top of the
-    # window had it under the app's sticky header, which took the click (a CI run timed out).
-    table.evaluate("element => element.scrollIntoView({block: 'center'})")
-    table.hover()
-    table.get_by_role("button", name="Clear selection").click()
+    # Centred first (in click_toolbar_button): the toolbar shows above the table, and a table
+    # scrolled to the top of the window had it under the app's sticky header, which took the
+    # click (a CI run timed out).
+    click_toolbar_button(page, table, "Clear selection")
     page.get_by_text("Select a row (or click a point in the scatter)").wait_for(timeout=60_000)
     wait_for_app(page)
     assert _heading(page) is None
