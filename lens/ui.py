@@ -1434,11 +1434,16 @@ PENALTY_BY_RULE = (r"\text{{Penalty}} = 0 \quad \text{{(one chunk, No penalty fo
                    r"{g:g}\cdot\left(\frac{{{ch}}}{{{m}}}\right)^{{{b:g}}} = {unruled:.4f}\text{{)}}")
 
 
-#: METEOR 1.5's formula (result.meteor15.weighted), the same parts.
+#: METEOR 1.5's formula (result.meteor15.weighted), the same parts. P and R each as its formula,
+#: then its numbers on a line of their own: on one line P ran off a 390 px screen, its value cut
+#: off, and R had numbers only (a teacher).
 FORMULA_LINES_15 = {
     "P and R": (r"P = \frac{{\sum_k w_k(\delta\,c^{{cand}}_k + (1-\delta) f^{{cand}}_k)}}{{\delta\,c^{{cand}} + "
-                r"(1-\delta) f^{{cand}}}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f}",
-                r"R = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}"),
+                r"(1-\delta) f^{{cand}}}}",
+                r"\phantom{{P}} = \frac{{{mc:.4f}}}{{{lc:.4f}}} = {P:.4f}",
+                r"R = \frac{{\sum_k w_k(\delta\,c^{{ref}}_k + (1-\delta) f^{{ref}}_k)}}{{\delta\,c^{{ref}} + "
+                r"(1-\delta) f^{{ref}}}}",
+                r"\phantom{{R}} = \frac{{{mr:.4f}}}{{{lr:.4f}}} = {R:.4f}"),
     "Fmean": r"F_{{mean}} = \frac{{1}}{{\frac{{1-\alpha}}{{P}} + \frac{{\alpha}}{{R}}}} = "
              r"\frac{{1}}{{\frac{{{a1:g}}}{{{P:.4f}}} + \frac{{{a:g}}}{{{R:.4f}}}}} = {F:.4f}",
     "penalty": r"\text{{Penalty}} = \gamma\,\text{{frag}}^{{\beta}} = {g:g}\cdot{frag:.4f}^{{{b:g}}} = {pen:.4f}",
@@ -1637,6 +1642,17 @@ def show_meteor15_breakdown(result: SegmentResult) -> None:
                                    " (with β = 0 the penalty is γ even then: 0^0 = 1)."))
 
 
+def phrase_matches_note(results: Sequence[SegmentResult]) -> str:
+    """Said under a table of matches when a phrase link makes them more than the links: the
+    table read "8 / 1" for METEOR 1.5 beside a walkthrough of "7 links in all" (a teacher)."""
+    for r in results:
+        if len(r.links) != r.stats.matches:
+            return (f"{MODE_LABELS.get(r.config.mode, r.config.mode)}'s matches count words: a phrase link "
+                    f"(paraphrase) matches every word it covers, so its {plural(len(r.links), 'link')} match "
+                    f"{plural(r.stats.matches, 'candidate word')}.")
+    return ""
+
+
 #: After the mode's name in the "Which METEOR?" table, on the row of the mode this view shows.
 THIS_VIEW = " ★ (this view)"
 
@@ -1667,6 +1683,9 @@ def show_which_meteor(exploration: Exploration, overlay: bool = True, halo_drawn
     st.markdown(markdown_table(("mode", "METEOR", "matches / chunks", "P / R", "stages; parameters", "alignment"),
                                which_meteor_rows(exploration), align="lrrrll"))
     chosen = exploration.result.best
+    phrase_note = phrase_matches_note([exploration.result.best] + [c.other_best for c in exploration.comparisons])
+    if phrase_note:
+        st.caption(phrase_note)
     for comparison in exploration.comparisons:
         other = comparison.other_best
         name, other_name = MODE_LABELS[chosen.config.mode], MODE_LABELS[comparison.other_mode]

@@ -497,6 +497,37 @@ def test_p_and_r_are_on_lines_of_their_own():
                      r"\frac{3}{4} = 0.7500\\& \rule{0pt}{4pt}\end{aligned}")
 
 
+def test_meteor15_p_and_r_each_get_their_formula_and_their_numbers_on_a_line_of_their_own(meteor15_data):
+    """A teacher at 390 px: METEOR 1.5's P formula and its numbers on one line ran off the screen
+    (the value cut off), and R had numbers only."""
+    from lens.ui import formula_latex
+
+    best = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
+                 mode="meteor15").best
+    w = best.meteor15.weighted
+    rows = formula_latex(best, ["P and R"]).removeprefix(r"\begin{aligned}").split(r"\\[4pt]")
+    assert len(rows) == 4 and rows[3].endswith(r"\\& \rule{0pt}{4pt}\end{aligned}")
+    assert rows[0].startswith(r"& P = \frac{\sum_k w_k(\delta\,c^{cand}_k") and "=" not in rows[0].split("}}", 1)[1]
+    assert rows[1] == rf"& \phantom{{P}} = \frac{{3.2000}}{{4.5000}} = 0.7111"  # the teacher's hand-checked numbers
+    assert rows[2].startswith(r"& R = \frac{\sum_k w_k(\delta\,c^{ref}_k")
+    assert rows[3].startswith(rf"& \phantom{{R}} = \frac{{{w.reference_weighted_matches:.4f}}}"
+                              rf"{{{w.reference_weighted_length:.4f}}} = {w.recall:.4f}")
+
+
+@pytest.mark.parametrize("mode", ["paper", "meteor15"])
+def test_which_meteor_says_meteor15_matches_count_the_words_of_a_phrase_link(wordnet_reader, meteor15_data, mode):
+    """A teacher: the table read "8 / 1" for METEOR 1.5 beside "7 links in all" in the walkthrough."""
+    at = _app(mode=mode, cand="the cars started quickly and the auto stopped",
+              ref="the car starts fast and the automobile halted")
+    row = next(row for row in _table_rows(at) if row[0].startswith("METEOR 1.5"))
+    assert row[2] == "8 / 1"
+    assert [c.value for c in at.caption if "count words" in c.value] == [
+        "METEOR 1.5's matches count words: a phrase link (paraphrase) matches every word it covers, so its 7 links "
+        "match 8 candidate words."]
+    at = _app(mode=mode, cand="the cat sat on the mat", ref="on the mat sat the cat")
+    assert [c.value for c in at.caption if "count words" in c.value] == []
+
+
 def test_example_labels_fit_the_sidebar_select_box():
     # The closed select box in the default-width sidebar shows about 27 characters and cuts
     # the rest ("Stem and synonym stages both fi..." was on screen); the note says the rest.
