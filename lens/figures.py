@@ -299,7 +299,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     if highlight:
         xs, ys = _halo_paths(sorted(highlight, key=lambda l: (l.candidate, l.reference)), y_cand - 0.06, y_ref + 0.06)
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=highlight_label,
-                                 line=dict(color=DIFF_COLOR, width=11, dash="dot"), opacity=0.7, showlegend=False,
+                                 line=dict(color=DIFF_COLOR, width=9, dash="dot"), opacity=0.4, showlegend=False,
                                  legendgroup="diff", hoverinfo="skip", meta={"kind": "diff"}))
         # Its legend entry: the halo's own swatch, 11 px dots in a short line, was two grey squares
         # that did not read as the dotted halo (a helper); a thinner dotted line does.

@@ -570,7 +570,11 @@ def test_mode_comparison_says_what_differs(wordnet_reader):
     info = " ".join(i.value for i in at.info)
     assert "nltk mode scores this pair differently" in info and "Search\\:" in info
     traces = _figures(at)[0]["data"]
-    assert any(t.get("meta", {}).get("kind") == "diff" for t in traces)
+    halo = next(t for t in traces if t.get("meta", {}).get("kind") == "diff")
+    link = next(t for t in traces if t.get("meta", {}).get("kind") == "stage")
+    # Light and narrow under the link, so the link keeps its stage colour: at opacity 0.7 and
+    # 11 px an orange synonym link read as a grey dashed line (a teacher).
+    assert halo["opacity"] <= 0.5 and halo["line"]["width"] <= 3 * link["line"]["width"]
     # The legend names the halo with a thin dotted line (the halo's own 11 px swatch was two squares)
     in_legend = [t for t in traces if t.get("legendgroup") == "diff" and t.get("showlegend", True)]
     assert [(t["meta"]["kind"], t["line"]["dash"], t["line"]["width"]) for t in in_legend] == [("diff-legend", "dot", 4)]
