@@ -423,6 +423,18 @@ def _error(message: str) -> None:
     st.session_state["_input-errors"] = st.session_state.get("_input-errors", 0) + 1
 
 
+def _incomplete(key: str, message: str) -> None:
+    """A table read whose columns are still to choose: said, and, when the data last analysed
+    came from the same source (the same uploader, say), counted as _error counts, so that data
+    stays on the page under it. A table with no usable column uploaded over a good one left an
+    empty page where a malformed file kept the analysis (a tester). From another source it is
+    not brought back: the user left it for other data, which is still being chosen."""
+    st.info(plain(message))
+    ss = st.session_state
+    if ss.get(f"_{key}-last-good-source") == ss.get(f"_{key}-source-read"):
+        ss["_input-errors"] = ss.get("_input-errors", 0) + 1
+
+
 def _table_source(key: str, source: str) -> Optional[Table]:
     try:
         if source == SOURCES[0]:
@@ -592,6 +604,7 @@ def analyse(page: str, chosen: Optional[Chosen], config, label: str, work: Calla
     result = run_cached(page, _digest(chosen.digest, config), label, lambda progress: work(chosen, progress))
     if result is not None:
         st.session_state[f"_{page}-last-good"] = chosen
+        st.session_state[f"_{page}-last-good-source"] = st.session_state.get(f"_{page}-source-read")
         return chosen, result
     previous = st.session_state.get(f"_{page}-last-good")
     if previous is None or previous.digest == chosen.digest:
@@ -655,6 +668,7 @@ def _read_inputs(key: str, multi: bool) -> Optional[Chosen]:
             ss[linked_flag] = _upload_source_elsewhere(key) or SOURCES[0]
     data_source = st.radio("Data", SOURCES, horizontal=True,
                            key=kept(f"{key}-source", ss[linked_flag] or SOURCES[0], SOURCES))
+    ss[f"_{key}-source-read"] = data_source  # for _incomplete
     _offer_upload_elsewhere(key, data_source)
     if data_source == SOURCES[2]:
         _drop_table(key)  # no table shown: none held (_read_table_once)
@@ -926,15 +940,21 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         human_column = human_slot.selectbox("Human score (optional)", [NONE] + columns,
                                             key=kept(f"{key}-human-col", human_default, [NONE] + columns, roles),
                                             help="Used only for the correlation panel.")
+    # Both said at once when both are missing: a table of numbers only was told to choose its
+    # candidate column, and then, once chosen, that it had no reference column either (a tester).
+    no_reference = "" if reference_columns else \
+        f" {table.name} has no column named reference* or ref* either: choose the reference column(s) too." \
+        if not ref_default else " Choose at least one reference column too."
     if multi and len(candidate_columns) < 2:
-        st.info("Choose two or more system columns to compare.")
+        _incomplete(key, "Choose two or more system columns to compare." + no_reference)
         return None
     if not candidate_columns:
-        st.info(plain(f"Choose the candidate column above: {len(other)} columns may be a system's output "
-                      f"({', '.join(other[:8])}{', ...' if len(other) > 8 else ''}), none named so." if len(other) > 1
-                      else f"Choose the candidate column above: none of {table.name}'s columns is clearly a system's "
-                           "output (named candidate*, hyp*, mt*, output* or system*, or a column of text that is "
-                           "not the source, an id, names or numbers)."))
+        _incomplete(key, f"Choose the candidate column above: {len(other)} columns may be a system's output "
+                    f"({', '.join(other[:8])}{', ...' if len(other) > 8 else ''}), none named so." + no_reference
+                    if len(other) > 1
+                    else f"Choose the candidate column above: none of {table.name}'s columns is clearly a system's "
+                         "output (named candidate*, hyp*, mt*, output* or system*, or a column of text that is "
+                         "not the source, an id, names or numbers)." + no_reference)
         return None
     both = [c for c in candidate_columns if c in reference_columns]
     if both:
@@ -942,8 +962,14 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
                "scores almost 1; choose different columns.")
         return None
     if not reference_columns:
-        st.info(plain(f"{table.name} has no column named reference* or ref*: choose the reference column(s) above."
-                      if not ref_default else "Choose at least one reference column."))
+        # The columns left to choose from are named: "choose the reference column(s)" of a table
+        # "id, hyp" left only the id to choose (a tester).
+        left = [c for c in columns if c not in candidate_columns and c != id_column]
+        _incomplete(key, f"{table.name} has no column named reference* or ref*: choose the reference column(s) above"
+                    + (f" ({', '.join(left[:8])}{', ...' if len(left) > 8 else ''} left)." if left else
+                       f"; its columns are {', '.join(columns)}, and none is left to be one. Add a reference column "
+                       "to the table, or give the references as a file under \"Upload plain-text files\".")
+                    if not ref_default else "Choose at least one reference column.")
         return None
     if id_column in reference_columns:
         _error(f"{id_column}: chosen as the segment id and as a reference; choose different columns.")

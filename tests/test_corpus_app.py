@@ -631,6 +631,34 @@ def test_a_bad_upload_after_a_good_one_keeps_the_good_analysis_and_its_selection
     assert not any("Still showing" in html.unescape(w.value) for w in at.warning)
 
 
+def test_a_table_with_no_usable_column_uploaded_over_a_good_one_keeps_the_good_analysis_and_says_all_it_lacks():
+    """A tester: a CSV "foo,bar" of numbers uploaded over a good file emptied the page (a malformed
+    file keeps the analysis) and asked only for a candidate column; "id,hyp" was asked for a
+    reference column with only the id left to choose."""
+    at = _upload(_page("corpus_explorer.py"), "good.tsv", GOOD)
+    _select_row(at, "corpus", "table", 2)
+    scores = list(_segments_table(at)["meteor"])
+    at = _upload(at, "bad_cols.csv", b"foo,bar\n1,2\n3,4\n")
+    info = [html.unescape(i.value).replace("\\", "") for i in at.info]
+    assert any(i.startswith("Choose the candidate column above: none of bad_cols.csv's columns is clearly a system's "
+                            "output") and i.endswith("bad_cols.csv has no column named reference* or ref* either: "
+                                                     "choose the reference column(s) too.") for i in info), info
+    assert any("Still showing good.tsv, the last data analysed on this page" in html.unescape(w.value) for w in at.warning)
+    assert list(_segments_table(at)["meteor"]) == scores and _heading(at) == ["Segment s3 (line 4)"]
+    at = _upload(at, "noref.csv", b"id,hyp\n1,the cat sat\n2,a dog\n")
+    info = [html.unescape(i.value).replace("\\", "") for i in at.info]
+    assert ("noref.csv has no column named reference* or ref*: choose the reference column(s) above; its columns are "
+            'id, hyp, and none is left to be one. Add a reference column to the table, or give the references as a '
+            'file under "Upload plain-text files".') in info, info
+    assert list(_segments_table(at)["meteor"]) == scores and _heading(at) == ["Segment s3 (line 4)"]
+    # another source is not the same input half chosen: the good file is not brought back under it
+    at.radio(key="corpus-source").set_value("Paste a table").run()
+    at.text_area(key="corpus-paste").input("id\tcandidate\n1\ta\n").run()
+    _clean(at)
+    assert not any("Still showing" in html.unescape(w.value) for w in at.warning)
+    assert not [d for d in at.dataframe if "meteor" in d.value.columns]
+
+
 def test_a_column_named_candidate_is_the_default_whatever_its_cells_hold():
     """A browser tester: a JSONL whose "candidate" held a number on one row (or only ""): the
     page asked to choose a candidate column, "none is clearly a system's output", beside the
