@@ -825,20 +825,22 @@ def _the_system(table: Table, key: str, named_in: str, slots) -> tuple[Table, bo
     return rows, False
 
 
-def _long_table(table: Table, key: str) -> Optional[LongTable]:
+def _long_table(table: Table, key: str) -> tuple[Optional[LongTable], bool]:
     """A long table (one row per system output, the systems named in a column: system_name_column) as one
     column per system, said so, for System Comparison: it ranked the names as a system, and
     WMT ships its outputs this way (testers). None when it is not one or no single output
-    column is found (then said below as a long table, the systems left to choose)."""
+    column is found (then said below as a long table, the systems left to choose). Also whether
+    its rows were narrowed to one language pair."""
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
     if named_in is None:
-        return None
+        return None, False
     id_column = guess_column(table.columns, ID_WORDS)
     outputs = [c for c in output_columns(table, refs) if c != named_in] or \
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
-        return None
+        return None, False
+    whole = table
     table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
     # The references of this pair's rows (ja-en's reference_alt is blank throughout)
     refs = default_reference_columns(table)
@@ -850,7 +852,7 @@ def _long_table(table: Table, key: str) -> Optional[LongTable]:
                   "is left out of the comparison (said below)."))
     for note in long.notes():
         st.warning(plain(note + "."))
-    return long
+    return long, table is not whole
 
 
 def _row_texts(table: Table, column: str) -> list[str]:
@@ -872,12 +874,15 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
     st.caption(plain(f"{table.name}: {records}; {'columns' if table.has_header else 'fields'}: "
                      f"{', '.join(shorten(c, 40) for c in columns[:30])}"
                      + (f" and {len(columns) - 30} more" if len(columns) > 30 else "")))
-    long = _long_table(table, key) if multi else None
+    long, pair_narrowed = _long_table(table, key) if multi else (None, False)
+    # The file's rows, for the selection's identity (chosen's source): a long table's wide form
+    # holds one language pair, and another pair closed the open segment as "other data" of the
+    # same file, "select it again", where it is not in the pair (a tester).
+    whole = table
     if long is not None:
         table = long.wide
         columns = list(table.columns)
     pooled = pooled_ids = mixed_systems = None
-    whole = table
     if long is None and not multi:
         table, pooled, pooled_ids, mixed_systems = _one_system(table, key)
     elif long is None:  # a wide table (a column per system) of several language pairs: one at a time too
@@ -1001,7 +1006,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         source = _as_last_run(f"{key}-source", whole, tuple(reference_columns), lambda: _digest(
             whole.name, tuple(reference_columns), tuple(tuple(row.get(c) for c in reference_columns) for row in whole.rows)))
         return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None,
-                      table is not whole)
+                      pair_narrowed if long is not None else table is not whole)
 
     return _as_last_run(f"{key}-chosen", corpora, (names, label), chosen)
 

@@ -1201,6 +1201,27 @@ def test_a_wide_table_of_several_language_pairs_is_scored_one_pair_at_a_time():
                "in both systems with these settings); selection cleared." in i for i in said), said
 
 
+def test_a_long_tables_language_pair_change_closes_the_segment_for_its_pair_not_as_other_data():
+    """A tester: on System Comparison, a long table's ru-en segment open, then de-en: "Other data
+    (long_2lp.tsv): the selected segment (line 6) is closed; select it again in the table", of
+    the same file, where that line is not in de-en at all."""
+    rows = [(lp, k, name, f"the {word} sat {k} {name.lower()}", f"the {word} sat {k}")
+            for lp, word in (("de-en", "cat"), ("ru-en", "dog")) for k in (1, 2) for name in ("A", "B")]
+    data = ("lp\tid\tsystem\tcandidate\treference\n"
+            + "".join("\t".join(map(str, r)) + "\n" for r in rows)).encode()
+    compare = _upload(_page("system_comparison.py"), "long_2lp.tsv", data, page="compare")
+    pair = next(w for w in compare.selectbox if w.label == "Language pair ('lp')")
+    pair.set_value("ru-en").run()
+    _clean(compare)
+    _select_row(compare, "compare", "delta-table", 0)
+    next(w for w in compare.selectbox if w.label == "Language pair ('lp')").set_value("de-en").run()
+    _clean(compare)
+    said = [html.unescape(i.value) for i in compare.info]
+    assert not any(i.startswith("Other data") for i in said), said
+    assert any("is not among the rows shown (another language pair's, or not scored in both systems with these "
+               "settings); selection cleared." in i for i in said), said
+
+
 def test_a_mixed_row_naming_no_system_says_so():
     """A tester: a blank system cell read "Segment 6 (line 17, system )" and "6 ()" in the hover,
     and the note counted it as a system ("4 systems" beside "all 3 mixed")."""
