@@ -775,10 +775,16 @@ def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
     slots = _name_boxes()
+    whole = table
     table, pooled, pooled_ids = _the_language_pair(table, key, named_in, refs, slots)
     if named_in is None:
         return table, pooled, pooled_ids, None
-    table, mixed = _the_system(table, key, named_in, slots)
+    # "the 300 rows of Online-G" of a file with 600 (two pairs) said not which (a tester)
+    pair = None
+    if table is not whole and not pooled:
+        pair_column = language_pair_column(whole, [named_in, *refs])
+        pair = cell_text(table.rows[0].get(pair_column)) if pair_column and table.rows else None
+    table, mixed = _the_system(table, key, named_in, slots, pair)
     return table, pooled, pooled_ids, named_in if mixed else None
 
 
@@ -804,9 +810,9 @@ def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) ->
     return _as_last_run(slot, table, tuple(reference_columns), lambda: system_name_column(table, reference_columns))
 
 
-def _the_system(table: Table, key: str, named_in: str, slots) -> tuple[Table, bool]:
+def _the_system(table: Table, key: str, named_in: str, slots, pair: Optional[str] = None) -> tuple[Table, bool]:
     """The rows of the system chosen in the System box (the next of `slots`), and whether they
-    are every system's (mixed)."""
+    are every system's (mixed). `pair`: the language pair the rows were narrowed to, if any."""
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
         return table, False
@@ -820,7 +826,8 @@ def _the_system(table: Table, key: str, named_in: str, slots) -> tuple[Table, bo
         return table, True  # said below: its rows mix the systems
     rows = _as_last_run(f"{key}-system-rows", table, (named_in, system), lambda: rows_where(table, named_in, system))
     st.info(plain(f"{table.name} is a long table: one row per system output, {len(systems)} systems named in "
-                  f"{named_in!r}. Scored here: the {len(rows.rows):,} rows of {system}; System Comparison compares "
+                  f"{named_in!r}. Scored here: the {len(rows.rows):,} rows of {system}"
+                  + (f" in {pair}" if pair else "") + "; System Comparison compares "
                   "the systems."))
     return rows, False
 

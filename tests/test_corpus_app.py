@@ -1220,6 +1220,13 @@ def test_a_long_tables_language_pair_change_closes_the_segment_for_its_pair_not_
     assert not any(i.startswith("Other data") for i in said), said
     assert any("is not among the rows shown (another language pair's, or not scored in both systems with these "
                "settings); selection cleared." in i for i in said), said
+    # Corpus Explorer names the pair of the rows it scores ("the 2 rows of A" of a file with 4 of A: a tester)
+    corpus = _upload(_page("corpus_explorer.py"), "long_2lp.tsv", data)
+    next(w for w in corpus.selectbox if w.label == "Language pair ('lp')").set_value("ru-en").run()
+    _clean(corpus)
+    assert any("Scored here: the 2 rows of A in ru-en; System Comparison" in html.unescape(i.value)
+               for i in corpus.info), [i.value for i in corpus.info]
+    assert list(_segments_table(corpus)["candidate"]) == ["the dog sat 1 a", "the dog sat 2 a"]
 
 
 def test_a_mixed_row_naming_no_system_says_so():
