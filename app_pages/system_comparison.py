@@ -113,7 +113,9 @@ if comparison is not None:
         "B − A": number("second − first", format="%+.4f",
                         help="Difference of corpus scores on the 0-1 scale (unrounded)"),
         "95% CI of B − A": text("95% CI", help="95% interval of second − first from the paired bootstrap"),
-        "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05"),
+        # Wide: at the default width "significant (both tests p < 0.05), but borderline: the 95% interval of
+        # the difference includes 0" showed as "significant (both tests p < 0.05), b" (a tester).
+        "verdict at 0.05": text("verdict", width="large", help="Significant when both tests give p < 0.05"),
         "p (paired bootstrap)": text("p boot.", help="p-value of the paired bootstrap (more digits where "
                                                      "4 would round across 0.05)", alignment="right"),
         "p (approx. randomization)": text("p rand.", help="p-value of approximate randomization (more digits "
