@@ -113,13 +113,17 @@ if comparison is not None:
         "B − A": number("second − first", format="%+.4f",
                         help="Difference of corpus scores on the 0-1 scale (unrounded)"),
         "95% CI of B − A": text("95% CI", help="95% interval of second − first from the paired bootstrap"),
-        # Wide: at the default width "significant (both tests p < 0.05), but borderline: the 95% interval of
-        # the difference includes 0" showed as "significant (both tests p < 0.05), b" (a tester).
-        "verdict at 0.05": text("verdict", width="large", help="Significant when both tests give p < 0.05"),
-        "p (paired bootstrap)": text("p boot.", help="p-value of the paired bootstrap (more digits where "
-                                                     "4 would round across 0.05)", alignment="right"),
-        "p (approx. randomization)": text("p rand.", help="p-value of approximate randomization (more digits "
-                                                          "where 4 would round across 0.05)", alignment="right")})
+        # Wide enough for the longest verdict: a borderline one showed as "significant (both tests
+        # p < 0.05), b" (a tester); the p-values need little room.
+        "verdict at 0.05": text("verdict", width=280, help="Significant when both tests give p < 0.05; borderline "
+                                                           "when the 95% interval of the difference includes 0 all "
+                                                           "the same"),
+        "p (paired bootstrap)": text("p boot.", width="small", help="p-value of the paired bootstrap (more digits "
+                                                                    "where 4 would round across 0.05)",
+                                     alignment="right"),
+        "p (approx. randomization)": text("p rand.", width="small", help="p-value of approximate randomization "
+                                                                         "(more digits where 4 would round across "
+                                                                         "0.05)", alignment="right")})
     st.caption(f"Paired bootstrap resampling (Koehn 2004; p-value as sacreBLEU computes it) with {sig.resamples:,} "
                f"resamples, approximate randomization (as MultEval) with {sig.trials:,} trials, seed {sig.seed}: the "
                "same settings give the same numbers. Second − first comes from the unrounded scores, so its last digit can "

@@ -169,7 +169,7 @@ class PairTest:
             if level == 0.05 and self.difference_ci_low <= 0.0 <= self.difference_ci_high:
                 # The p-value (sacreBLEU's, centred) and the percentile interval can disagree at
                 # the edge; printed side by side they read as a contradiction (a tester).
-                return "significant (both tests p < 0.05), but borderline: the 95% interval of the difference includes 0"
+                return "significant, but borderline: 95% CI includes 0"
             return f"significant (both tests p < {level:g})"
         if by_bootstrap or by_randomization:
             return f"uncertain (only {'bootstrap' if by_bootstrap else 'randomization'} p < {level:g})"

@@ -1297,7 +1297,7 @@ def test_compared_systems_are_named_by_name_not_by_their_box():
                                                                        "second − first")
     # the verdict is read whole: at the default width a borderline one showed as
     # "significant (both tests p < 0.05), b" (a tester)
-    assert json.loads(pairs.proto.columns)["verdict at 0.05"]["width"] == "large"
+    assert json.loads(pairs.proto.columns)["verdict at 0.05"]["width"] == 280
 
 
 def test_two_long_names_alike_get_different_headers_and_a_name_keeps_its_case():
