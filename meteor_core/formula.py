@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Optional
 
@@ -135,24 +136,23 @@ def exact_score(stats: MeteorStats, params: MeteorParams,
 
 
 def compare_exactly(a: MeteorStats, b: MeteorStats, params: MeteorParams,
-                    zero_penalty_single_chunk: bool = False) -> Optional[int]:
-    """The sign of score(a) - score(b) as exact values (1, 0 or -1), or None when it would take
-    irrational arithmetic. Scores that are equal as values can round to different floats (1/3
-    to 0.3333333333333333 and 0.33333333333333337), so "ties: the first" among references is
-    decided here (references.best_of). With a whole beta up to _EXACT_BETA both scores are exact
+                    zero_penalty_single_chunk: bool = False) -> int:
+    """The sign of score(a) - score(b) as exact values (1, 0 or -1). Scores that are equal as
+    values can round to different floats (1/3 to 0.3333333333333333 and 0.33333333333333337),
+    and unequal ones to the same float, so "ties: the first" among references is decided here
+    (references.best_of). With a whole beta up to _EXACT_BETA both scores are exact
     fractions. Otherwise it is still exact when the two Fmeans are equal: the smaller penalty
     wins, and gamma (chunks/m)^beta grows with chunks/m (for beta > 0; it is gamma for beta = 0),
     so comparing chunks/m decides without raising it (a tie under METEOR 0.6's beta 0.83 went
-    to the later reference: a helper). Different Fmeans with an irrational penalty: None."""
+    to the later reference: a helper); when the penalties are equal, the Fmeans decide. Different
+    Fmeans and penalties with an irrational penalty are compared in _DIGITS-digit decimals (an
+    alpha of 3.5e-248 and gamma 0 made two scores differ by 3.5e-248, which floats call a tie),
+    where equal to some 380 digits counts as equal."""
     exact_a, exact_b = (exact_score(s, params, zero_penalty_single_chunk) for s in (a, b))
     if exact_a is not None:
         return (exact_a > exact_b) - (exact_a < exact_b)
     (fmean_a, fragmentation_a), (fmean_b, fragmentation_b) = (
         _exact_parts(s, params, zero_penalty_single_chunk) for s in (a, b))
-    if fmean_a != fmean_b:
-        return None
-    if fmean_a == 0:
-        return 0
     no_penalty = params.gamma == 0
 
     def penalty_order(fragmentation: Optional[Fraction]) -> Fraction:
@@ -163,4 +163,32 @@ def compare_exactly(a: MeteorStats, b: MeteorStats, params: MeteorParams,
         return Fraction(1) if params.beta == 0 else fragmentation
 
     order_a, order_b = penalty_order(fragmentation_a), penalty_order(fragmentation_b)
-    return (order_b > order_a) - (order_b < order_a)
+    if fmean_a == fmean_b:
+        return 0 if fmean_a == 0 else (order_b > order_a) - (order_b < order_a)
+    if order_a == order_b:  # equal penalties: the Fmeans decide, unless the penalty takes all
+        whole = (fragmentation_a is not None and params.gamma == 1
+                 and (params.beta == 0 or fragmentation_a == 1))
+        return 0 if whole else (fmean_a > fmean_b) - (fmean_a < fmean_b)
+    difference = _decimal_score(fmean_a, fragmentation_a, params) - _decimal_score(fmean_b, fragmentation_b, params)
+    # Equal to some 380 digits is equal: two such values from counts and a few parameters do not
+    # come that close unless they are one value (1 * (1 - 1 * 1^0.5) and 0), rounded two ways.
+    return 0 if abs(difference) < _UNRESOLVED else 1 if difference > 0 else -1
+
+
+#: Digits of the decimals that compare two scores with different Fmeans and irrational penalties
+#: (compare_exactly): gamma can be as small as 5e-324, so 1 - penalty needs some 330 digits.
+#: 400-digit powers take about 5 ms, and are needed only when two scores round alike.
+_DIGITS = 400
+_UNRESOLVED = Decimal(10) ** -(_DIGITS - 20)
+
+
+def _decimal_score(fmean: Fraction, fragmentation: Optional[Fraction], params: MeteorParams) -> Decimal:
+    """Fmean * (1 - gamma * fragmentation^beta) to _DIGITS digits, each step correctly rounded;
+    fragmentation None: no penalty (by rule)."""
+    context = Context(prec=_DIGITS)
+    value = context.divide(Decimal(fmean.numerator), Decimal(fmean.denominator))
+    if fragmentation is None:
+        return value
+    ratio = context.divide(Decimal(fragmentation.numerator), Decimal(fragmentation.denominator))
+    penalty = context.multiply(Decimal(repr(float(params.gamma))), context.power(ratio, Decimal(repr(float(params.beta)))))
+    return context.multiply(value, context.subtract(Decimal(1), penalty))
