@@ -96,6 +96,8 @@ SLANTED_LABEL_STANDOFF = 15
 SLANTED_BAND_REACH = 9
 #: Where a chunk number may move, in token widths either side of its band's middle.
 NUMBER_REACH = 1.0
+#: Tokens a chunk number keeps from a phrase link's band (chunk_number_x).
+PHRASE_BAND_MARGIN = 0.25
 #: How far a chunk band reaches beyond the middle of its first and last token, in token widths.
 BAND_PAD = 0.42
 #: A second row of chunk numbers, one tab further into the gap, for a number with no free place
@@ -137,7 +139,8 @@ def number_style(number: int, band_px: float) -> tuple[int, int, float]:
 
 
 def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[float, float]] = (),
-                   own_links: bool = True) -> tuple[float, float]:
+                   own_links: bool = True, phrase_bands: Sequence[tuple[float, float, float, float]] = ()
+                   ) -> tuple[float, float]:
     """Where a chunk's number goes at height y (candidate row 1, reference row 0), and the room
     it has there (>= 0: it touches no link of its chunk and no number in `taken`): below or
     above the middle of its band unless one of the chunk's own links crosses the number's box
@@ -149,7 +152,10 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
     its band: a number a token away sat under the next chunk's band, and 30 one-word chunks in
     reverse order had numbers 13-29 each under their right neighbour and 30 out of view (a
     helper). own_links False: room from the other numbers only (a number wider than its band
-    cannot keep clear of its links)."""
+    cannot keep clear of its links). `phrase_bands`: (left, right) of each phrase link's band on
+    the candidate row, then on the reference row; a number keeps clear of them as of its links:
+    a one-chunk sentence's only "1" sat in METEOR 1.5's pink paraphrase band and read as the
+    paraphrase's number (a teacher)."""
     diagonal = span.reference_start - span.candidate_start  # every link of a chunk has it
     top, bottom = 1 - LINK_INSET, LINK_INSET
 
@@ -159,12 +165,23 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
     spans = [sorted((x_at(k, y - NUMBER_HALF_HEIGHT), x_at(k, y + NUMBER_HALF_HEIGHT)))
              for k in range(span.candidate_end - span.candidate_start)]
 
+    def band_at(t: float, band) -> tuple[float, float]:  # a phrase band's (left, right) at height t
+        share = (top - t) / (top - bottom)
+        return band[0] + share * (band[2] - band[0]), band[1] + share * (band[3] - band[1])
+
+    for band in phrase_bands:  # the band over the number's height, and a margin: at its very edge
+        # a number still read as the band's (and met its halo, when the band has one)
+        ends = [band_at(y - NUMBER_HALF_HEIGHT, band), band_at(y + NUMBER_HALF_HEIGHT, band)]
+        spans.append((min(e[0] for e in ends) - PHRASE_BAND_MARGIN, max(e[1] for e in ends) + PHRASE_BAND_MARGIN))
+
     def clearance(x: float) -> float:  # from the box's middle to the nearest link inside its height
         return min(max(lo - x, x - hi, 0.0) for lo, hi in spans)
 
     start = span.candidate_start if y > 0.5 else span.reference_start
     middle = start + (span.candidate_end - span.candidate_start - 1) / 2
-    steps = round(NUMBER_REACH / 0.05)
+    # Anywhere in its band when a phrase band may block the middle (a paraphrase over the middle
+    # of a long chunk left no clear place within NUMBER_REACH)
+    steps = round((NUMBER_REACH if not phrase_bands else span.candidate_end - span.candidate_start) / 0.05)
     lowest = start - BAND_PAD + half_width  # the box within its band (drawn BAND_PAD beyond its tokens)
     highest = span.candidate_end - span.candidate_start - 1 + start + BAND_PAD - half_width
     places = sorted((x for x in (middle + j * 0.05 for j in range(-steps, steps + 1)) if lowest <= x <= highest),
@@ -411,6 +428,8 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         fills = chunk_fills(chunk_source)
+        phrase_bands = [(l.candidate - SPAN_PAD, l.candidate_stop - 1 + SPAN_PAD, l.reference - SPAN_PAD,
+                         l.reference_stop - 1 + SPAN_PAD) for l in links if l.is_phrase]
         # per row and tier of numbers: token -> (x, half width)
         placed: dict[tuple[float, int], dict[int, list]] = {(ly, tier): {} for ly in (0.80, 0.20) for tier in (0, 1)}
         for number, c in enumerate(chunk_source, start=1):
@@ -438,7 +457,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                                                                  NUMBER_TAB_OFFSET + NUMBER_TIER_STEP)
                         nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[(ly, tier)].get(k, ())]  # by token
                         tiers.append((tier, y, nearby))
-                        x, room = chunk_number_x(c, y, half_width, nearby)
+                        x, room = chunk_number_x(c, y, half_width, nearby, phrase_bands=phrase_bands)
                         found.append((room, x, y, tier))
                         if room >= 0:
                             break
@@ -615,7 +634,10 @@ def _function_word_legend(fig: go.Figure, result: SegmentResult) -> None:
     candidate, reference = _function_words(result)
     if any(candidate) or any(reference):
         delta = result.config.params.delta
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(color=MATCHED_TEXT_COLOR, size=9),
+        # A text trace: its legend symbol is "Aa" in italic, where a black dot read as a token's dot
+        # (a teacher).
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="text", text=[""],
+                                 textfont=dict(color=MATCHED_TEXT_COLOR, style="italic", size=13),
                                  name=f"<i>italic</i>: function word, weight 1 − δ = {1 - delta:g} (content {delta:g})",
                                  hoverinfo="skip", meta={"kind": "function-words"}))
 

@@ -318,6 +318,20 @@ def test_a_chunk_number_keeps_clear_of_numbers_placed_before():
     assert abs(other - alone) >= 0.35 and abs(other - 4) >= 0.15
 
 
+def test_a_chunk_number_keeps_out_of_a_paraphrase_band(meteor15_data):
+    """A teacher: METEOR 1.5's one-chunk example had its only "1" inside the pink paraphrase band
+    (quickly and -> fast and), where it read as the paraphrase's number."""
+    best = score("the cars started quickly and the auto stopped", ["the car starts fast and the automobile halted"],
+                 mode="meteor15").best
+    (phrase,) = [link for link in best.links if link.is_phrase]
+    left, right = phrase.candidate - figures.SPAN_PAD, phrase.candidate_stop - 1 + figures.SPAN_PAD  # 2.7, 4.3
+    numbers = [a["x"] for a in figures.alignment_diagram(best).to_dict()["layout"]["annotations"]
+               if a.get("text") == "<b>1</b>"]
+    assert len(numbers) == 2 and len(best.chunk_spans) == 1
+    margin = figures.PHRASE_BAND_MARGIN  # a "1" is 0.15 token wide each side
+    assert all(x + 0.15 <= left - margin or x - 0.15 >= right + margin for x in numbers), numbers
+
+
 @pytest.mark.parametrize("candidate, reference", [([], ["a", "b"]), ([], [])])
 def test_figures_draw_an_empty_side(candidate, reference, wordnet_reader):
     """nltk mode scores an empty candidate 0 (as nltk): the diagram and the matrix took the
