@@ -26,7 +26,10 @@ ui.show_pair(candidate, references)
 exploration = ui.run_explore(candidate, references, config) if config is not None else None
 
 if exploration is not None:
-    segment = exploration.result.best
+    result = exploration.result
+    on_reference = ui.reference_choice(len(result.per_reference), result.best_index, "Steps on reference") \
+        if len(result.per_reference) > 1 else 0
+    segment = result.per_reference[on_reference]
     method = describe(config)
     # Folded, above the steps: open, the method and the terms pushed the step slider and its
     # diagram off a 1,024 x 768 projector screen (a tester); the terms still come before any step.
@@ -50,11 +53,12 @@ if exploration is not None:
         st.session_state["_how_stand_in"] = labels[index] if kept and steps[index].key != kept else None
     else:
         st.session_state["_how_stand_in"] = None
-    result = exploration.result
     if len(result.per_reference) > 1:
         # Which reference the steps are on: "the reference 11" fitted both of a teacher's two.
-        st.caption(f"The steps use reference {result.best_index + 1} of {len(result.per_reference)}, the best one: "
-                   "METEOR scores the candidate against each reference and keeps the highest score ("
+        st.caption(f"The steps use reference {on_reference + 1} of {len(result.per_reference)}"
+                   + (", the best one" if on_reference == result.best_index else
+                      f" (chosen above; the best is reference {result.best_index + 1})")
+                   + ": METEOR scores the candidate against each reference and keeps the highest score ("
                    + ", ".join(f"reference {k + 1}: {r.score:.4f}" for k, r in enumerate(result.per_reference)) + ").")
     hint = unspaced_script_hint(segment)
     if hint:  # the Segment Explorer said it, this page did not: "No word matches" and nothing on why (a helper)

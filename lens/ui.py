@@ -936,9 +936,11 @@ def chosen_reference(count: int) -> Optional[int]:
     return chosen[1] - 1
 
 
-def reference_choice(count: int, best_index: int) -> int:
+def reference_choice(count: int, best_index: int, label: str = "Diagram for reference") -> int:
     """The "Diagram for reference" radio: the chosen reference, or the best one; a click is
-    kept as the choice (None when it is the best), so the page's link carries it."""
+    kept as the choice (None when it is the best), so the page's link carries it. One choice
+    for both pages that draw the pair: How METEOR works steps through the reference the Segment
+    Explorer draws (it took the best one only, whatever was drawn there: a teacher)."""
     ss = st.session_state
     shown = chosen_reference(count)
     wanted = best_index if shown is None else shown
@@ -949,7 +951,7 @@ def reference_choice(count: int, best_index: int) -> int:
         picked = ss["w_show"]
         _set("show", None if picked == best_index else (_v("refs"), picked + 1))
 
-    return st.radio("Diagram for reference", list(range(count)), horizontal=True, key="w_show", on_change=keep_choice,
+    return st.radio(label, list(range(count)), horizontal=True, key="w_show", on_change=keep_choice,
                     format_func=lambda k: f"{k + 1}" + (" (best)" if k == best_index else ""))
 
 

@@ -2152,6 +2152,27 @@ def test_how_says_which_reference_its_steps_use(wordnet_reader):
     assert not [c for c in _app(HOW, cand=cand, ref=refs[:1]).caption if c.value.startswith("The steps use")]
 
 
+def test_how_steps_through_the_reference_the_segment_explorer_draws(wordnet_reader):
+    """A teacher: with show=1 the Segment Explorer drew reference 1, and How METEOR works still
+    stepped through reference 2, the best, with no way to step through the other."""
+    cand, refs = "the quick brown fox jumps", ["a fast brown fox jumped", "the quick fox leaps"]
+    expected = score(cand, refs)
+    assert expected.best_index == 1
+    at = _app(HOW, cand=cand, ref=refs, show="1")
+    assert at.radio(key="w_show").value == 0 and at.radio(key="w_show").label == "Steps on reference"
+    caption = next(c.value for c in at.caption if c.value.startswith("The steps use reference"))
+    assert caption.startswith("The steps use reference 1 of 2 (chosen above; the best is reference 2): ")
+    first = expected.per_reference[0]
+    step = lambda at: next(m.value.replace("\\", "") for m in at.markdown if m.value.startswith("**Step "))  # noqa: E731
+    at.select_slider(key="w_how_step").set_value("score").run()
+    assert f"{first.score:.4f}" in step(at) and f"{expected.best.score:.4f}" not in step(at)
+    at.radio(key="w_show").set_value(1).run()  # the best one again: the link drops show=
+    assert "show" not in at.query_params
+    assert f"{expected.best.score:.4f}" in step(at)
+    assert next(c.value for c in at.caption if c.value.startswith("The steps use")).startswith(
+        "The steps use reference 2 of 2, the best one: ")
+
+
 def test_the_text_boxes_keep_their_place_when_a_link_warning_goes():
     """The warning of a link without cand= goes once a candidate is typed (it stayed: its
     "default used" is the empty text, which the check took for "none"); the boxes below it would
