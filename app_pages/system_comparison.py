@@ -179,8 +179,8 @@ if comparison is not None:
             "id": text("id", width="small"), "line": number("line", format="%d", width="small"),
             "candidate_a": text(f"{short_a}: candidate", width="medium"),
             "candidate_b": text(f"{short_b}: candidate", width="medium"),
-            "reference": text(f"best reference ({short_a})", width="medium"),
-            "reference_b": text(f"best reference ({short_b})", width="medium"),
+            "best_reference_a": text(f"best reference ({short_a})", width="medium"),
+            "best_reference_b": text(f"best reference ({short_b})", width="medium"),
             "meteor_a": number(f"{short_a} METEOR", format="%.4f"), "meteor_b": number(f"{short_b} METEOR", format="%.4f"),
             "meteor_delta": number(f"Δ METEOR ({short_b} − {short_a})", format="%+.4f"),
             "bleu_a": number(f"{short_a} BLEU", format="%.4f"), "bleu_b": number(f"{short_b} BLEU", format="%.4f"),
@@ -189,7 +189,8 @@ if comparison is not None:
             # The numbers the table is sorted by first, the texts after them: four text columns first
             # pushed every score past the right edge at 1,400 px (a tester).
             column_order=[c for c in ("id", "line", "meteor_delta", "meteor_a", "meteor_b", "bleu_delta", "bleu_a",
-                                      "bleu_b", "disagree", "candidate_a", "candidate_b", "reference", "reference_b")
+                                      "bleu_b", "disagree", "candidate_a", "candidate_b", "best_reference_a",
+                                      "best_reference_b")
                           if c in view.columns])
         if selection.line is not None:
             line = selection.line

@@ -414,8 +414,11 @@ class SystemComparison:
             d_meteor = sb.score - sa.score
             d_bleu = second.bleu[j].score - first.bleu[i].score
             out.append({"id": first.ids[i], "line": line, "candidate_a": sa.candidate, "candidate_b": sb.candidate,
-                        # each system's best reference: they can differ (a tester saw only A's)
-                        "reference": sa.references[sa.best_index], "reference_b": sb.references[sb.best_index],
+                        # each system's best reference: they can differ (a tester saw only A's);
+                        # named as the candidates are ("reference" and "reference_b" read as a
+                        # reference column and a second one: a tester)
+                        "best_reference_a": sa.references[sa.best_index],
+                        "best_reference_b": sb.references[sb.best_index],
                         "meteor_a": sa.score, "meteor_b": sb.score,
                         "meteor_delta": d_meteor, "bleu_a": first.bleu[i].score, "bleu_b": second.bleu[j].score,
                         "bleu_delta": d_bleu, "disagree": (d_meteor > 0 > d_bleu) or (d_meteor < 0 < d_bleu)})
