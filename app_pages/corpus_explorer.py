@@ -32,7 +32,8 @@ if analysis is not None:
         selection.follow_data(chosen.source, chosen.label)
         selection.keep_if_present(analysis.lines, "is not among the rows shown (another system's or language "
                                   "pair's, or not scored with these settings)" if chosen.rows_narrowed else "is not scored with these settings")
-        summary = analysis.summary()
+        # What was scored, in the summary and the exports' names (they were all named alike: a tester)
+        summary = {"data": chosen.label, "scored": chosen.scored, **analysis.summary()}
         corpus_ui.show_unavailable_stages(analysis)
         corpus_ui.show_counts(analysis)
         corpus_ui.say_if_not_kept(analysis)
@@ -165,5 +166,6 @@ if analysis is not None:
     st.subheader("Export")
     # The mode in the file names: a file made while a mode change was on its way held the old
     # mode's numbers under the same name (its signature said so; a helper).
-    corpus_ui.downloads(analysis.rows, summary, f"meteor-corpus-{config.mode}", list(shown["line"]))
+    corpus_ui.downloads(analysis.rows, summary, corpus_ui.export_name("meteor-corpus", config.mode, chosen),
+                        list(shown["line"]))
     st.caption("Signature: " + plain(summary["signature"]))

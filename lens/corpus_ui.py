@@ -403,6 +403,10 @@ class Chosen:
     #: Corpus Explorer on a long table: the rows of one system (or language pair) of the file, so
     #: a line of the file may be a row not shown here.
     rows_narrowed: bool = False
+    #: What of the data is scored, for the exports' names and summary: the candidate column, or a
+    #: long table's system, and the language pair when one is chosen ("Online-G de-en"). Every
+    #: Corpus Explorer export was meteor-corpus-<mode>-segments.csv, whichever system (a tester).
+    scored: str = ""
 
 
 def _digest(*parts) -> str:
@@ -767,25 +771,29 @@ def _one_language_pair(table: Table, key: str, named_in: Optional[str], exclude:
     return rows, None
 
 
-def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str], Optional[str]]:
+def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str], Optional[str],
+                                                 Optional[str], Optional[str]]:
     """Corpus Explorer: a long table's rows of one system, chosen (one corpus of all its rows
     mixed the systems; a WMT outputs.tsv is one). Also, when its language pairs are pooled, the
-    pair column and the id column whose ids name their pair (see with_pooled_ids), and, when
-    every system is chosen, the column naming each row's system (shown in the table)."""
+    pair column and the id column whose ids name their pair (see with_pooled_ids), when every
+    system is chosen, the column naming each row's system (shown in the table), and the system
+    and the language pair chosen (None for none)."""
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
     slots = _name_boxes()
     whole = table
     table, pooled, pooled_ids = _the_language_pair(table, key, named_in, refs, slots)
-    if named_in is None:
-        return table, pooled, pooled_ids, None
     # "the 300 rows of Online-G" of a file with 600 (two pairs) said not which (a tester)
     pair = None
     if table is not whole and not pooled:
         pair_column = language_pair_column(whole, [named_in, *refs])
         pair = cell_text(table.rows[0].get(pair_column)) if pair_column and table.rows else None
+    if named_in is None:
+        return table, pooled, pooled_ids, None, None, pair
+    narrowed = table
     table, mixed = _the_system(table, key, named_in, slots, pair)
-    return table, pooled, pooled_ids, named_in if mixed else None
+    system = cell_text(table.rows[0].get(named_in)) if table is not narrowed and table.rows else None
+    return table, pooled, pooled_ids, named_in if mixed else None, system, pair
 
 
 def _the_language_pair(table: Table, key: str, named_in: Optional[str], refs: Sequence[str],
@@ -890,8 +898,9 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         table = long.wide
         columns = list(table.columns)
     pooled = pooled_ids = mixed_systems = None
+    system = pair = None
     if long is None and not multi:
-        table, pooled, pooled_ids, mixed_systems = _one_system(table, key)
+        table, pooled, pooled_ids, mixed_systems, system, pair = _one_system(table, key)
     elif long is None:  # a wide table (a column per system) of several language pairs: one at a time too
         refs = reference_columns_of(table.columns)
         table, pooled, pooled_ids = _the_language_pair(table, key, _system_column(f"{key}-system-column", table, refs),
@@ -1012,8 +1021,11 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         # Once per file and reference columns, not per system chosen.
         source = _as_last_run(f"{key}-source", whole, tuple(reference_columns), lambda: _digest(
             whole.name, tuple(reference_columns), tuple(tuple(row.get(c) for c in reference_columns) for row in whole.rows)))
+        # What is scored: a long table's system, or its systems mixed, or the candidate column; and the pair
+        what = "" if multi else " ".join(filter(None, (
+            system or ("all systems" if mixed_systems else candidate_columns[0]), pair)))
         return Chosen(corpora, names, _digest(table.name, names, *corpora), source, label, long is not None,
-                      pair_narrowed if long is not None else table is not whole)
+                      pair_narrowed if long is not None else table is not whole, what)
 
     return _as_last_run(f"{key}-chosen", corpora, (names, label), chosen)
 
@@ -1523,6 +1535,16 @@ def downloads(rows: list[dict], summary: dict, prefix: str, shown_lines: Optiona
                            help="The segments the filter shows, in the Order box's order (a click on a column "
                                 "header sorts only the browser's view, which the export cannot see); the same "
                                 "columns as the full export")
+
+
+def export_name(kind: str, mode: str, chosen: Chosen) -> str:
+    """The start of an export's file name: the kind, the mode (a file made while a mode change
+    was on its way held the old mode's numbers under the same name: a helper), the data and
+    what of it was scored ("meteor-corpus-paper-deen_wide500-Online-B"), in characters any
+    file system takes."""
+    data = re.sub(r"\.(tsv|csv|jsonl|json|txt)(\.gz)?(?=$|[ ,])", "", chosen.label.removeprefix("the "))
+    words = re.sub(r"[^\w.\-]+", "-", f"{data} {chosen.scored}").strip("-.")
+    return f"{kind}-{mode}" + (f"-{words[:80].rstrip('-.')}" if words else "")
 
 
 def breakdown_table(results: dict) -> None:

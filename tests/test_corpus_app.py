@@ -780,6 +780,12 @@ def test_export_files_are_made_when_clicked_and_hold_the_results(page, monkeypat
     assert names and all("-paper" in name for name in names[-len(given):]), names
     files = {label: data() for label, data in given.items()}
     if page == "corpus_explorer.py":
+        # named for the data and what of it is scored (every export was meteor-corpus-paper-*: a tester)
+        assert names[-len(given):] == ["meteor-corpus-paper-good-candidate-segments.csv",
+                                       "meteor-corpus-paper-good-candidate-segments.json",
+                                       "meteor-corpus-paper-good-candidate-summary.json"]
+        summary = json.loads(files["Summary (JSON)"])
+        assert (summary["data"], summary["scored"]) == ("good.tsv", "candidate")
         segments = json.loads(files["All 4 segments (JSON)"])
         shown = _segments_table(at)
         assert [s["meteor"] for s in segments] == pytest.approx(list(shown["meteor"]))
@@ -1227,6 +1233,9 @@ def test_a_long_tables_language_pair_change_closes_the_segment_for_its_pair_not_
     assert any("Scored here: the 2 rows of A in ru-en; System Comparison" in html.unescape(i.value)
                for i in corpus.info), [i.value for i in corpus.info]
     assert list(_segments_table(corpus)["candidate"]) == ["the dog sat 1 a", "the dog sat 2 a"]
+    assert corpus.session_state["_corpus-last-good"].scored == "A ru-en"  # the exports' names say it
+    next(w for w in corpus.selectbox if w.label == "System ('system')").set_value("all 2 mixed").run()
+    assert corpus.session_state["_corpus-last-good"].scored == "all systems ru-en"
 
 
 def test_a_mixed_row_naming_no_system_says_so():
