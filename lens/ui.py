@@ -1308,7 +1308,10 @@ SHARED_CACHE_CHARS = 5_000
 
 def run_explore(candidate: str, references: list[str], config: MeteorConfig) -> Optional[Exploration]:
     if not candidate.strip():  # an empty box is nothing typed yet, not a mistake (nor a score of 0)
-        st.info("Type a candidate (the system output) to score it.")
+        # Said, since README says an empty candidate scores 0 in every mode: a teacher looked for
+        # that 0 here.
+        st.info("Type a candidate (the system output) to score it. An empty box is nothing typed yet; an empty "
+                "output in a corpus (Corpus Explorer, the command line, the library) scores 0 in every mode.")
         return None
     if not references:
         st.info("Add at least one reference.")

@@ -903,7 +903,9 @@ def test_a_link_with_one_text_leaves_the_other_box_empty():
     assert [t.value for t in at.text_area] == ["", "the cat sat"]
     assert any(w.startswith("The link gives no cand") for w in _warnings(at))
     assert not at.metric and not at.error  # nothing scored, and an empty box is not an error
-    assert [i.value for i in at.info] == ["Type a candidate (the system output) to score it."]
+    assert [i.value for i in at.info] == ["Type a candidate (the system output) to score it. An empty box is nothing "
+                                          "typed yet; an empty output in a corpus (Corpus Explorer, the command line, "
+                                          "the library) scores 0 in every mode."]
 
 
 def test_link_text_is_not_markdown():
