@@ -786,7 +786,8 @@ def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[
     # "the 300 rows of Online-G" of a file with 600 (two pairs) said not which (a tester)
     pair = None
     if table is not whole and not pooled:
-        pair_column = language_pair_column(whole, [named_in, *refs])
+        pair_column = _as_last_run(f"{key}-pair-column", whole, (named_in, tuple(refs)),  # a scan of the rows
+                                   lambda: language_pair_column(whole, [named_in, *refs]))
         pair = cell_text(table.rows[0].get(pair_column)) if pair_column and table.rows else None
     if named_in is None:
         return table, pooled, pooled_ids, None, None, pair

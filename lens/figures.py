@@ -96,8 +96,10 @@ SLANTED_LABEL_STANDOFF = 15
 SLANTED_BAND_REACH = 9
 #: Where a chunk number may move, in token widths either side of its band's middle.
 NUMBER_REACH = 1.0
-#: Tokens a chunk number keeps from a phrase link's band (chunk_number_x).
+#: Tokens a chunk number keeps from a phrase link's band, and how far it may move from its band's
+#: middle to find such a place (chunk_number_x).
 PHRASE_BAND_MARGIN = 0.25
+PHRASE_REACH = 6
 #: How far a chunk band reaches beyond the middle of its first and last token, in token widths.
 BAND_PAD = 0.42
 #: A second row of chunk numbers, one tab further into the gap, for a number with no free place
@@ -179,9 +181,12 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
 
     start = span.candidate_start if y > 0.5 else span.reference_start
     middle = start + (span.candidate_end - span.candidate_start - 1) / 2
-    # Anywhere in its band when a phrase band may block the middle (a paraphrase over the middle
-    # of a long chunk left no clear place within NUMBER_REACH)
-    steps = round((NUMBER_REACH if not phrase_bands else span.candidate_end - span.candidate_start) / 0.05)
+    # Further when a phrase band crosses its band (a paraphrase over the middle of a long chunk
+    # left no clear place within NUMBER_REACH), up to PHRASE_REACH: a place is a pass over the
+    # chunk's links, and a 400-token chunk's every place took about a second.
+    length = span.candidate_end - span.candidate_start
+    crossed = any(lo < start + length - 1 + BAND_PAD and hi > start - BAND_PAD for lo, hi in spans[length:])
+    steps = round((min(length, PHRASE_REACH) if crossed else NUMBER_REACH) / 0.05)
     lowest = start - BAND_PAD + half_width  # the box within its band (drawn BAND_PAD beyond its tokens)
     highest = span.candidate_end - span.candidate_start - 1 + start + BAND_PAD - half_width
     places = sorted((x for x in (middle + j * 0.05 for j in range(-steps, steps + 1)) if lowest <= x <= highest),
