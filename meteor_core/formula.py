@@ -169,10 +169,12 @@ def compare_exactly(a: MeteorStats, b: MeteorStats, params: MeteorParams,
         whole = (fragmentation_a is not None and params.gamma == 1
                  and (params.beta == 0 or fragmentation_a == 1))
         return 0 if whole else (fmean_a > fmean_b) - (fmean_a < fmean_b)
-    difference = _decimal_score(fmean_a, fragmentation_a, params) - _decimal_score(fmean_b, fragmentation_b, params)
+    context = Context(prec=_DIGITS)  # its own: the thread's decimal context is the caller's
+    difference = context.subtract(_decimal_score(fmean_a, fragmentation_a, params, context),
+                                  _decimal_score(fmean_b, fragmentation_b, params, context))
     # Equal to some 380 digits is equal: two such values from counts and a few parameters do not
     # come that close unless they are one value (1 * (1 - 1 * 1^0.5) and 0), rounded two ways.
-    return 0 if abs(difference) < _UNRESOLVED else 1 if difference > 0 else -1
+    return 0 if -_UNRESOLVED < difference < _UNRESOLVED else 1 if difference > 0 else -1  # comparisons never round
 
 
 #: Digits of the decimals that compare two scores with different Fmeans and irrational penalties
@@ -182,10 +184,10 @@ _DIGITS = 400
 _UNRESOLVED = Decimal(10) ** -(_DIGITS - 20)
 
 
-def _decimal_score(fmean: Fraction, fragmentation: Optional[Fraction], params: MeteorParams) -> Decimal:
-    """Fmean * (1 - gamma * fragmentation^beta) to _DIGITS digits, each step correctly rounded;
-    fragmentation None: no penalty (by rule)."""
-    context = Context(prec=_DIGITS)
+def _decimal_score(fmean: Fraction, fragmentation: Optional[Fraction], params: MeteorParams,
+                   context: Context) -> Decimal:
+    """Fmean * (1 - gamma * fragmentation^beta) in `context`'s digits, each step correctly
+    rounded; fragmentation None: no penalty (by rule)."""
     value = context.divide(Decimal(fmean.numerator), Decimal(fmean.denominator))
     if fragmentation is None:
         return value

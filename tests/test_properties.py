@@ -209,6 +209,24 @@ def test_a_penalty_under_a_huge_beta_decides_between_equal_fmeans():
     assert compare_exactly(two, one, params) == -1 and compare_exactly(one, one, params) == 0
 
 
+def test_compare_exactly_uses_its_own_decimals_whatever_the_callers_context():
+    """Different Fmeans and penalties under a non-whole beta are compared in decimals: in the
+    thread's context (the caller's: 3 digits, Inexact trapped) the first version raised."""
+    from decimal import Inexact, localcontext
+
+    from meteor_core.formula import compare_exactly
+
+    params = MeteorParams(alpha=3.5339815009230676e-248, beta=0.5, gamma=0.3)
+    # Fmean 1/(1 + alpha) against 1, penalties 0.3 * 1^0.5 both: the second is higher by ~2.5e-248
+    pairs = [(MeteorStats(1, 1, 2, 1), MeteorStats(1, 1, 1, 1)), (MeteorStats(2, 3, 2, 1), MeteorStats(2, 2, 3, 2))]
+    expected = [compare_exactly(a, b, params) for a, b in pairs]
+    assert expected[0] == -1
+    with localcontext() as context:
+        context.prec = 3
+        context.traps[Inexact] = True
+        assert [compare_exactly(a, b, params) for a, b in pairs] == expected
+
+
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), beta=st.sampled_from([3.0, 0.83, 0.2, 1.5, 0.0, 100.0, 1e6]),
        gamma=st.sampled_from([0.5, 0.28, 0.0, 1.0]), alpha=st.sampled_from([0.9, 0.5, 0.85]))
