@@ -30,6 +30,9 @@ if analysis is not None:
         # The file's identity, not the system chosen: a line is the same row of the same file
         # (choosing another system closed the segment, saying "Other data (corpus.tsv)": a tester).
         selection.follow_data(chosen.source, chosen.label)
+        if chosen.rows_narrowed:  # another system's rows: the same segment's row, if it has one
+            selection.follow_segment(analysis.lines, lambda: list(zip(analysis.ids, (
+                s.references for s in analysis.corpus.segments))), chosen.scored or "the rows shown")
         selection.keep_if_present(analysis.lines, "is not among the rows shown (another system's or language "
                                   "pair's, or not scored with these settings)" if chosen.rows_narrowed else "is not scored with these settings")
         # What was scored, in the summary and the exports' names (they were all named alike: a tester)
@@ -140,6 +143,7 @@ if analysis is not None:
     if selection.line is not None:
         k = analysis.index_of_line[selection.line]
         segment = analysis.corpus.segments[k]
+        selection.remember((analysis.ids[k], segment.references))
         where = ([f"line {selection.line}"] if analysis.ids[k] != str(selection.line) else []) + \
             ([f"{analysis.system_column} {analysis.systems[k]}" if analysis.systems[k].strip() else
               f"no {analysis.system_column}"] if analysis.systems else [])  # a blank cell: "system )" read oddly

@@ -1374,6 +1374,25 @@ class Selection:
             st.session_state[marker] = digest
             self.set(None)
 
+    def remember(self, segment_key: tuple) -> None:
+        """What the open segment is, beyond its line: (id, references), for follow_segment."""
+        st.session_state[f"_{self.page}-selected-key"] = (self.line, segment_key)
+
+    def follow_segment(self, lines: Sequence[int], keys: Callable[[], Sequence[tuple]], what: str) -> None:
+        """A long table's rows of another system (or all mixed): the open segment's row is not among
+        `lines`, but a row of the same segment (the same id and references, remembered) is: open that
+        one, said. It closed with "not among the rows shown", where a wide table's segment stayed
+        open across systems (a tester)."""
+        remembered = st.session_state.get(f"_{self.page}-selected-key")
+        if self.line is None or remembered is None or remembered[0] != self.line or self.line in set(lines):
+            return
+        line = next((line for line, key in zip(lines, keys()) if key == remembered[1]), None)
+        if line is not None:
+            st.info(plain(f"Segment {remembered[1][0]}: its row in {what} (line {line}) is open, where line "
+                          f"{self.line} was another system's row of it."))
+            self.set(line)
+            self.remember(remembered[1])
+
     def keep_if_present(self, lines: Sequence[int], why_missing: str) -> None:
         """Clear the selection, with a message, when its segment is not among `lines`."""
         if self.line is not None and self.line not in set(lines):

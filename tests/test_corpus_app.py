@@ -1120,18 +1120,25 @@ def test_choosing_another_system_keeps_the_open_segment_where_its_line_is_shown(
     table's line is one segment in every system column: it stays open there."""
     rows = "".join(f"{k}\t{name}\t{out}\tthe cat sat on mat {k}\n" for k in range(1, 4)
                    for name, out in (("A", f"the cat {k}"), ("B", f"a cat sat {k}"), ("C", f"cat mat {k}")))
+    rows += "1\tD\tcat 1\tthe cat sat on mat 1\n"  # D has no row for segment 2 (line 11)
     at = _upload(_page("corpus_explorer.py"), "long.tsv", ("id\tsystem\tcandidate\treference\n" + rows).encode())
     system = lambda: next(w for w in at.selectbox if w.label == "System ('system')")  # noqa: E731
     system().set_value("B").run()
     _select_row(at, "corpus", "table", 1)  # B's second row: line 6 (header, A 1, B 1, C 1, A 2, B 2)
     assert _heading(at) == ["Segment 2 (line 6)"]
+    # C's row of the same segment (id and reference) opens: it closed, "not among the rows shown" (a tester)
     system().set_value("C").run()
     _clean(at)
     said = [html.unescape(i.value) for i in at.info]
-    assert _heading(at) == [] and not any("Other data" in i for i in said)
-    assert any("The selected segment (line 6) is not among the rows shown (another system's or language pair's, or not "
+    assert _heading(at) == ["Segment 2 (line 7)"] and _ticked(at) == ["2"] and not any("Other data" in i for i in said)
+    assert "Segment 2: its row in C (line 7) is open, where line 6 was another system's row of it." in said, said
+    system().set_value("D").run()  # no row of segment 2: closed, and said why
+    _clean(at)
+    said = [html.unescape(i.value) for i in at.info]
+    assert _heading(at) == []
+    assert any("The selected segment (line 7) is not among the rows shown (another system's or language pair's, or not "
                "scored with these settings); selection cleared." in i for i in said), said
-    system().set_value("all 3 mixed").run()
+    system().set_value("all 4 mixed").run()
     _select_row(at, "corpus", "table", 4)  # file order: line 6 is the fifth row
     assert _heading(at) == ["Segment 2 (line 6, system B)"]  # the rows mix systems: which one it is
     system().set_value("B").run()
