@@ -944,8 +944,12 @@ def reference_choice(count: int, best_index: int, label: str = "Diagram for refe
     ss = st.session_state
     shown = chosen_reference(count)
     wanted = best_index if shown is None else shown
-    if ss.get("w_show") != wanted or ss.get("_page_changed"):
+    # Set again when the number of references changed, even to the same value: the radio is then a
+    # new widget, and it came up with no option marked (a reference line deleted, or Back to a
+    # link with show=2 of 3) while the diagram drew one (a tester).
+    if ss.get("w_show") != wanted or ss.get("_page_changed") or ss.get("_w_show_count") != count:
         ss["w_show"] = wanted
+    ss["_w_show_count"] = count
 
     def keep_choice():
         picked = ss["w_show"]

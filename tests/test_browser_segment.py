@@ -562,3 +562,29 @@ def test_the_matrix_shows_every_candidate_word(streamlit_server, browser_page):
             && t.style.display !== 'none').map(t => t.textContent)""")
         assert shown == words, (width, len(shown), shown[-3:])
     assert_clean(page, streamlit_server)
+
+
+def test_the_reference_radio_marks_the_reference_drawn_when_the_references_change(streamlit_server, browser_page):
+    """A tester: with show=2 of 3, a reference line deleted (or Back to that link) left the
+    "Diagram for reference" radio with no option marked while the diagram drew one: the radio
+    is a new widget when the number of references changes."""
+    page = browser_page
+    cand = "the cars started quickly and the auto stopped"
+    refs = ["the car starts fast and the automobile halted", "a b c", cand]
+    _open(page, streamlit_server, "/", {"cand": cand, "ref": refs, "show": "2"})
+
+    def marked():
+        radio = page.locator(f"{MAIN} [data-testid=stRadio]").filter(has_text="Diagram for reference")
+        return [r.evaluate("e => e.closest('label').innerText") for r in radio.get_by_role("radio").all()
+                if r.is_checked()]
+
+    assert marked() == ["2"] and "Alignment with reference 2" in _main_text(page)
+    box = page.get_by_label("References (one per line; add or remove lines)")
+    box.fill("\n".join([refs[0], refs[2]]))
+    box.press("Control+Enter")
+    _settle(page)
+    assert marked() == ["2 (best)"] and "Alignment — METEOR 0.9990" in _main_text(page)
+    page.go_back()  # the link with show=2 of 3 again
+    _settle(page)
+    assert "Alignment with reference 2" in _main_text(page) and marked() == ["2"]
+    assert_clean(page, streamlit_server)
