@@ -968,7 +968,13 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         f" {table.name} has no column named reference* or ref* either: choose the reference column(s) too." \
         if not ref_default else " Choose at least one reference column too."
     if multi and len(candidate_columns) < 2:
-        _incomplete(key, "Choose two or more system columns to compare." + no_reference)
+        usable = [c for c in columns if c != id_column]
+        # Asked for what the table cannot give ("id,hyp": two systems and a reference): said so (a tester)
+        _incomplete(key, f"{table.name} has {len(usable)} column(s) besides the segment id ({', '.join(usable[:8])}"
+                         f"{', ...' if len(usable) > 8 else ''}): a comparison needs two system columns and a "
+                         "reference column. Add them to the table, or give one file per system and the references "
+                         "under \"Upload plain-text files\"."
+                    if len(usable) < 3 else "Choose two or more system columns to compare." + no_reference)
         return None
     if not candidate_columns:
         _incomplete(key, f"Choose the candidate column above: {len(other)} columns may be a system's output "
@@ -988,7 +994,7 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         # "id, hyp" left only the id to choose (a tester).
         left = [c for c in columns if c not in candidate_columns and c != id_column]
         _incomplete(key, f"{table.name} has no column named reference* or ref*: choose the reference column(s) above"
-                    + (f" ({', '.join(left[:8])}{', ...' if len(left) > 8 else ''} left)." if left else
+                    + (f" (left to choose: {', '.join(left[:8])}{', ...' if len(left) > 8 else ''})." if left else
                        f"; its columns are {', '.join(columns)}, and none is left to be one. Add a reference column "
                        "to the table, or give the references as a file under \"Upload plain-text files\".")
                     if not ref_default else "Choose at least one reference column.")
