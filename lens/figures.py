@@ -180,15 +180,17 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
         return min(max(lo - x, x - hi, 0.0) for lo, hi in spans)
 
     start = span.candidate_start if y > 0.5 else span.reference_start
-    middle = start + (span.candidate_end - span.candidate_start - 1) / 2
+    # this row's length: a phrase link's two sides differ ("a decision" -> "decide"), and the
+    # reference row's number sat a token past its band, on another chunk's link (a tester)
+    length = span.candidate_end - span.candidate_start if y > 0.5 else span.reference_end - span.reference_start
+    middle = start + (length - 1) / 2
     # Further when a phrase band crosses its band (a paraphrase over the middle of a long chunk
     # left no clear place within NUMBER_REACH), up to PHRASE_REACH: a place is a pass over the
     # chunk's links, and a 400-token chunk's every place took about a second.
-    length = span.candidate_end - span.candidate_start
     crossed = any(lo < start + length - 1 + BAND_PAD and hi > start - BAND_PAD for lo, hi in spans[length:])
     steps = round((min(length, PHRASE_REACH) if crossed else NUMBER_REACH) / 0.05)
     lowest = start - BAND_PAD + half_width  # the box within its band (drawn BAND_PAD beyond its tokens)
-    highest = span.candidate_end - span.candidate_start - 1 + start + BAND_PAD - half_width
+    highest = length - 1 + start + BAND_PAD - half_width
     places = sorted((x for x in (middle + j * 0.05 for j in range(-steps, steps + 1)) if lowest <= x <= highest),
                     key=lambda x: abs(x - middle)) or [middle]  # wider than its band: centred on it
 
@@ -433,12 +435,17 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
     shapes, annotations = [], []  # collected and set once: add_shape per item is slow (validation)
     if chunk_source is not None:
         fills = chunk_fills(chunk_source)
-        phrase_bands = [(l.candidate - SPAN_PAD, l.candidate_stop - 1 + SPAN_PAD, l.reference - SPAN_PAD,
-                         l.reference_stop - 1 + SPAN_PAD) for l in links if l.is_phrase]
+        phrases = [((l.candidate, l.candidate_stop, l.reference, l.reference_stop),
+                    (l.candidate - SPAN_PAD, l.candidate_stop - 1 + SPAN_PAD, l.reference - SPAN_PAD,
+                     l.reference_stop - 1 + SPAN_PAD)) for l in links if l.is_phrase]
         # per row and tier of numbers: token -> (x, half width)
         placed: dict[tuple[float, int], dict[int, list]] = {(ly, tier): {} for ly in (0.80, 0.20) for tier in (0, 1)}
         for number, c in enumerate(chunk_source, start=1):
             fill = CHUNK_FILLS[fills[number - 1]]
+            # A chunk that is one phrase link is numbered on its band: kept out of it, the number
+            # moved onto another chunk's link (a tester)
+            own = (c.candidate_start, c.candidate_end, c.reference_start, c.reference_end)
+            other_phrases = [band for spans, band in phrases if spans != own]
             reach = SLANTED_BAND_REACH / ROW_GAP  # outward; inward 0.12, where the numbers hang
             top, bottom = ((0.88, 1 + reach), (-reach, 0.12)) if slanted else ((0.88, 1.42), (-0.42, 0.12))
             for x0, x1, (y0, y1), ly in ((c.candidate_start, c.candidate_end, top, 0.80),
@@ -462,7 +469,7 @@ def alignment_diagram(result: SegmentResult, title: str = "", highlight: Iterabl
                                                                  NUMBER_TAB_OFFSET + NUMBER_TIER_STEP)
                         nearby = [t for k in range(x0 - 3, x1 + 3) for t in placed[(ly, tier)].get(k, ())]  # by token
                         tiers.append((tier, y, nearby))
-                        x, room = chunk_number_x(c, y, half_width, nearby, phrase_bands=phrase_bands)
+                        x, room = chunk_number_x(c, y, half_width, nearby, phrase_bands=other_phrases)
                         found.append((room, x, y, tier))
                         if room >= 0:
                             break

@@ -879,7 +879,9 @@ def write_link(references: list[str], **extra: str) -> None:
     chosen = _v("show")
     if chosen is not None and chosen[0] == _v("refs") and chosen[1] > len(references):
         there = "is 1 reference" if len(references) == 1 else f"are {len(references)} references"
-        st.warning(f"Link parameter show={chosen[1]} ignored: there {there}; the diagram shows the best one.")
+        # How METEOR works (its link names a step) steps through a reference; it said "the diagram" (a tester)
+        shows = "the steps use" if "step" in extra else "the diagram shows"
+        st.warning(f"Link parameter show={chosen[1]} ignored: there {there}; {shows} the best one.")
         _set("show", None)
     _write_query({**text, **_settings_query(), **_view_query(len(references)), **extra}, extra)
 

@@ -332,6 +332,20 @@ def test_a_chunk_number_keeps_out_of_a_paraphrase_band(meteor15_data):
     assert all(x + 0.15 <= left - margin or x - 0.15 >= right + margin for x in numbers), numbers
 
 
+def test_a_chunk_of_one_phrase_link_is_numbered_on_its_own_band_on_each_row(meteor15_data):
+    """A tester: chunk 2, the paraphrase "a decision" -> "decide" alone, had its reference-row
+    number half a token past its one-token band (the middle was taken from the candidate side's
+    two tokens), on another chunk's link."""
+    best = score("we must make a decision as soon as possible in order to move forward",
+                 ["we need to decide quickly so as to progress"], mode="meteor15").best
+    chunk = best.chunk_spans[1]
+    assert (chunk.candidate_start, chunk.candidate_end, chunk.reference_start, chunk.reference_end) == (3, 5, 3, 4)
+    numbers = [(a["x"], a["y"]) for a in figures.alignment_diagram(best).to_dict()["layout"]["annotations"]
+               if a.get("text") == "<b>2</b>"]
+    (top,), (bottom,) = [[x for x, y in numbers if y > 0.5], [x for x, y in numbers if y < 0.5]]
+    assert 3 - figures.BAND_PAD <= top <= 4 + figures.BAND_PAD and 3 - figures.BAND_PAD <= bottom <= 3 + figures.BAND_PAD
+
+
 @pytest.mark.parametrize("candidate, reference", [([], ["a", "b"]), ([], [])])
 def test_figures_draw_an_empty_side(candidate, reference, wordnet_reader):
     """nltk mode scores an empty candidate 0 (as nltk): the diagram and the matrix took the
@@ -1801,6 +1815,9 @@ def test_a_link_keeps_the_view_and_the_reference_drawn(wordnet_reader):
     bad.run()
     assert not bad.exception and bad.radio(key="w_view").value == "diagram" and bad.radio(key="w_show").value == 1
     assert "Link parameter show=5 ignored: there are 2 references; the diagram shows the best one." in _warnings(bad)
+    # How METEOR works steps through a reference: it said "the diagram" there too (a tester)
+    how = _app(HOW, cand=cand, ref=refs, show="5")
+    assert "Link parameter show=5 ignored: there are 2 references; the steps use the best one." in _warnings(how)
     assert any("view='3d' not used: view must be diagram or matrix" in w.replace("\\", "") for w in _warnings(bad))
     assert "show" not in bad.query_params and "view" not in bad.query_params
 
