@@ -115,7 +115,7 @@ if comparison is not None:
         "95% CI of B − A": text("95% CI", help="95% interval of second − first from the paired bootstrap"),
         # Wide enough for the longest verdict: a borderline one showed as "significant (both tests
         # p < 0.05), b" (a tester); the p-values need little room.
-        "verdict at 0.05": text("verdict", width=280, help="Significant when both tests give p < 0.05; borderline "
+        "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05; borderline "
                                                            "when the 95% interval of the difference includes 0 all "
                                                            "the same"),
         "p (paired bootstrap)": text("p boot.", width="small", help="p-value of the paired bootstrap (more digits "
