@@ -147,12 +147,14 @@ if comparison is not None:
     # Two boxes kept apart could come back holding one system (after a comparison that failed,
     # then another language pair: A and B both Online-A, an error until changed by hand: a
     # tester). Choosing the other's system swaps them; a kept B equal to A is forgotten.
-    if corpus_ui.kept_value("pair-a", default_a, names) == corpus_ui.kept_value("pair-b", None, names):
-        corpus_ui.forget("pair-b")
+    # Kept per set of systems: another language pair's systems and back chose B afresh (a tester)
+    systems = tuple(names)
+    if corpus_ui.kept_value("pair-a", default_a, names, systems) == corpus_ui.kept_value("pair-b", None, names, systems):
+        corpus_ui.forget("pair-b", systems)
     name_a = c1.selectbox("System A", names, on_change=corpus_ui.swap_if_same, args=("pair-a", "pair-b"),
-                          key=corpus_ui.kept("pair-a", default_a, names))
+                          key=corpus_ui.kept("pair-a", default_a, names, systems))
     name_b = c2.selectbox("System B", names, on_change=corpus_ui.swap_if_same, args=("pair-b", "pair-a"),
-                          key=corpus_ui.kept("pair-b", corpus_ui.first_other(names, name_a), names))
+                          key=corpus_ui.kept("pair-b", corpus_ui.first_other(names, name_a), names, systems))
     if name_a == name_b:
         st.error("Choose two different systems for A and B.")
     else:

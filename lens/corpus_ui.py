@@ -217,10 +217,13 @@ class KeptFile:
         return self.data
 
 
-def forget(key: str) -> None:
-    """Drop what `kept` holds for `key`, so the next `kept` call uses its default."""
+def forget(key: str, context=None) -> None:
+    """Drop what `kept` holds for `key`, so the next `kept` call uses its default; with
+    `context`, what it holds for that context too."""
     st.session_state.pop(key, None)
     st.session_state.pop(f"_kept-{key}", None)
+    if context is not None:
+        st.session_state.get(f"_kept-{key}-by-context", {}).pop(context, None)
 
 
 def first_other(names: Sequence[str], taken) -> str:

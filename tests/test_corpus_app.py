@@ -1249,6 +1249,25 @@ def test_a_long_tables_language_pair_change_closes_the_segment_for_its_pair_not_
     assert corpus.session_state["_corpus-last-good"].scored == "all systems ru-en"
 
 
+def test_system_b_is_kept_per_language_pair_and_back():
+    """A tester: on a long table, System B set to the third system of cs-en, then ja-en (other
+    systems), then cs-en again: B was back to the second system."""
+    systems = {"de-en": ("A", "B", "C"), "ru-en": ("A", "D", "E")}
+    rows = [(lp, k, name, f"the cat sat {k} {name.lower()}", f"the cat sat {k}")
+            for lp, names in systems.items() for k in (1, 2) for name in names]
+    data = ("lp\tid\tsystem\tcandidate\treference\n" + "".join("\t".join(map(str, r)) + "\n" for r in rows)).encode()
+    at = _upload(_page("system_comparison.py"), "long3.tsv", data, page="compare")
+    box = lambda label: next(w for w in at.selectbox if w.label == label)  # noqa: E731
+    assert (box("System A").value, box("System B").value) == ("A", "B")
+    box("System B").set_value("C").run()
+    box("Language pair ('lp')").set_value("ru-en").run()
+    _clean(at)
+    assert (box("System A").value, box("System B").value) == ("A", "D")
+    box("Language pair ('lp')").set_value("de-en").run()
+    _clean(at)
+    assert (box("System A").value, box("System B").value) == ("A", "C")
+
+
 def test_a_mixed_row_naming_no_system_says_so():
     """A tester: a blank system cell read "Segment 6 (line 17, system )" and "6 ()" in the hover,
     and the note counted it as a system ("4 systems" beside "all 3 mixed")."""
