@@ -914,7 +914,11 @@ def _cmd_compare(args) -> int:
                                                  args.output_column, args.reference_column or None, args.id_column,
                                                  load, args.file_format, _limits(args), args.where)
         names = list(names)
-        for note in long.notes():
+        from .corpus_io import several_references_note
+
+        several = None if args.reference_column else several_references_note(args.candidates[0],
+                                                                               long.reference_columns)
+        for note in long.notes() + ([several] if several else []):
             print(f"note: {note}", file=sys.stderr)
     elif len(args.candidates) == 1 and format_of(args.candidates[0], args.file_format) != "txt":
         columns = args.candidate_column
