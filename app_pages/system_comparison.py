@@ -113,8 +113,9 @@ if comparison is not None:
         "B − A": number("second − first", format="%+.4f",
                         help="Difference of corpus scores on the 0-1 scale (unrounded)"),
         "95% CI of B − A": text("95% CI", help="95% interval of second − first from the paired bootstrap"),
-        # Wide enough for the longest verdict: a borderline one showed as "significant (both tests
-        # p < 0.05), b" (a tester); the p-values need little room.
+        # Sized to its content, the verdicts being at most 47 characters: a borderline one showed as
+        # "significant (both tests p < 0.05), b" (a tester), and a fixed 280 px cut off the 95% CI
+        # column with WMT's longer system names; the p-values need little room.
         "verdict at 0.05": text("verdict", help="Significant when both tests give p < 0.05; borderline "
                                                            "when the 95% interval of the difference includes 0 all "
                                                            "the same"),
