@@ -186,7 +186,7 @@ def chunk_number_x(span, y: float, half_width: float, taken: Sequence[tuple[floa
     middle = start + (length - 1) / 2
     # Further when a phrase band crosses its band (a paraphrase over the middle of a long chunk
     # left no clear place within NUMBER_REACH), up to PHRASE_REACH: a place is a pass over the
-    # chunk's links, and a 400-token chunk's every place took about a second.
+    # chunk's links: every place of a 400-token chunk would be some 8,000 passes over 400 links.
     crossed = any(lo < start + length - 1 + BAND_PAD and hi > start - BAND_PAD for lo, hi in spans[length:])
     steps = round((min(length, PHRASE_REACH) if crossed else NUMBER_REACH) / 0.05)
     lowest = start - BAND_PAD + half_width  # the box within its band (drawn BAND_PAD beyond its tokens)
