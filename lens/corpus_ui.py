@@ -749,14 +749,15 @@ def _name_boxes():
 
 
 def _one_language_pair(table: Table, key: str, named_in: Optional[str], exclude: Sequence[Optional[str]],
-                       slots) -> tuple[Table, Optional[str]]:
+                       slots) -> tuple[Table, Optional[str], Optional[str]]:
     """A table's rows of one language pair, chosen, when an lp*/lang* column names several:
     pooled in one ranking or one corpus they mean little (a tester); all only when asked. Also
-    the column when all are pooled (it is then part of a segment's key), else None. The box
-    takes the next of `slots` (_name_boxes)."""
+    the column when all are pooled (it is then part of a segment's key), else None, and the pair
+    chosen, None when none is (no such column, or all pooled). The box takes the next of `slots`
+    (_name_boxes)."""
     pair_column = language_pair_column(table, [named_in, *exclude])
     if pair_column is None:
-        return table, None
+        return table, None, None
     texts = _row_texts(table, pair_column)
     pairs = sorted({t for t in texts if t.strip()})  # a blank cell names no pair (it was one, and the default)
     everything = f"all {len(pairs)} pooled"
@@ -765,13 +766,13 @@ def _one_language_pair(table: Table, key: str, named_in: Optional[str], exclude:
                                           (table.name, tuple(table.columns))),
                                  help="A table of several language pairs: each is scored on its own segments.")
     if pair == everything:
-        return table, pair_column
+        return table, pair_column, None
     unnamed = len(table.rows) - sum(1 for t in texts if t.strip())
     if unnamed:
         st.warning(plain(f"{unnamed:,} row(s) name no language pair in {pair_column!r}: scored only with "
                          f"\"{everything}\"."))
     rows = _as_last_run(f"{key}-pair-rows", table, (pair_column, pair), lambda: rows_where(table, pair_column, pair))
-    return rows, None
+    return rows, None, pair
 
 
 def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[str], Optional[str],
@@ -784,35 +785,27 @@ def _one_system(table: Table, key: str) -> tuple[Table, Optional[str], Optional[
     refs = reference_columns_of(table.columns)
     named_in = _system_column(f"{key}-system-column", table, refs)
     slots = _name_boxes()
-    whole = table
-    table, pooled, pooled_ids = _the_language_pair(table, key, named_in, refs, slots)
-    # "the 300 rows of Online-G" of a file with 600 (two pairs) said not which (a tester)
-    pair = None
-    if table is not whole and not pooled:
-        pair_column = _as_last_run(f"{key}-pair-column", whole, (named_in, tuple(refs)),  # a scan of the rows
-                                   lambda: language_pair_column(whole, [named_in, *refs]))
-        pair = cell_text(table.rows[0].get(pair_column)) if pair_column and table.rows else None
+    table, pooled, pooled_ids, pair = _the_language_pair(table, key, named_in, refs, slots)
     if named_in is None:
         return table, pooled, pooled_ids, None, None, pair
-    narrowed = table
-    table, mixed = _the_system(table, key, named_in, slots, pair)
-    system = cell_text(table.rows[0].get(named_in)) if table is not narrowed and table.rows else None
+    # the pair named in its note: "the 300 rows of Online-G" of a file with 600 (two pairs) said not which (a tester)
+    table, mixed, system = _the_system(table, key, named_in, slots, pair)
     return table, pooled, pooled_ids, named_in if mixed else None, system, pair
 
 
 def _the_language_pair(table: Table, key: str, named_in: Optional[str], refs: Sequence[str],
-                       slots) -> tuple[Table, Optional[str], Optional[str]]:
+                       slots) -> tuple[Table, Optional[str], Optional[str], Optional[str]]:
     """_one_language_pair for a long or a wide table (a wide one's lp column pooled its pairs
     without a word, on both pages: a tester), and, when pairs are pooled, the id column whose
-    ids then name their pair (with_pooled_ids)."""
+    ids then name their pair (with_pooled_ids); last, the pair chosen (or None)."""
     id_column = guess_column(table.columns, ID_WORDS)
-    table, pooled = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
+    table, pooled, pair = _one_language_pair(table, key, named_in, [*refs, id_column], slots)
     if not pooled:
-        return table, None, None
+        return table, None, None, pair
     # seg_id 7 of cs-en is "cs-en 7", as on System Comparison
     table = _as_last_run(f"{key}-pooled-ids", table, (pooled, id_column),
                          lambda: with_pooled_ids(table, pooled, id_column))
-    return table, pooled, id_column
+    return table, pooled, id_column, None
 
 
 def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) -> Optional[str]:
@@ -822,12 +815,14 @@ def _system_column(slot: str, table: Table, reference_columns: Sequence[str]) ->
     return _as_last_run(slot, table, tuple(reference_columns), lambda: system_name_column(table, reference_columns))
 
 
-def _the_system(table: Table, key: str, named_in: str, slots, pair: Optional[str] = None) -> tuple[Table, bool]:
-    """The rows of the system chosen in the System box (the next of `slots`), and whether they
-    are every system's (mixed). `pair`: the language pair the rows were narrowed to, if any."""
+def _the_system(table: Table, key: str, named_in: str, slots,
+                pair: Optional[str] = None) -> tuple[Table, bool, Optional[str]]:
+    """The rows of the system chosen in the System box (the next of `slots`), whether they are
+    every system's (mixed), and the system chosen (None: all, or one system only). `pair`: the
+    language pair the rows were narrowed to, if any."""
     systems = list(dict.fromkeys(t for t in _row_texts(table, named_in) if t.strip()))  # in file order
     if len(systems) < 2:
-        return table, False
+        return table, False, None
     everything = f"all {len(systems)} mixed"
     system = next(slots).selectbox(f"System ({named_in!r})", [*systems, everything],
                                    key=kept(f"{key}-system", systems[0], [*systems, everything],
@@ -835,13 +830,13 @@ def _the_system(table: Table, key: str, named_in: str, slots, pair: Optional[str
                                    help="A long table: one row per system output. System Comparison compares its "
                                         "systems.")
     if system == everything:
-        return table, True  # said below: its rows mix the systems
+        return table, True, None  # said below: its rows mix the systems
     rows = _as_last_run(f"{key}-system-rows", table, (named_in, system), lambda: rows_where(table, named_in, system))
     st.info(plain(f"{table.name} is a long table: one row per system output, {len(systems)} systems named in "
                   f"{named_in!r}. Scored here: the {len(rows.rows):,} rows of {system}"
                   + (f" in {pair}" if pair else "") + "; System Comparison compares "
                   "the systems."))
-    return rows, False
+    return rows, False, system
 
 
 def _long_table(table: Table, key: str) -> tuple[Optional[LongTable], bool]:
@@ -859,8 +854,7 @@ def _long_table(table: Table, key: str) -> tuple[Optional[LongTable], bool]:
               [c for c in text_columns(table, [*refs, id_column]) if c != named_in]
     if len(outputs) != 1:
         return None, False
-    whole = table
-    table, pooled = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
+    table, pooled, pair = _one_language_pair(table, key, named_in, [outputs[0], *refs, id_column], _name_boxes())
     # The references of this pair's rows (ja-en's reference_alt is blank throughout)
     refs = default_reference_columns(table)
     long = _as_last_run(f"{key}-pivot", table, (named_in, outputs[0], refs, id_column, pooled),
@@ -871,7 +865,7 @@ def _long_table(table: Table, key: str) -> tuple[Optional[LongTable], bool]:
                   "is left out of the comparison (said below)."))
     for note in long.notes():
         st.warning(plain(note + "."))
-    return long, table is not whole
+    return long, pair is not None
 
 
 def _row_texts(table: Table, column: str) -> list[str]:
@@ -907,8 +901,8 @@ def _read_table_inputs(key: str, multi: bool, data_source: str) -> Optional[Chos
         table, pooled, pooled_ids, mixed_systems, system, pair = _one_system(table, key)
     elif long is None:  # a wide table (a column per system) of several language pairs: one at a time too
         refs = reference_columns_of(table.columns)
-        table, pooled, pooled_ids = _the_language_pair(table, key, _system_column(f"{key}-system-column", table, refs),
-                                                       refs, _name_boxes())
+        table, pooled, pooled_ids, _ = _the_language_pair(
+            table, key, _system_column(f"{key}-system-column", table, refs), refs, _name_boxes())
     roles = (table.name, tuple(columns))  # column roles are kept for this table only
     # all of them, as the CLI; a long table's are those of its segments (a system named
     # "reference" or "RefineMT" became a reference column too, and nothing was compared: a tester)
