@@ -209,6 +209,17 @@ def test_a_penalty_under_a_huge_beta_decides_between_equal_fmeans():
     assert compare_exactly(two, one, params) == -1 and compare_exactly(one, one, params) == 0
 
 
+def test_compare_exactly_decides_equal_penalties_by_the_fmeans_beyond_the_decimals():
+    """Equal penalties, Fmeans apart by about 1e-324 (alpha 5e-324), the penalty leaving about
+    3.4e-324 of each score: the scores differ by some 1e-648, below what the 400-digit decimals
+    tell apart, so the Fmeans must decide (dropping that branch for the decimals gave 0, a tie)."""
+    from meteor_core.formula import compare_exactly
+
+    params = MeteorParams(alpha=5e-324, beta=5e-324, gamma=1.0)
+    higher, lower = MeteorStats(4, 8, 7, 2), MeteorStats(2, 4, 8, 1)  # chunks/m 1/2 both; R 4/7 against 1/4
+    assert compare_exactly(higher, lower, params) == 1 and compare_exactly(lower, higher, params) == -1
+
+
 def test_compare_exactly_uses_its_own_decimals_whatever_the_callers_context():
     """Different Fmeans and penalties under a non-whole beta are compared in decimals: in the
     thread's context (the caller's: 3 digits, Inexact trapped) the first version raised."""
