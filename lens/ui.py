@@ -1392,9 +1392,9 @@ def show_diagram(result: SegmentResult, key: str, title: str = "", highlight=(),
     if max_width == PHONE_DIAGRAM_WIDTH:  # a touch shows the toolbar over the legend (a tester)
         config["displayModeBar"] = False
     st.plotly_chart(fig, width="content", config=config, key=key)
-    shown, n = figures.tokens_in_view(result, max_width), max(len(result.candidate_tokens), len(result.reference_tokens))
-    if shown < n:
-        st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {n}. Drag it sideways to "
+    shown = figures.tokens_in_view(result, max_width)
+    if shown < longest:
+        st.caption(f"A long pair: the diagram opens on token positions 0-{shown - 1} of {longest}. Drag it sideways to "
                    "move along the pair; double-click to see all of it at once (too dense to read)"
                    + (", or use the matrix view." if matrix_view else "."))
     if figures.right_to_left(result):
